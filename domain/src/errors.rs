@@ -1,0 +1,83 @@
+//! The numeric error catalogue of both spec documents (000 section 8 and
+//! 001 section 8). A non-zero `status` on the wire is one of these codes;
+//! codes the platform adds where the spec is silent are marked as such and
+//! listed in docs/protocol.md.
+
+use serde::Serialize;
+
+/// A catalogue code with its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Code(pub i32);
+
+impl Code {
+    pub const NOT_LOGGED_IN: Code = Code(12);
+    pub const WRONG_AMOUNT: Code = Code(1109);
+    pub const INSUFFICIENT_BALANCE: Code = Code(2400);
+    /// Platform-defined: a stake release/take names no open reservation.
+    pub const UNKNOWN_RESERVATION: Code = Code(2401);
+    /// Platform-defined: a command names a currency other than the wallet's.
+    pub const CURRENCY_MISMATCH: Code = Code(2403);
+    /// Platform-defined: a wallet command without a transaction reference.
+    pub const MISSING_REFERENCE: Code = Code(2404);
+    /// Platform-defined: the server could not complete the request.
+    pub const INTERNAL: Code = Code(-1);
+
+    pub fn message(self) -> String {
+        match CATALOGUE.iter().find(|(c, _)| *c == self.0) {
+            Some((_, m)) => (*m).to_string(),
+            None => unknown_error(self.0),
+        }
+    }
+}
+
+/// The client-side text for a code the catalogue does not know.
+pub fn unknown_error(code: i32) -> String {
+    "Unknown error ({1})".replace("{1}", &code.to_string())
+}
+
+const CATALOGUE: &[(i32, &str)] = &[
+    (-1, "The server could not complete the request, please try again later."),
+    (-601, "Sorry, your login status has expired, please log in again"),
+    (12, "Not logged in"),
+    (20, "balance less than withdrawal"),
+    (21, "verification code does not match"),
+    (1002, "Invalid username and/or password"),
+    (1003, "Wrong password"),
+    (1004, "User is locked"),
+    (1009, "code expired"),
+    (1013, "Password is too short"),
+    (1022, "Your account has been locked. Please try again later."),
+    (1026, "only one active super bet"),
+    (1100, "game started"),
+    (1102, "game started"),
+    (1108, "Wrong coefficient"),
+    (1109, "Wrong amount"),
+    (1510, "The bet amount exceeds your current limit"),
+    (1550, "sum above max"),
+    (1560, "sum below min"),
+    (1800, "The odds have changed"),
+    (2400, "Insufficient balance."),
+    (2401, "Unknown stake reservation"),
+    (2403, "Wallet currency mismatch"),
+    (2404, "Missing transaction reference"),
+    (2406, "self-exclusion"),
+    (2428, "self-exclusion"),
+    (20003, "amount below minimum"),
+    (20004, "amount above maximum"),
+    (20007, "already have a valid withdrawal request"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insufficient_balance_has_the_spec_message() {
+        assert_eq!(Code::INSUFFICIENT_BALANCE.message(), "Insufficient balance.");
+    }
+
+    #[test]
+    fn unknown_codes_read_unknown_error_with_the_code() {
+        assert_eq!(Code(777).message(), "Unknown error (777)");
+    }
+}

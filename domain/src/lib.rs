@@ -1,0 +1,17 @@
+//! Pure rules of the betting platform: money, the error catalogue and the
+//! aggregates. Nothing here does I/O, owns a runtime or touches a database;
+//! the `commands` crate runs these aggregates against an event store and the
+//! `projections` crate folds their events into read models.
+//!
+//! Layout
+//! - `money`: currencies, per-currency rounding, amount parsing.
+//! - `errors`: the spec's numeric error catalogue and its messages.
+//! - `wallet/`: the Wallet aggregate (balances, stake reservations,
+//!   idempotent transaction references), its commands, events and tests.
+
+pub mod errors;
+pub mod money;
+pub mod wallet;
+
+pub use errors::Code;
+pub use money::Currency;

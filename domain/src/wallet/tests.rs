@@ -1,0 +1,380 @@
+//! Wallet rules, one test per rule, as given / when / then.
+
+use cqrs_es::test::TestFramework;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+use super::*;
+use crate::Currency;
+
+type WalletTest = TestFramework<Wallet>;
+
+fn id() -> WalletId {
+    WalletId::new("m1", Currency::Cny)
+}
+
+fn cmd(reference: &str, action: WalletAction) -> WalletCommand {
+    WalletCommand::new(id(), reference, action)
+}
+
+fn opened() -> WalletEvent {
+    WalletEvent::Opened {
+        member_id: "m1".into(),
+        currency: Currency::Cny,
+    }
+}
+
+fn deposited(reference: &str, amount: Decimal) -> WalletEvent {
+    WalletEvent::Credited {
+        reference: reference.into(),
+        pot: Pot::Main,
+        amount,
+        kind: MovementKind::Deposit,
+    }
+}
+
+fn credit(amount: Decimal) -> WalletAction {
+    WalletAction::Credit {
+        amount,
+        pot: Pot::Main,
+        kind: MovementKind::Deposit,
+    }
+}
+
+fn debit(amount: Decimal) -> WalletAction {
+    WalletAction::Debit {
+        amount,
+        pot: Pot::Main,
+        kind: MovementKind::Withdrawal,
+    }
+}
+
+#[test]
+fn the_first_command_opens_the_wallet_in_its_currency() {
+    WalletTest::with(())
+        .given_no_previous_events()
+        .when(cmd("t1", credit(dec!(10.00))))
+        .then_expect_events(vec![opened(), deposited("t1", dec!(10.00))]);
+}
+
+#[test]
+fn a_credit_adds_to_the_chosen_pot() {
+    let command = cmd(
+        "t2",
+        WalletAction::Credit {
+            amount: dec!(5),
+            pot: Pot::Bonus,
+            kind: MovementKind::Bonus,
+        },
+    );
+    let reply = command.reply.clone();
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(command)
+        .then_expect_events(vec![WalletEvent::Credited {
+            reference: "t2".into(),
+            pot: Pot::Bonus,
+            amount: dec!(5.00),
+            kind: MovementKind::Bonus,
+        }]);
+    let receipt = reply.take().unwrap().unwrap();
+    assert_eq!(receipt.balances.main, dec!(10));
+    assert_eq!(receipt.balances.bonus, dec!(5));
+    assert!(!receipt.duplicate);
+}
+
+#[test]
+fn a_debit_beyond_the_balance_is_rejected_with_2400() {
+    let command = cmd("t2", debit(dec!(10.01)));
+    let reply = command.reply.clone();
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(command)
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "t2".into(),
+            code: 2400,
+        }]);
+    let error = reply.take().unwrap().unwrap_err();
+    assert_eq!(error, WalletError::InsufficientBalance);
+    assert_eq!(error.code().0, 2400);
+    assert_eq!(error.code().message(), "Insufficient balance.");
+}
+
+#[test]
+fn a_debit_of_the_whole_balance_is_accepted() {
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("t2", debit(dec!(10))))
+        .then_expect_events(vec![WalletEvent::Debited {
+            reference: "t2".into(),
+            pot: Pot::Main,
+            amount: dec!(10.00),
+            kind: MovementKind::Withdrawal,
+        }]);
+}
+
+#[test]
+fn a_repeated_reference_moves_no_money_and_answers_the_first_outcome() {
+    let command = cmd("t1", credit(dec!(99)));
+    let reply = command.reply.clone();
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(command)
+        .then_expect_events(vec![]);
+    let receipt = reply.take().unwrap().unwrap();
+    assert!(receipt.duplicate);
+    assert_eq!(receipt.balances.main, dec!(10));
+}
+
+#[test]
+fn a_repeated_rejected_reference_answers_the_same_refusal_even_after_a_deposit() {
+    let command = cmd("t2", debit(dec!(50)));
+    let reply = command.reply.clone();
+    WalletTest::with(())
+        .given(vec![
+            opened(),
+            deposited("t1", dec!(10)),
+            WalletEvent::Rejected {
+                reference: "t2".into(),
+                code: 2400,
+            },
+            deposited("t3", dec!(100)),
+        ])
+        .when(command)
+        .then_expect_events(vec![]);
+    assert_eq!(reply.take().unwrap(), Err(WalletError::InsufficientBalance));
+}
+
+#[test]
+fn amounts_must_be_positive() {
+    for amount in [dec!(0), dec!(-5)] {
+        WalletTest::with(())
+            .given(vec![opened()])
+            .when(cmd("t1", credit(amount)))
+            .then_expect_error(WalletError::WrongAmount);
+    }
+}
+
+#[test]
+fn amounts_finer_than_the_currency_are_refused_not_rounded() {
+    WalletTest::with(())
+        .given(vec![opened()])
+        .when(cmd("t1", credit(dec!(1.005))))
+        .then_expect_error(WalletError::WrongAmount);
+}
+
+#[test]
+fn every_command_needs_a_reference() {
+    WalletTest::with(())
+        .given(vec![opened()])
+        .when(cmd("  ", credit(dec!(1))))
+        .then_expect_error(WalletError::MissingReference);
+}
+
+#[test]
+fn a_command_in_another_currency_is_refused() {
+    let command = WalletCommand::new(WalletId::new("m1", Currency::Usd), "t1", credit(dec!(1)));
+    WalletTest::with(())
+        .given(vec![opened()])
+        .when(command)
+        .then_expect_error(WalletError::CurrencyMismatch);
+}
+
+#[test]
+fn reserving_a_stake_holds_it_out_of_the_pot() {
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd(
+            "bet-1",
+            WalletAction::ReserveStake {
+                amount: dec!(4),
+                pot: Pot::Main,
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::StakeReserved {
+            reference: "bet-1".into(),
+            pot: Pot::Main,
+            amount: dec!(4.00),
+        }]);
+}
+
+#[test]
+fn a_stake_beyond_the_balance_is_rejected_with_2400() {
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(3))])
+        .when(cmd(
+            "bet-1",
+            WalletAction::ReserveStake {
+                amount: dec!(4),
+                pot: Pot::Main,
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "bet-1".into(),
+            code: 2400,
+        }]);
+}
+
+fn reserved() -> WalletEvent {
+    WalletEvent::StakeReserved {
+        reference: "bet-1".into(),
+        pot: Pot::Bonus,
+        amount: dec!(4),
+    }
+}
+
+#[test]
+fn releasing_a_stake_returns_it_to_its_pot() {
+    WalletTest::with(())
+        .given(vec![opened(), reserved()])
+        .when(cmd(
+            "bet-1:release",
+            WalletAction::ReleaseStake {
+                reservation: "bet-1".into(),
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::StakeReleased {
+            reference: "bet-1:release".into(),
+            reservation: "bet-1".into(),
+            pot: Pot::Bonus,
+            amount: dec!(4),
+        }]);
+}
+
+#[test]
+fn taking_a_stake_removes_it_from_the_wallet() {
+    WalletTest::with(())
+        .given(vec![opened(), reserved()])
+        .when(cmd(
+            "bet-1:take",
+            WalletAction::TakeStake {
+                reservation: "bet-1".into(),
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::StakeTaken {
+            reference: "bet-1:take".into(),
+            reservation: "bet-1".into(),
+            amount: dec!(4),
+        }]);
+}
+
+#[test]
+fn a_stake_can_be_taken_only_once() {
+    let taken = WalletEvent::StakeTaken {
+        reference: "bet-1:take".into(),
+        reservation: "bet-1".into(),
+        amount: dec!(4),
+    };
+    WalletTest::with(())
+        .given(vec![opened(), reserved(), taken])
+        .when(cmd(
+            "bet-1:take-again",
+            WalletAction::TakeStake {
+                reservation: "bet-1".into(),
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "bet-1:take-again".into(),
+            code: 2401,
+        }]);
+}
+
+#[test]
+fn a_payout_credits_the_chosen_pot() {
+    WalletTest::with(())
+        .given(vec![opened()])
+        .when(cmd(
+            "bet-1:payout",
+            WalletAction::PayOut {
+                amount: dec!(7.50),
+                pot: Pot::BonusWin,
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::PaidOut {
+            reference: "bet-1:payout".into(),
+            pot: Pot::BonusWin,
+            amount: dec!(7.50),
+        }]);
+}
+
+#[test]
+fn freezing_moves_main_to_frozen_and_is_limited_by_main() {
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("f1", WalletAction::Freeze { amount: dec!(11) }))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "f1".into(),
+            code: 2400,
+        }]);
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("f1", WalletAction::Freeze { amount: dec!(6) }))
+        .then_expect_events(vec![WalletEvent::Frozen {
+            reference: "f1".into(),
+            amount: dec!(6.00),
+        }]);
+}
+
+#[test]
+fn unfreezing_is_limited_by_the_frozen_balance() {
+    let frozen = WalletEvent::Frozen {
+        reference: "f1".into(),
+        amount: dec!(6),
+    };
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10)), frozen.clone()])
+        .when(cmd("u1", WalletAction::Unfreeze { amount: dec!(7) }))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "u1".into(),
+            code: 2400,
+        }]);
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10)), frozen])
+        .when(cmd("u1", WalletAction::Unfreeze { amount: dec!(6) }))
+        .then_expect_events(vec![WalletEvent::Unfrozen {
+            reference: "u1".into(),
+            amount: dec!(6.00),
+        }]);
+}
+
+#[test]
+fn the_ledger_total_is_conserved_by_internal_moves() {
+    let mut wallet = Wallet::default();
+    for event in [
+        opened(),
+        deposited("t1", dec!(10)),
+        WalletEvent::Frozen {
+            reference: "f".into(),
+            amount: dec!(3),
+        },
+        WalletEvent::StakeReserved {
+            reference: "b".into(),
+            pot: Pot::Main,
+            amount: dec!(2),
+        },
+    ] {
+        cqrs_es::Aggregate::apply(&mut wallet, event);
+    }
+    assert_eq!(wallet.ledger.total(), dec!(10));
+    assert_eq!(wallet.balances().main, dec!(5));
+    assert_eq!(wallet.reservations.len(), 1);
+}
+
+#[test]
+fn a_wallet_round_trips_through_its_snapshot_form() {
+    let mut wallet = Wallet::default();
+    for i in 0..50 {
+        cqrs_es::Aggregate::apply(&mut wallet, deposited(&format!("t{i}"), dec!(1.25)));
+    }
+    let json = serde_json::to_value(&wallet).unwrap();
+    let back: Wallet = serde_json::from_value(json).unwrap();
+    assert_eq!(back, wallet);
+}
+
+#[test]
+fn wallet_ids_read_member_and_currency() {
+    let id: WalletId = "member:7:THB".parse().unwrap();
+    assert_eq!(id, WalletId::new("member:7", Currency::Thb));
+    assert_eq!(id.to_string(), "member:7:THB");
+    assert!("nope".parse::<WalletId>().is_err());
+}

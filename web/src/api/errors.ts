@@ -1,0 +1,84 @@
+/**
+ * The error catalogue (spec section 8): server codes map to language-file keys.
+ * Each entry carries the English text used only when no language file is loaded
+ * yet (a failed boot); everywhere else the text comes from the language file.
+ */
+
+/** Codes the client invents for failures that never reached a server envelope. */
+export const CLIENT_CODES = {
+  NETWORK: -1,
+  TIMEOUT: -2,
+  HTTP: -3,
+  BAD_RESPONSE: -4,
+} as const;
+
+/** Server code for "not logged in" (spec section 8, Swarm code 12 too). */
+export const NOT_LOGGED_IN = 12;
+
+export interface Message {
+  key: string;
+  /** Values for the {1}, {2} ... placeholders. */
+  args: Array<string | number>;
+}
+
+const CATALOGUE: Record<number, Message['key']> = {
+  12: 'error.12',
+  20: 'error.20',
+  21: 'error.21',
+  1002: 'error.1002',
+  1003: 'error.1003',
+  1004: 'error.1004',
+  1009: 'error.1009',
+  1013: 'error.1013',
+  1022: 'error.1022',
+  1026: 'error.1026',
+  1100: 'error.game_started',
+  1102: 'error.game_started',
+  1108: 'error.1108',
+  1109: 'error.1109',
+  1510: 'error.1510',
+  1800: 'error.1800',
+  2400: 'error.2400',
+  [CLIENT_CODES.NETWORK]: 'error.network',
+  [CLIENT_CODES.TIMEOUT]: 'error.network',
+  [CLIENT_CODES.BAD_RESPONSE]: 'error.bad_response',
+};
+
+/** English texts of the keys above, for the moment before any language file exists. */
+export const ENGLISH_FALLBACK: Record<string, string> = {
+  'error.12': 'Not logged in',
+  'error.20': 'Balance less than withdrawal',
+  'error.21': 'Verification code does not match',
+  'error.1002': 'Invalid username and/or password',
+  'error.1003': 'Wrong password',
+  'error.1004': 'User is locked',
+  'error.1009': 'Code expired',
+  'error.1013': 'Password is too short',
+  'error.1022': 'Your account has been locked. Please try again later.',
+  'error.1026': 'Only one active super bet',
+  'error.game_started': 'Game started',
+  'error.1108': 'Wrong coefficient',
+  'error.1109': 'Wrong amount',
+  'error.1510': 'The bet amount exceeds your current limit',
+  'error.1800': 'The odds have changed',
+  'error.2400': 'Insufficient balance',
+  'error.network': 'Network request failed',
+  'error.bad_response': 'Invalid server response',
+  'error.http': 'Request failed (HTTP {1})',
+  'error.unknown': 'Unknown error ({1})',
+};
+
+/** The message for a code; codes outside the catalogue give 'Unknown error ({1})'. */
+export function messageForCode(code: number, httpStatus?: number): Message {
+  if (code === CLIENT_CODES.HTTP) return { key: 'error.http', args: [httpStatus ?? 0] };
+  const key = CATALOGUE[code];
+  return key ? { key, args: [] } : { key: 'error.unknown', args: [code] };
+}
+
+/** Replaces {1}, {2} ... with the given values (1-based, as the language files write them). */
+export function fillPlaceholders(template: string, args: ReadonlyArray<string | number>): string {
+  return template.replace(/\{(\d+)\}/g, (whole, n: string) => {
+    const value = args[Number(n) - 1];
+    return value === undefined ? whole : String(value);
+  });
+}

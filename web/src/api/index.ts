@@ -1,0 +1,3 @@
+export { ApiError, REQUEST_TIMEOUT_MS, getJson, requestJson, toErrorInfo } from './http';
+export type { ErrorInfo, RequestOptions } from './http';
+export { CLIENT_CODES, NOT_LOGGED_IN, fillPlaceholders, messageForCode } from './errors';

@@ -1,0 +1,9 @@
+import { all, fork } from 'redux-saga/effects';
+import type { SagaIterator } from 'redux-saga';
+import { configSaga } from '../features/config/sagas';
+import { i18nSaga } from '../features/i18n/sagas';
+import { balanceSaga } from '../features/balance/sagas';
+
+export function* rootSaga(): SagaIterator {
+  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga)]);
+}

@@ -1,0 +1,24 @@
+import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import createSagaMiddleware from 'redux-saga';
+import config from '../features/config/configSlice';
+import i18n from '../features/i18n/i18nSlice';
+import balance from '../features/balance/balanceSlice';
+import { rootSaga } from './rootSaga';
+
+export const rootReducer = combineReducers({ config, i18n, balance });
+export type RootState = ReturnType<typeof rootReducer>;
+
+/** A fresh store with its sagas running; tests build their own the same way. */
+export function createAppStore(preloadedState?: Partial<RootState>) {
+  const sagaMiddleware = createSagaMiddleware();
+  const store = configureStore({
+    reducer: rootReducer,
+    preloadedState,
+    middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
+  });
+  sagaMiddleware.run(rootSaga);
+  return store;
+}
+
+export type AppStore = ReturnType<typeof createAppStore>;
+export type AppDispatch = AppStore['dispatch'];

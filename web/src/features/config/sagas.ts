@@ -1,0 +1,50 @@
+import { call, put, takeLatest } from 'redux-saga/effects';
+import type { SagaIterator } from 'redux-saga';
+import { ApiError, CLIENT_CODES, getJson, toErrorInfo } from '../../api';
+import { i18nActions } from '../i18n/i18nSlice';
+import { LANGUAGE_STORAGE_KEY } from '../i18n/sagas';
+import { configActions } from './configSlice';
+import type { SiteConfig } from './types';
+
+export const CONFIG_URL = '/skins/conf.json';
+
+function assertConfig(value: unknown): asserts value is SiteConfig {
+  const c = value as Partial<SiteConfig> | null;
+  const ok =
+    typeof c === 'object' && c !== null &&
+    typeof c.default_language === 'string' && Array.isArray(c.languages) &&
+    Array.isArray(c.main_menu_order);
+  if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
+}
+
+function readStoredLanguage(): string | null {
+  try {
+    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null; // storage disabled (private mode): use the default
+  }
+}
+
+/** The saved choice when the skin offers it, otherwise the skin's default. */
+export function pickLanguage(conf: SiteConfig, stored: string | null): string {
+  return stored && conf.languages.includes(stored) ? stored : conf.default_language;
+}
+
+export function* loadConfig(): SagaIterator {
+  let conf: SiteConfig;
+  try {
+    const body: unknown = yield call(getJson, CONFIG_URL, { envelope: false });
+    assertConfig(body);
+    conf = body;
+  } catch (err) {
+    yield put(configActions.failed(toErrorInfo(err)));
+    return;
+  }
+  yield put(configActions.loaded(conf));
+  const stored: string | null = yield call(readStoredLanguage);
+  yield put(i18nActions.loadRequested(pickLanguage(conf, stored)));
+}
+
+export function* configSaga(): SagaIterator {
+  yield takeLatest(configActions.loadRequested.type, loadConfig);
+}

@@ -1,0 +1,16 @@
+/** The skin configuration served as /skins/conf.json. */
+export interface SiteConfig {
+  brand: string;
+  /** Optional logo image; the brand text is shown when absent. */
+  logo_url?: string;
+  site_id: number;
+  default_language: string;
+  languages: string[];
+  currencies: string[];
+  default_currency: string;
+  odds_format: string;
+  main_menu_order: string[];
+  balance_poll_ms: number;
+  session_lifetime_ms: number;
+  slow_response_ms: number;
+}

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch } from '../../test/fetchMock';
+import { startSaga } from '../../test/runSaga';
+import { readSkin } from '../../test/skins';
+import { BOOT_STRINGS } from './bootStrings';
+import { i18nActions } from './i18nSlice';
+import { languageUrl, loadLanguage } from './sagas';
+import { makeTranslator } from './translate';
+
+const LANGS = ['eng', 'zhh', 'tha'];
+const files = Object.fromEntries(LANGS.map((l) => [l, readSkin(`languages/${l}.json`)]));
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('language files', () => {
+  it.each(LANGS)('%s has exactly the keys of eng.json', (lang) => {
+    expect(Object.keys(files[lang]!).sort()).toEqual(Object.keys(files.eng!).sort());
+  });
+
+  it('covers every boot string with the same English text', () => {
+    for (const [key, text] of Object.entries(BOOT_STRINGS)) expect(files.eng![key]).toBe(text);
+  });
+
+  it('has the texts the spec names', () => {
+    const values = Object.values(files.eng!);
+    for (const text of ['Unknown error ({1})', 'Insufficient balance.', 'Network request failed', 'Page not found', 'No Data'])
+      expect(values).toContain(text);
+  });
+
+  it('keeps every placeholder in translation', () => {
+    for (const lang of LANGS)
+      for (const [key, text] of Object.entries<string>(files.eng!))
+        expect(files[lang]![key]!.match(/\{\d+\}/g) ?? [], `${lang} ${key}`).toEqual(text.match(/\{\d+\}/g) ?? []);
+  });
+});
+
+describe('translator', () => {
+  it('looks up, fills placeholders and falls back to boot strings, then the key', () => {
+    const t = makeTranslator({ 'error.unknown': '未知错误（{1}）' });
+    expect(t('error.unknown', 7)).toBe('未知错误（7）');
+    expect(t('boot.error.retry')).toBe('Retry');
+    expect(t('no.such.key')).toBe('no.such.key');
+  });
+});
+
+describe('loadLanguage saga', () => {
+  it('loads a language file', async () => {
+    mockFetch({ [languageUrl('eng')]: () => json({ a: 'b' }) });
+    const run = startSaga(loadLanguage, i18nActions.loadRequested('eng'));
+    await run.task.toPromise();
+    expect(run.dispatched).toEqual([i18nActions.loaded({ lang: 'eng', strings: { a: 'b' } })]);
+  });
+
+  it('fails on a missing file or a malformed one', async () => {
+    mockFetch({ [languageUrl('bad')]: () => json({ a: 1 }) });
+    const missing = startSaga(loadLanguage, i18nActions.loadRequested('xxx'));
+    const bad = startSaga(loadLanguage, i18nActions.loadRequested('bad'));
+    await Promise.all([missing.task.toPromise(), bad.task.toPromise()]);
+    expect(missing.dispatched[0]).toMatchObject({ type: i18nActions.failed.type, payload: { httpStatus: 404 } });
+    expect(bad.dispatched[0]).toMatchObject({ type: i18nActions.failed.type, payload: { msg: 'Invalid server response' } });
+  });
+});
