@@ -1,0 +1,24 @@
+//! Application services: one `CqrsFramework` per aggregate over the event
+//! store of the configured database, with conflict retries, snapshots and an
+//! aggregate cache. Process managers (bet -> wallet, result -> settlement)
+//! will live here too.
+//!
+//! Layout
+//! - `db`: choosing the store from `DATABASE_URL`, pools, migrations, and
+//!   isolated stores for tests (`db::testing`).
+//! - `store`: our `EventStore` over the postgres-es / sqlite-es repositories.
+//! - `framework`: the retrying command executor shared by all aggregates.
+//! - `wallet`: the wallet service.
+//! - `metrics`: command counters for `/metrics`.
+
+pub mod db;
+pub mod framework;
+pub mod metrics;
+pub mod store;
+pub mod wallet;
+
+pub use db::{Db, DbError, DbUrl, StoreKind};
+pub use framework::{CommandError, Framework, RetryPolicy};
+pub use metrics::CommandMetrics;
+pub use store::{Store, StoreOptions};
+pub use wallet::WalletService;

@@ -36,8 +36,14 @@ pub fn unknown_error(code: i32) -> String {
 }
 
 const CATALOGUE: &[(i32, &str)] = &[
-    (-1, "The server could not complete the request, please try again later."),
-    (-601, "Sorry, your login status has expired, please log in again"),
+    (
+        -1,
+        "The server could not complete the request, please try again later.",
+    ),
+    (
+        -601,
+        "Sorry, your login status has expired, please log in again",
+    ),
     (12, "Not logged in"),
     (20, "balance less than withdrawal"),
     (21, "verification code does not match"),
@@ -46,7 +52,10 @@ const CATALOGUE: &[(i32, &str)] = &[
     (1004, "User is locked"),
     (1009, "code expired"),
     (1013, "Password is too short"),
-    (1022, "Your account has been locked. Please try again later."),
+    (
+        1022,
+        "Your account has been locked. Please try again later.",
+    ),
     (1026, "only one active super bet"),
     (1100, "game started"),
     (1102, "game started"),
@@ -73,7 +82,10 @@ mod tests {
 
     #[test]
     fn insufficient_balance_has_the_spec_message() {
-        assert_eq!(Code::INSUFFICIENT_BALANCE.message(), "Insufficient balance.");
+        assert_eq!(
+            Code::INSUFFICIENT_BALANCE.message(),
+            "Insufficient balance."
+        );
     }
 
     #[test]

@@ -50,7 +50,9 @@ impl Ledger {
         let b = &mut self.balances;
         match event {
             Opened { .. } | Rejected { .. } => {}
-            Credited { pot, amount, .. } | PaidOut { pot, amount, .. } => *b.pot_mut(*pot) += amount,
+            Credited { pot, amount, .. } | PaidOut { pot, amount, .. } => {
+                *b.pot_mut(*pot) += amount
+            }
             Debited { pot, amount, .. } => *b.pot_mut(*pot) -= amount,
             StakeReserved { pot, amount, .. } => {
                 *b.pot_mut(*pot) -= amount;
@@ -133,7 +135,11 @@ impl Wallet {
         if self.currency.is_some_and(|c| c != currency) {
             return Err(WalletError::CurrencyMismatch);
         }
-        let exact = |amount: Decimal| currency.exact_amount(amount).ok_or(WalletError::WrongAmount);
+        let exact = |amount: Decimal| {
+            currency
+                .exact_amount(amount)
+                .ok_or(WalletError::WrongAmount)
+        };
         let reference = reference.to_string();
         let available = |pot: Pot| self.ledger.balances.pot(pot);
         let reject = |error: WalletError| WalletEvent::Rejected {

@@ -58,14 +58,28 @@ pub enum WalletAction {
         kind: MovementKind,
     },
     /// Hold a stake; the command's reference names the reservation.
-    ReserveStake { amount: Decimal, pot: Pot },
+    ReserveStake {
+        amount: Decimal,
+        pot: Pot,
+    },
     /// Give a held stake back to the pot it came from.
-    ReleaseStake { reservation: String },
+    ReleaseStake {
+        reservation: String,
+    },
     /// The held stake leaves the wallet (the bet is accepted).
-    TakeStake { reservation: String },
-    PayOut { amount: Decimal, pot: Pot },
-    Freeze { amount: Decimal },
-    Unfreeze { amount: Decimal },
+    TakeStake {
+        reservation: String,
+    },
+    PayOut {
+        amount: Decimal,
+        pot: Pot,
+    },
+    Freeze {
+        amount: Decimal,
+    },
+    Unfreeze {
+        amount: Decimal,
+    },
 }
 
 /// What the caller learns: the balances after the command and whether the

@@ -20,5 +20,9 @@ export const ChatIcon = (p: IconProps) => (
   <svg {...base} {...p}><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z" /></svg>
 );
 export const BallIcon = (p: IconProps) => (
-  <svg {...base} {...p}><circle cx="12" cy="12" r="9" /><path d="M12 7l4 3-1.5 5h-5L8 10z" /><path d="M12 3v4M21 10l-5 0M18 19l-3.5-4M6 19l3.5-4M3 10h5" /></svg>
+  <svg {...base} {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 8l3.8 2.76-1.45 4.48h-4.7L8.2 10.76z" />
+    <path d="M12 8V3M15.8 10.76l4.76-1.54M14.35 15.24l2.94 4.04M9.65 15.24l-2.94 4.04M8.2 10.76L3.44 9.22" />
+  </svg>
 );

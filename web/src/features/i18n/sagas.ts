@@ -14,11 +14,19 @@ function assertStrings(value: unknown): asserts value is Strings {
   if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
 }
 
+/** BCP 47 tags of the skin's language codes, for <html lang> (fonts, screen readers). */
+const HTML_LANG: Record<string, string> = { zhh: 'zh-Hans', eng: 'en', tha: 'th' };
+
+function setDocumentLanguage(lang: string) {
+  document.documentElement.lang = HTML_LANG[lang] ?? lang;
+}
+
 export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   const lang = action.payload;
   try {
     const strings: unknown = yield call(getJson, languageUrl(lang), { envelope: false });
     assertStrings(strings);
+    yield call(setDocumentLanguage, lang);
     yield put(i18nActions.loaded({ lang, strings }));
   } catch (err) {
     yield put(i18nActions.failed(toErrorInfo(err)));

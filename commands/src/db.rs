@@ -1,0 +1,305 @@
+//! Choosing and opening the store: `DATABASE_URL` unset means the embedded
+//! SQLite file `data/betting.db`; `sqlite://PATH` another SQLite file;
+//! `postgres://...` Postgres. Anything else is refused with a clear message.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{AnyPool, PgPool, SqlitePool};
+
+/// The embedded store's file when `DATABASE_URL` is unset.
+pub const DEFAULT_SQLITE_PATH: &str = "data/betting.db";
+
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("unsupported DATABASE_URL '{0}': use nothing (embedded SQLite at data/betting.db), sqlite://PATH or postgres://USER@HOST:PORT/DB")]
+    UnsupportedUrl(String),
+    #[error("cannot open the database at {url}: {source}")]
+    Unreachable {
+        url: String,
+        #[source]
+        source: sqlx::Error,
+    },
+    #[error("cannot create the folder {0}: {1}")]
+    Folder(PathBuf, std::io::Error),
+    #[error("migrations failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error(transparent)]
+    Sql(#[from] sqlx::Error),
+}
+
+/// Where the events live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreKind {
+    Sqlite,
+    Postgres,
+}
+
+impl StoreKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            StoreKind::Sqlite => "sqlite",
+            StoreKind::Postgres => "postgres",
+        }
+    }
+}
+
+/// A parsed `DATABASE_URL`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DbUrl {
+    Sqlite(PathBuf),
+    Postgres(String),
+}
+
+impl DbUrl {
+    pub fn parse(url: Option<&str>) -> Result<Self, DbError> {
+        let Some(url) = url.map(str::trim).filter(|u| !u.is_empty()) else {
+            return Ok(DbUrl::Sqlite(PathBuf::from(DEFAULT_SQLITE_PATH)));
+        };
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            return Ok(DbUrl::Postgres(url.to_string()));
+        }
+        if let Some(path) = url
+            .strip_prefix("sqlite://")
+            .or(url.strip_prefix("sqlite:"))
+        {
+            if !path.is_empty() {
+                return Ok(DbUrl::Sqlite(PathBuf::from(path)));
+            }
+        }
+        Err(DbError::UnsupportedUrl(url.to_string()))
+    }
+}
+
+/// The open store: the typed pool the event repositories need and an `Any`
+/// pool over the same database for the read models, whose SQL is shared by
+/// both stores.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub pool: StorePool,
+    pub any: AnyPool,
+}
+
+#[derive(Clone, Debug)]
+pub enum StorePool {
+    Postgres(PgPool),
+    Sqlite(SqlitePool),
+}
+
+impl Db {
+    pub fn kind(&self) -> StoreKind {
+        match self.pool {
+            StorePool::Postgres(_) => StoreKind::Postgres,
+            StorePool::Sqlite(_) => StoreKind::Sqlite,
+        }
+    }
+
+    /// Opens the store named by `url` (see the module docs).
+    pub async fn connect(url: &DbUrl) -> Result<Db, DbError> {
+        match url {
+            DbUrl::Sqlite(path) => Self::open_sqlite(path).await,
+            DbUrl::Postgres(url) => Self::open_postgres(url, None).await,
+        }
+    }
+
+    async fn open_sqlite(path: &Path) -> Result<Db, DbError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| DbError::Folder(dir.to_path_buf(), e))?;
+        }
+        let unreachable = |source| DbError::Unreachable {
+            url: path.display().to_string(),
+            source,
+        };
+        // FULL sync: a committed wallet movement survives a power cut.
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .busy_timeout(Duration::from_secs(30));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await
+            .map_err(unreachable)?;
+        sqlx::any::install_default_drivers();
+        let any = AnyPoolOptions::new()
+            .max_connections(4)
+            .connect(&format!("sqlite://{}", path.display()))
+            .await
+            .map_err(unreachable)?;
+        Ok(Db {
+            pool: StorePool::Sqlite(pool),
+            any,
+        })
+    }
+
+    /// Opens Postgres; `schema` puts every table of this handle in its own
+    /// schema (tests run side by side that way).
+    pub async fn open_postgres(url: &str, schema: Option<&str>) -> Result<Db, DbError> {
+        let unreachable = |source| DbError::Unreachable {
+            url: redact(url),
+            source,
+        };
+        let mut options = PgConnectOptions::from_str(url).map_err(unreachable)?;
+        let mut any_url = url.to_string();
+        if let Some(schema) = schema {
+            options = options.options([("search_path", schema)]);
+            let sep = if url.contains('?') { '&' } else { '?' };
+            any_url = format!("{url}{sep}options=-csearch_path%3D{schema}");
+        }
+        let pool = PgPoolOptions::new()
+            .max_connections(32)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await
+            .map_err(unreachable)?;
+        sqlx::any::install_default_drivers();
+        let any = AnyPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(&any_url)
+            .await
+            .map_err(unreachable)?;
+        Ok(Db {
+            pool: StorePool::Postgres(pool),
+            any,
+        })
+    }
+
+    /// Applies the migrations of this store (`api migrate`, and at start).
+    pub async fn migrate(&self) -> Result<(), DbError> {
+        match &self.pool {
+            StorePool::Postgres(pool) => sqlx::migrate!("../migrations/postgres").run(pool).await?,
+            StorePool::Sqlite(pool) => sqlx::migrate!("../migrations/sqlite").run(pool).await?,
+        }
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.any.close().await;
+        match &self.pool {
+            StorePool::Postgres(p) => p.close().await,
+            StorePool::Sqlite(p) => p.close().await,
+        }
+    }
+}
+
+/// A URL with its password hidden, for messages and logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Test support: a fresh store of each kind, isolated from every other test.
+pub mod testing {
+    use super::*;
+
+    /// The Postgres tests use, unless `TEST_DATABASE_URL` says otherwise.
+    pub fn postgres_url() -> String {
+        std::env::var("TEST_DATABASE_URL")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_string())
+    }
+
+    /// A migrated Postgres store in a new schema of its own.
+    pub async fn fresh_postgres() -> Db {
+        let url = postgres_url();
+        let schema = format!("t_{}", unique_suffix());
+        let admin = PgPoolOptions::new()
+            .max_connections(1)
+            .connect(&url)
+            .await
+            .unwrap_or_else(|e| panic!("tests need Postgres at {url}: {e}"));
+        sqlx::query(&format!("CREATE SCHEMA {schema}"))
+            .execute(&admin)
+            .await
+            .expect("create test schema");
+        admin.close().await;
+        let db = Db::open_postgres(&url, Some(&schema))
+            .await
+            .expect("open test schema");
+        db.migrate().await.expect("migrate test schema");
+        db
+    }
+
+    /// A migrated SQLite store in a new temporary file.
+    pub async fn fresh_sqlite() -> Db {
+        let path = std::env::temp_dir().join(format!("betting-test-{}.db", unique_suffix()));
+        let db = Db::connect(&DbUrl::Sqlite(path))
+            .await
+            .expect("open sqlite");
+        db.migrate().await.expect("migrate sqlite");
+        db
+    }
+
+    pub async fn fresh(kind: StoreKind) -> Db {
+        match kind {
+            StoreKind::Postgres => fresh_postgres().await,
+            StoreKind::Sqlite => fresh_sqlite().await,
+        }
+    }
+
+    fn unique_suffix() -> String {
+        use rand::Rng;
+        let n: u64 = rand::rng().random();
+        format!("{}_{n:016x}", std::process::id())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unset_url_means_the_embedded_file() {
+        assert_eq!(
+            DbUrl::parse(None).unwrap(),
+            DbUrl::Sqlite(PathBuf::from("data/betting.db"))
+        );
+        assert_eq!(
+            DbUrl::parse(Some("")).unwrap(),
+            DbUrl::Sqlite(PathBuf::from("data/betting.db"))
+        );
+    }
+
+    #[test]
+    fn postgres_and_sqlite_urls_are_accepted() {
+        assert!(matches!(
+            DbUrl::parse(Some("postgres://u@h/db")),
+            Ok(DbUrl::Postgres(_))
+        ));
+        assert_eq!(
+            DbUrl::parse(Some("sqlite:///tmp/x.db")).unwrap(),
+            DbUrl::Sqlite(PathBuf::from("/tmp/x.db"))
+        );
+    }
+
+    #[test]
+    fn an_unknown_scheme_is_a_clear_error() {
+        let err = DbUrl::parse(Some("mysql://root@localhost/db")).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("mysql://root@localhost/db"), "{text}");
+        assert!(text.contains("postgres://"), "{text}");
+    }
+
+    #[test]
+    fn passwords_are_hidden_in_messages() {
+        assert_eq!(
+            redact("postgres://u:secret@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+    }
+}

@@ -1,0 +1,384 @@
+//! Our `EventStore`: postgres-es / sqlite-es repositories for reading and
+//! appending events, plus snapshots and an aggregate cache done right.
+//!
+//! cqrs-es 0.5.0's `PersistedEventStore` applies each new event twice when it
+//! snapshots: `EventSink::write` already applied it to the context's
+//! aggregate during `handle`, then `update_snapshot_with_events` applies it
+//! again before serialising. Here the context's aggregate (events applied
+//! exactly once) is what gets snapshotted and cached.
+//!
+//! Loading is "cached or snapshotted state + the events after it", so a
+//! stale cache (another process appended) only means reading more events.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use cqrs_es::persist::{
+    EventUpcaster, PersistedEventRepository, PersistenceError, SerializedEvent,
+};
+use cqrs_es::{Aggregate, AggregateContext, AggregateError, EventEnvelope, EventStore};
+use postgres_es::PostgresEventRepository;
+use sqlite_es::SqliteEventRepository;
+
+use crate::db::{Db, StorePool};
+
+/// How a store keeps aggregates quick to load.
+#[derive(Debug, Clone, Copy)]
+pub struct StoreOptions {
+    /// Write a snapshot every this many events (`None`: never).
+    pub snapshot_every: Option<usize>,
+    /// Keep up to this many aggregates in memory (0: no cache).
+    pub cache_capacity: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            snapshot_every: Some(200),
+            cache_capacity: 100_000,
+        }
+    }
+}
+
+enum Repo {
+    Postgres(PostgresEventRepository),
+    Sqlite(SqliteEventRepository),
+}
+
+impl Repo {
+    async fn events_after<A: Aggregate>(
+        &self,
+        id: &str,
+        sequence: usize,
+    ) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        match self {
+            Repo::Postgres(r) => r.get_last_events::<A>(id, sequence).await,
+            Repo::Sqlite(r) => r.get_last_events::<A>(id, sequence).await,
+        }
+    }
+
+    async fn snapshot<A: Aggregate>(
+        &self,
+        id: &str,
+    ) -> Result<Option<cqrs_es::persist::SerializedSnapshot>, PersistenceError> {
+        match self {
+            Repo::Postgres(r) => r.get_snapshot::<A>(id).await,
+            Repo::Sqlite(r) => r.get_snapshot::<A>(id).await,
+        }
+    }
+
+    async fn append<A: Aggregate>(
+        &self,
+        events: &[SerializedEvent],
+    ) -> Result<(), PersistenceError> {
+        match self {
+            Repo::Postgres(r) => r.persist::<A>(events, None).await,
+            Repo::Sqlite(r) => r.persist::<A>(events, None).await,
+        }
+    }
+}
+
+/// An aggregate as loaded: its state, the last sequence applied and the last
+/// snapshot written.
+#[derive(Clone)]
+pub struct Loaded<A> {
+    pub aggregate_id: String,
+    pub aggregate: A,
+    pub sequence: usize,
+    snapshot_number: usize,
+    snapshot_sequence: usize,
+}
+
+impl<A: Aggregate> AggregateContext<A> for Loaded<A> {
+    fn aggregate(&mut self) -> &mut A {
+        &mut self.aggregate
+    }
+}
+
+/// Cheap to clone: clones share the repositories and the cache.
+pub struct Store<A: Aggregate> {
+    inner: std::sync::Arc<Inner<A>>,
+}
+
+impl<A: Aggregate> Clone for Store<A> {
+    fn clone(&self) -> Self {
+        Self {
+            inner: self.inner.clone(),
+        }
+    }
+}
+
+impl<A: Aggregate> std::ops::Deref for Store<A> {
+    type Target = Inner<A>;
+
+    fn deref(&self) -> &Inner<A> {
+        &self.inner
+    }
+}
+
+pub struct Inner<A: Aggregate> {
+    repo: Repo,
+    pool: StorePool,
+    options: StoreOptions,
+    cache: Mutex<HashMap<String, Loaded<A>>>,
+    upcasters: Vec<Box<dyn EventUpcaster>>,
+}
+
+impl<A: Aggregate + Clone> Store<A> {
+    pub fn new(db: &Db, options: StoreOptions) -> Self {
+        Self::with_upcasters(db, options, Vec::new())
+    }
+
+    /// Event-schema changes: upcasters turn old payloads into current ones.
+    pub fn with_upcasters(
+        db: &Db,
+        options: StoreOptions,
+        upcasters: Vec<Box<dyn EventUpcaster>>,
+    ) -> Self {
+        let repo = match &db.pool {
+            StorePool::Postgres(p) => Repo::Postgres(PostgresEventRepository::new(p.clone())),
+            StorePool::Sqlite(p) => Repo::Sqlite(SqliteEventRepository::new(p.clone())),
+        };
+        let inner = Inner {
+            repo,
+            pool: db.pool.clone(),
+            options,
+            cache: Mutex::new(HashMap::new()),
+            upcasters,
+        };
+        Self {
+            inner: std::sync::Arc::new(inner),
+        }
+    }
+
+    /// Drops the in-memory copies (tests use it to force a load from the store).
+    pub fn clear_cache(&self) {
+        self.cache_lock().clear();
+    }
+
+    fn cache_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded<A>>> {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn cached(&self, id: &str) -> Option<Loaded<A>> {
+        self.cache_lock().get(id).cloned()
+    }
+
+    fn remember(&self, loaded: Loaded<A>) {
+        if self.options.cache_capacity == 0 {
+            return;
+        }
+        let mut cache = self.cache_lock();
+        if cache.len() >= self.options.cache_capacity && !cache.contains_key(&loaded.aggregate_id) {
+            // Crude but bounded: drop everything, the store is the truth.
+            cache.clear();
+        }
+        cache.insert(loaded.aggregate_id.clone(), loaded);
+    }
+
+    fn forget(&self, id: &str) {
+        self.cache_lock().remove(id);
+    }
+
+    async fn from_snapshot(&self, id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
+        let mut loaded = Loaded {
+            aggregate_id: id.to_string(),
+            aggregate: A::default(),
+            sequence: 0,
+            snapshot_number: 0,
+            snapshot_sequence: 0,
+        };
+        if self.options.snapshot_every.is_none() {
+            return Ok(loaded);
+        }
+        if let Some(snapshot) = self.repo.snapshot::<A>(id).await? {
+            // An unreadable snapshot (an old shape) is ignored: replay instead.
+            match serde_json::from_value(snapshot.aggregate) {
+                Ok(aggregate) => {
+                    loaded.aggregate = aggregate;
+                    loaded.sequence = snapshot.current_sequence;
+                    loaded.snapshot_sequence = snapshot.current_sequence;
+                }
+                Err(e) => {
+                    tracing::warn!(aggregate_id = id, error = %e, "ignoring unreadable snapshot")
+                }
+            }
+            loaded.snapshot_number = snapshot.current_snapshot;
+        }
+        Ok(loaded)
+    }
+
+    fn decode(&self, event: SerializedEvent) -> Result<EventEnvelope<A>, PersistenceError> {
+        let event = self.upcasters.iter().fold(event, |event, upcaster| {
+            if upcaster.can_upcast(&event.event_type, &event.event_version) {
+                upcaster.upcast(event)
+            } else {
+                event
+            }
+        });
+        EventEnvelope::try_from(event)
+    }
+
+    async fn write_snapshot(&self, loaded: &Loaded<A>) -> Result<(), sqlx::Error> {
+        let payload = serde_json::to_string(&loaded.aggregate)
+            .map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+        let sql = |cast: &str| {
+            format!(
+                "INSERT INTO snapshots (aggregate_type, aggregate_id, last_sequence, current_snapshot, payload)
+                 VALUES ($1, $2, $3, $4, $5{cast})
+                 ON CONFLICT (aggregate_type, aggregate_id) DO UPDATE
+                 SET last_sequence = excluded.last_sequence,
+                     current_snapshot = excluded.current_snapshot,
+                     payload = excluded.payload
+                 WHERE snapshots.last_sequence < excluded.last_sequence"
+            )
+        };
+        let (sequence, number) = (loaded.sequence as i64, loaded.snapshot_number as i64);
+        match &self.pool {
+            StorePool::Postgres(pool) => {
+                sqlx::query(&sql("::json"))
+                    .bind(A::TYPE)
+                    .bind(&loaded.aggregate_id)
+                    .bind(sequence)
+                    .bind(number)
+                    .bind(payload)
+                    .execute(pool)
+                    .await?;
+            }
+            StorePool::Sqlite(pool) => {
+                sqlx::query(&sql(""))
+                    .bind(A::TYPE)
+                    .bind(&loaded.aggregate_id)
+                    .bind(sequence)
+                    .bind(number)
+                    .bind(payload)
+                    .execute(pool)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    fn snapshot_due(&self, loaded: &Loaded<A>) -> bool {
+        match self.options.snapshot_every {
+            Some(every) if every > 0 => loaded.sequence / every > loaded.snapshot_sequence / every,
+            _ => false,
+        }
+    }
+}
+
+/// Whether an append failed only because another writer got there first (or
+/// the database asked us to try again): nothing was written, so the command
+/// can be retried from a fresh load.
+pub fn is_retryable(error: &PersistenceError) -> bool {
+    match error {
+        PersistenceError::OptimisticLockError => true,
+        PersistenceError::UnknownError(e) | PersistenceError::ConnectionError(e) => e
+            .downcast_ref::<sqlx::Error>()
+            .and_then(|e| e.as_database_error())
+            .and_then(|e| e.code())
+            .is_some_and(|code| {
+                // Postgres: unique violation, serialization failure, deadlock.
+                // SQLite: primary key / unique constraint, busy, locked.
+                matches!(
+                    code.as_ref(),
+                    "23505" | "40001" | "40P01" | "1555" | "2067" | "5" | "517" | "6"
+                )
+            }),
+        PersistenceError::DeserializationError(_) => false,
+    }
+}
+
+fn to_aggregate_error<E: std::error::Error>(error: PersistenceError) -> AggregateError<E> {
+    if is_retryable(&error) {
+        AggregateError::AggregateConflict
+    } else {
+        error.into()
+    }
+}
+
+impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
+    type AC = Loaded<A>;
+
+    async fn load_events(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        let events = self
+            .repo
+            .events_after::<A>(aggregate_id, 0)
+            .await
+            .map_err(to_aggregate_error)?;
+        events
+            .into_iter()
+            .map(|e| self.decode(e).map_err(to_aggregate_error))
+            .collect()
+    }
+
+    async fn load_aggregate(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Loaded<A>, AggregateError<A::Error>> {
+        let mut loaded = match self.cached(aggregate_id) {
+            Some(loaded) => loaded,
+            None => self.from_snapshot(aggregate_id).await?,
+        };
+        let newer = self
+            .repo
+            .events_after::<A>(aggregate_id, loaded.sequence)
+            .await
+            .map_err(to_aggregate_error)?;
+        for event in newer {
+            let envelope = self.decode(event).map_err(to_aggregate_error)?;
+            loaded.sequence = envelope.sequence;
+            loaded.aggregate.apply(envelope.payload);
+        }
+        Ok(loaded)
+    }
+
+    async fn commit(
+        &self,
+        events: Vec<A::Event>,
+        mut loaded: Loaded<A>,
+        metadata: HashMap<String, String>,
+    ) -> Result<Vec<EventEnvelope<A>>, AggregateError<A::Error>> {
+        if events.is_empty() {
+            self.remember(loaded);
+            return Ok(Vec::new());
+        }
+        let envelopes: Vec<EventEnvelope<A>> = events
+            .into_iter()
+            .zip(loaded.sequence + 1..)
+            .map(|(payload, sequence)| EventEnvelope {
+                aggregate_id: loaded.aggregate_id.clone(),
+                sequence,
+                payload,
+                metadata: metadata.clone(),
+            })
+            .collect();
+        let serialized = envelopes
+            .iter()
+            .map(SerializedEvent::try_from)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(to_aggregate_error)?;
+        if let Err(error) = self.repo.append::<A>(&serialized).await {
+            self.forget(&loaded.aggregate_id);
+            return Err(to_aggregate_error(error));
+        }
+        // `handle` applied the events to `loaded.aggregate` through the sink:
+        // it is now exactly the state after the last new event.
+        loaded.sequence += envelopes.len();
+        if self.snapshot_due(&loaded) {
+            loaded.snapshot_number += 1;
+            match self.write_snapshot(&loaded).await {
+                Ok(()) => loaded.snapshot_sequence = loaded.sequence,
+                // A snapshot is only a shortcut; the events are committed.
+                Err(e) => {
+                    tracing::warn!(aggregate_id = %loaded.aggregate_id, error = %e, "snapshot not written")
+                }
+            }
+        }
+        self.remember(loaded);
+        Ok(envelopes)
+    }
+}

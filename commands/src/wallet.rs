@@ -1,0 +1,89 @@
+//! The wallet service: every money movement of the platform goes through it.
+
+use std::collections::HashMap;
+
+use cqrs_es::EventStore;
+use domain::wallet::{Receipt, Wallet, WalletCommand, WalletError, WalletId};
+
+use crate::db::Db;
+use crate::framework::{CommandError, Framework, RetryPolicy};
+use crate::metrics::CommandMetrics;
+use crate::store::StoreOptions;
+
+pub type WalletResult = Result<Receipt, CommandError<WalletError>>;
+
+pub struct WalletService {
+    framework: Framework<Wallet>,
+}
+
+impl WalletService {
+    pub fn new(
+        db: &Db,
+        options: StoreOptions,
+        retry: RetryPolicy,
+        metrics: CommandMetrics,
+    ) -> Self {
+        Self {
+            framework: Framework::new(db, options, (), retry, metrics),
+        }
+    }
+
+    /// Runs one wallet command; a repeated reference answers its first outcome.
+    pub async fn execute(&self, command: WalletCommand) -> WalletResult {
+        let id = command.wallet.to_string();
+        let reply = command.reply.clone();
+        self.framework.execute(&id, command, HashMap::new()).await?;
+        match reply.take() {
+            Some(Ok(receipt)) => Ok(receipt),
+            Some(Err(refusal)) => Err(CommandError::Rejected(refusal)),
+            None => Err(CommandError::Store("the wallet gave no outcome".into())),
+        }
+    }
+
+    /// The wallet as the event store has it now (cache + newer events).
+    pub async fn load(&self, wallet: &WalletId) -> Result<Wallet, CommandError<WalletError>> {
+        let loaded = self
+            .framework
+            .store()
+            .load_aggregate(&wallet.to_string())
+            .await
+            .map_err(|e| CommandError::Store(e.to_string()))?;
+        Ok(loaded.aggregate)
+    }
+
+    /// The wallet folded from every one of its events, ignoring snapshots
+    /// and cache: what an auditor replays.
+    pub async fn replay(&self, wallet: &WalletId) -> Result<Wallet, CommandError<WalletError>> {
+        let events = self
+            .framework
+            .store()
+            .load_events(&wallet.to_string())
+            .await
+            .map_err(|e| CommandError::Store(e.to_string()))?;
+        let mut aggregate = Wallet::default();
+        for envelope in events {
+            cqrs_es::Aggregate::apply(&mut aggregate, envelope.payload);
+        }
+        Ok(aggregate)
+    }
+
+    pub fn clear_cache(&self) {
+        self.framework.store().clear_cache();
+    }
+}
+
+impl WalletService {
+    /// Every event of one wallet, in order (audits and tests).
+    pub async fn events(
+        &self,
+        wallet: &WalletId,
+    ) -> Result<Vec<domain::wallet::WalletEvent>, CommandError<WalletError>> {
+        let events = self
+            .framework
+            .store()
+            .load_events(&wallet.to_string())
+            .await
+            .map_err(|e| CommandError::Store(e.to_string()))?;
+        Ok(events.into_iter().map(|e| e.payload).collect())
+    }
+}
