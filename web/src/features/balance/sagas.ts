@@ -39,7 +39,7 @@ export function* balanceWatcher(pollMs: number): SagaIterator {
   for (;;) {
     const member: boolean = yield call(fetchBalance);
     if (member) {
-      yield race({ tick: delay(pollMs * 2), refresh: take(balanceActions.refreshRequested.type) });
+      yield race({ tick: delay(pollMs), refresh: take(balanceActions.refreshRequested.type) });
     } else {
       yield take(balanceActions.refreshRequested.type);
     }
