@@ -1,0 +1,136 @@
+//! The global event stream.
+//!
+//! Postgres assigns `position` at insert time, but transactions commit in
+//! any order, so a reader following `position` alone would pass an event
+//! whose transaction commits late. Events are therefore read in
+//! `(tx_id, position)` order and only from transactions older than the
+//! oldest one still running (`pg_snapshot_xmin(pg_current_snapshot())`):
+//! those have all finished, so nothing can appear behind the checkpoint.
+//! SQLite has a single writer, so position order is commit order.
+
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+
+/// Which SQL dialect the stream is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+/// Where a projection stands in the global stream.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Checkpoint {
+    pub tx_id: i64,
+    pub position: i64,
+}
+
+/// One event of the global stream. `payload` is the event's JSON, or `None`
+/// when the reading projection does not handle its aggregate type.
+#[derive(Debug, Clone)]
+pub struct StoredEvent {
+    pub checkpoint: Checkpoint,
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: i64,
+    pub event_type: String,
+    pub payload: Option<String>,
+}
+
+fn type_list(types: &[&str]) -> String {
+    // Aggregate types are compile-time names, never user input.
+    let quoted: Vec<String> = types
+        .iter()
+        .map(|t| format!("'{}'", t.replace('\'', "")))
+        .collect();
+    if quoted.is_empty() {
+        "''".to_string()
+    } else {
+        quoted.join(",")
+    }
+}
+
+/// Reads up to `limit` events after `after`, payloads only for `types`.
+pub async fn read_after(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+    types: &[&str],
+    limit: i64,
+) -> Result<Vec<StoredEvent>, sqlx::Error> {
+    let types = type_list(types);
+    let rows: Vec<AnyRow> = match backend {
+        Backend::Postgres => {
+            let sql = format!(
+                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload
+                 FROM events
+                 WHERE (tx_id, position) > ($1::text::xid8, $2)
+                   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+                 ORDER BY tx_id, position
+                 LIMIT $3"
+            );
+            sqlx::query(&sql)
+                .bind(after.tx_id)
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+        Backend::Sqlite => {
+            let sql = format!(
+                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload
+                 FROM events
+                 WHERE position > $1
+                 ORDER BY position
+                 LIMIT $2"
+            );
+            sqlx::query(&sql)
+                .bind(after.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+    };
+    rows.iter().map(decode).collect()
+}
+
+fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
+    Ok(StoredEvent {
+        checkpoint: Checkpoint {
+            tx_id: row.try_get("tx")?,
+            position: row.try_get("position")?,
+        },
+        aggregate_type: row.try_get("aggregate_type")?,
+        aggregate_id: row.try_get("aggregate_id")?,
+        sequence: row.try_get("sequence")?,
+        event_type: row.try_get("event_type")?,
+        payload: row.try_get("payload")?,
+    })
+}
+
+/// How many events lie beyond `after` (visible or not yet committed-safe).
+pub async fn count_after(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+) -> Result<i64, sqlx::Error> {
+    match backend {
+        Backend::Postgres => {
+            sqlx::query_scalar(
+                "SELECT count(*) FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
+            )
+            .bind(after.tx_id)
+            .bind(after.position)
+            .fetch_one(&mut *conn)
+            .await
+        }
+        Backend::Sqlite => {
+            sqlx::query_scalar("SELECT count(*) FROM events WHERE position > $1")
+                .bind(after.position)
+                .fetch_one(&mut *conn)
+                .await
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! The balance read model, fed by the runner from the real event store.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use commands::db::testing;
+use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletEvent, WalletId};
+use domain::Currency;
+use projections::balances::{self, BalanceProjection};
+use projections::{Backend, Projection, Runner};
+use rand::{Rng, SeedableRng};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+fn runner(db: &Db) -> Runner {
+    let backend = match db.kind() {
+        StoreKind::Postgres => Backend::Postgres,
+        StoreKind::Sqlite => Backend::Sqlite,
+    };
+    let projections: Vec<Arc<dyn Projection>> = vec![Arc::new(BalanceProjection)];
+    Runner::new(db.any.clone(), backend, projections).with_batch_size(97)
+}
+
+fn wallets(db: &Db) -> WalletService {
+    WalletService::new(
+        db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+    )
+}
+
+fn credit(amount: Decimal) -> WalletAction {
+    WalletAction::Credit {
+        amount,
+        pot: Pot::Main,
+        kind: MovementKind::Deposit,
+    }
+}
+
+/// A mixed history over several wallets: credits, debits, stakes, freezes.
+async fn write_history(wallets: &WalletService, seed: u64, count: usize) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for i in 0..count {
+        let id = WalletId::new(format!("m{}", rng.random_range(0..7)), Currency::ALL[i % 3]);
+        let amount = Decimal::new(rng.random_range(1..5_000), 2);
+        let reference = format!("s{seed}-{i}");
+        let action = match rng.random_range(0..6) {
+            0 | 1 => credit(amount),
+            2 => WalletAction::Debit {
+                amount,
+                pot: Pot::Main,
+                kind: MovementKind::Withdrawal,
+            },
+            3 => WalletAction::ReserveStake {
+                amount,
+                pot: Pot::Main,
+            },
+            4 => WalletAction::Freeze { amount },
+            _ => WalletAction::PayOut {
+                amount,
+                pot: Pot::BonusWin,
+            },
+        };
+        let _ = wallets
+            .execute(WalletCommand::new(id.clone(), reference.clone(), action))
+            .await;
+        if rng.random_bool(0.3) {
+            let take = if rng.random_bool(0.5) {
+                WalletAction::TakeStake {
+                    reservation: reference.clone(),
+                }
+            } else {
+                WalletAction::ReleaseStake {
+                    reservation: reference.clone(),
+                }
+            };
+            let _ = wallets
+                .execute(WalletCommand::new(id, format!("{reference}:settle"), take))
+                .await;
+        }
+    }
+}
+
+/// Every row of the read model equals the wallet folded from its events.
+async fn assert_read_model_matches_the_store(db: &Db, wallets: &WalletService) {
+    let rows = balances::all(&db.any).await.unwrap();
+    assert!(!rows.is_empty());
+    for row in rows {
+        let id = WalletId::new(row.member_id.clone(), row.currency.parse().unwrap());
+        let wallet = wallets.replay(&id).await.unwrap();
+        assert_eq!(row.ledger, wallet.ledger, "read model of {id}");
+    }
+}
+
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() { super::$name(commands::StoreKind::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() { super::$name(commands::StoreKind::Postgres).await })*
+        }
+    };
+}
+
+on_both_stores!(
+    the_balance_view_equals_the_wallets_folded_from_their_events,
+    a_projection_rebuilt_from_zero_equals_the_live_one,
+    a_batch_applied_twice_by_two_runners_counts_once,
+);
+
+async fn the_balance_view_equals_the_wallets_folded_from_their_events(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    let wallets = wallets(&db);
+    write_history(&wallets, 1, 300).await;
+    let runner = runner(&db);
+    assert!(runner.catch_up("balances").await.unwrap() > 300);
+    assert_read_model_matches_the_store(&db, &wallets).await;
+    assert_eq!(runner.lag("balances").await.unwrap(), 0);
+}
+
+async fn a_projection_rebuilt_from_zero_equals_the_live_one(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    let wallets = wallets(&db);
+    let runner = runner(&db);
+    // The live model is built incrementally, interleaved with writes.
+    for round in 0..4 {
+        write_history(&wallets, 10 + round, 80).await;
+        runner.catch_up("balances").await.unwrap();
+    }
+    let live = balances::all(&db.any).await.unwrap();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let applied = runner
+        .rebuild("balances", &|done, total| {
+            seen.lock().unwrap().push((done, total))
+        })
+        .await
+        .unwrap();
+    let rebuilt = balances::all(&db.any).await.unwrap();
+    assert_eq!(rebuilt, live);
+    let progress = seen.into_inner().unwrap();
+    let (done, total) = *progress.last().unwrap();
+    assert_eq!(
+        (done, total),
+        (applied, applied),
+        "progress reaches the total"
+    );
+    assert!(progress.len() > 1, "progress reported per batch");
+    assert!(runner.rebuild("nope", &|_, _| {}).await.is_err());
+}
+
+async fn a_batch_applied_twice_by_two_runners_counts_once(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    let wallets = wallets(&db);
+    write_history(&wallets, 3, 200).await;
+    // Two processes' runners on one store take turns on the checkpoint.
+    let (a, b) = (Arc::new(runner(&db)), Arc::new(runner(&db)));
+    let (x, y) = tokio::join!(a.catch_up("balances"), b.catch_up("balances"));
+    let total = x.unwrap() + y.unwrap();
+    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM events")
+        .fetch_one(&db.any)
+        .await
+        .unwrap();
+    assert_eq!(total as i64, events);
+    assert_read_model_matches_the_store(&db, &wallets).await;
+}
+
+/// Inserts wallet events straight into Postgres in transactions held open
+/// for a while, so that later positions commit before them: a reader
+/// following positions alone would skip these.
+async fn slow_writer(db: &Db, id: &WalletId, count: usize) -> Decimal {
+    let commands::db::StorePool::Postgres(pool) = &db.pool else {
+        unreachable!()
+    };
+    let mut total = Decimal::ZERO;
+    let mut sequence = 0i64;
+    for i in 0..count {
+        let mut tx = pool.begin().await.unwrap();
+        let mut events = Vec::new();
+        if sequence == 0 {
+            events.push(WalletEvent::Opened {
+                member_id: id.member_id.clone(),
+                currency: id.currency,
+            });
+        }
+        events.push(WalletEvent::Credited {
+            reference: format!("slow-{i}"),
+            pot: Pot::Main,
+            amount: dec!(1.00),
+            kind: MovementKind::Deposit,
+        });
+        for event in events {
+            sequence += 1;
+            sqlx::query(
+                "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+                 VALUES ('Wallet', $1, $2, 'x', '1.0', $3::json, '{}')",
+            )
+            .bind(id.to_string())
+            .bind(sequence)
+            .bind(serde_json::to_string(&event).unwrap())
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+        tx.commit().await.unwrap();
+        total += dec!(1.00);
+    }
+    total
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn with_concurrent_writers_the_read_model_misses_no_event_and_catches_up_after_restart() {
+    let db = testing::fresh_postgres().await;
+    let service = Arc::new(wallets(&db));
+    let live = Arc::new(runner(&db));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn(live.clone().run(Duration::from_millis(2), stopped));
+
+    let expected = Arc::new(std::sync::Mutex::new(HashMap::<WalletId, Decimal>::new()));
+    let mut writers = Vec::new();
+    for w in 0..8u64 {
+        let (service, expected) = (service.clone(), expected.clone());
+        writers.push(tokio::spawn(async move {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(w);
+            for i in 0..120 {
+                let id = WalletId::new(format!("w{}", rng.random_range(0..12)), Currency::Cny);
+                let amount = Decimal::new(rng.random_range(1..10_000), 2);
+                service
+                    .execute(WalletCommand::new(
+                        id.clone(),
+                        format!("w{w}-{i}"),
+                        credit(amount),
+                    ))
+                    .await
+                    .unwrap();
+                *expected.lock().unwrap().entry(id).or_default() += amount;
+            }
+        }));
+    }
+    let slow_id = WalletId::new("slow", Currency::Cny);
+    let slow = slow_writer(&db, &slow_id, 12).await;
+    for w in writers {
+        w.await.unwrap();
+    }
+    expected.lock().unwrap().insert(slow_id.clone(), slow);
+
+    // Let the live runner finish, then stop it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while live.lag("balances").await.unwrap() > 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "runner never caught up"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    running.await.unwrap();
+    let check = |expected: &HashMap<WalletId, Decimal>, rows: &[balances::BalanceRow]| {
+        assert_eq!(rows.len(), expected.len());
+        for row in rows {
+            let id = WalletId::new(row.member_id.clone(), row.currency.parse().unwrap());
+            assert_eq!(row.ledger.balances.main, expected[&id], "balance of {id}");
+        }
+    };
+    check(
+        &expected.lock().unwrap(),
+        &balances::all(&db.any).await.unwrap(),
+    );
+
+    // Stopped: more writes land; a new runner (a restart) catches up exactly.
+    for i in 0..50 {
+        let id = WalletId::new(format!("w{}", i % 12), Currency::Cny);
+        service
+            .execute(WalletCommand::new(
+                id.clone(),
+                format!("after-{i}"),
+                credit(dec!(2.00)),
+            ))
+            .await
+            .unwrap();
+        *expected.lock().unwrap().entry(id).or_default() += dec!(2.00);
+    }
+    let before: Vec<_> = balances::all(&db.any).await.unwrap();
+    check_untouched(&before, &balances::all(&db.any).await.unwrap());
+    let restarted = runner(&db);
+    assert_eq!(restarted.catch_up("balances").await.unwrap(), 50);
+    check(
+        &expected.lock().unwrap(),
+        &balances::all(&db.any).await.unwrap(),
+    );
+    assert_eq!(restarted.catch_up("balances").await.unwrap(), 0);
+}
+
+fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
+    assert_eq!(a, b, "nothing applies while the runner is stopped");
+}
