@@ -1,1 +1,191 @@
-fn main() {}
+//! The platform's one binary.
+//!
+//! ```text
+//! api [serve]                      run the server (PORT, DATABASE_URL, DEMO)
+//! api migrate                      apply the store's migrations
+//! api projections rebuild [NAME]   rebuild one projection (or all) from zero
+//! api projections status           checkpoint lag of every projection
+//! api bench wallet [--clients N] [--seconds S]
+//!                                  wallet commands/s on Postgres vs pgbench
+//! ```
+//!
+//! Layout: `config` (file + environment), `app` (wiring), `routes/` (one
+//! router per area), `error` (the `{status, msg}` mapping), `metrics`,
+//! `bench`.
+
+mod app;
+mod bench;
+mod config;
+mod error;
+mod metrics;
+mod routes;
+
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio::sync::watch;
+
+use crate::app::AppState;
+use crate::config::Config;
+
+fn main() -> ExitCode {
+    init_logging();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error and its causes on one line, without the repeats that arise when
+/// an error's message already quotes its source.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if !line.ends_with(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line
+}
+
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if std::env::var("LOG_FORMAT").is_ok_and(|f| f == "json") {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+async fn run(args: Vec<String>) -> anyhow::Result<()> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        [] | ["serve"] => serve(Config::load()?).await,
+        ["migrate"] => {
+            let config = Config::load()?;
+            let db = app::open_store(&config).await?;
+            println!("migrations applied ({})", db.kind().name());
+            Ok(())
+        }
+        ["projections", "rebuild", rest @ ..] => rebuild(Config::load()?, rest).await,
+        ["projections", "status"] => status(Config::load()?).await,
+        ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
+        ["help" | "--help" | "-h"] => {
+            println!("{}", USAGE);
+            Ok(())
+        }
+        _ => bail!("unknown command '{}'\n{USAGE}", words.join(" ")),
+    }
+}
+
+const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api bench wallet [--clients N] [--seconds S]";
+
+async fn serve(config: Config) -> anyhow::Result<()> {
+    let port = config.server.port;
+    let db = app::open_store(&config).await?;
+    let state = AppState::new(config, db);
+    let (stop, stopped) = watch::channel(false);
+    let runner = state.spawn_runner(stopped);
+    if state.config.demo_mode {
+        app::seed_demo(&state).await?;
+    }
+    let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+        .await
+        .with_context(|| format!("cannot listen on port {port}"))?;
+    tracing::info!(
+        port,
+        store = state.db.kind().name(),
+        demo = state.config.demo_mode,
+        "serving"
+    );
+    axum::serve(listener, state.router())
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .context("server failed")?;
+    let _ = stop.send(true);
+    let _ = runner.await;
+    state.db.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+}
+
+async fn rebuild(config: Config, names: &[&str]) -> anyhow::Result<()> {
+    let db = app::open_store(&config).await?;
+    let state = AppState::new(config, db);
+    let names: Vec<&str> = if names.is_empty() {
+        state.runner.names()
+    } else {
+        names.to_vec()
+    };
+    for name in names {
+        let bar = ProgressBar::new(0).with_message(name.to_string());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg:>12} [{bar:40}] {pos}/{len} events ({per_sec}, eta {eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        let applied = state
+            .runner
+            .rebuild(name, &|done, total| {
+                bar.set_length(total.max(done));
+                bar.set_position(done);
+            })
+            .await?;
+        bar.finish();
+        println!("{name}: rebuilt from {applied} events");
+    }
+    Ok(())
+}
+
+async fn status(config: Config) -> anyhow::Result<()> {
+    let db = app::open_store(&config).await?;
+    let state = AppState::new(config, db);
+    for name in state.runner.names() {
+        println!("{name}: {} events behind", state.runner.lag(name).await?);
+    }
+    Ok(())
+}

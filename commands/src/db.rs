@@ -18,7 +18,7 @@ pub const DEFAULT_SQLITE_PATH: &str = "data/betting.db";
 pub enum DbError {
     #[error("unsupported DATABASE_URL '{0}': use nothing (embedded SQLite at data/betting.db), sqlite://PATH or postgres://USER@HOST:PORT/DB")]
     UnsupportedUrl(String),
-    #[error("cannot open the database at {url}: {source}")]
+    #[error("cannot open the database at {url}")]
     Unreachable {
         url: String,
         #[source]
@@ -146,6 +146,15 @@ impl Db {
             source,
         };
         let mut options = PgConnectOptions::from_str(url).map_err(unreachable)?;
+        // One direct connection first: its error says why (refused, auth,
+        // no such database) where a pool would only report a timeout.
+        use sqlx::Connection;
+        sqlx::PgConnection::connect_with(&options)
+            .await
+            .map_err(unreachable)?
+            .close()
+            .await
+            .map_err(unreachable)?;
         let mut any_url = url.to_string();
         if let Some(schema) = schema {
             options = options.options([("search_path", schema)]);

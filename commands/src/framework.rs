@@ -12,8 +12,11 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 
-use cqrs_es::{Aggregate, AggregateError, CqrsFramework};
+use std::sync::Arc;
+
+use cqrs_es::{Aggregate, AggregateError, CqrsFramework, EventEnvelope, Query};
 use rand::Rng;
+use tokio::sync::Notify;
 
 use crate::db::Db;
 use crate::metrics::CommandMetrics;
@@ -79,16 +82,23 @@ where
     A: Aggregate + Clone,
     A::Command: Clone,
 {
+    /// `on_commit` is told after events commit (the projection runner
+    /// wakes on it instead of waiting for its next poll).
     pub fn new(
         db: &Db,
         options: StoreOptions,
         services: A::Services,
         retry: RetryPolicy,
         metrics: CommandMetrics,
+        on_commit: Option<Arc<Notify>>,
     ) -> Self {
         let store = Store::new(db, options);
+        let queries: Vec<Box<dyn Query<A>>> = match on_commit {
+            Some(notify) => vec![Box::new(WakeOnCommit(notify))],
+            None => vec![],
+        };
         Self {
-            cqrs: CqrsFramework::new(store.clone(), vec![], services),
+            cqrs: CqrsFramework::new(store.clone(), queries, services),
             store,
             retry,
             metrics,
@@ -148,5 +158,14 @@ where
                 }
             }
         }
+    }
+}
+
+struct WakeOnCommit(Arc<Notify>);
+
+#[async_trait::async_trait]
+impl<A: Aggregate> Query<A> for WakeOnCommit {
+    async fn dispatch(&self, _aggregate_id: &str, _events: &[EventEnvelope<A>]) {
+        self.0.notify_one();
     }
 }

@@ -1,6 +1,9 @@
 //! The wallet service: every money movement of the platform goes through it.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::Notify;
 
 use cqrs_es::EventStore;
 use domain::wallet::{Receipt, Wallet, WalletCommand, WalletError, WalletId};
@@ -24,7 +27,20 @@ impl WalletService {
         metrics: CommandMetrics,
     ) -> Self {
         Self {
-            framework: Framework::new(db, options, (), retry, metrics),
+            framework: Framework::new(db, options, (), retry, metrics, None),
+        }
+    }
+
+    /// As `new`, telling `on_commit` whenever events commit.
+    pub fn notifying(
+        db: &Db,
+        options: StoreOptions,
+        retry: RetryPolicy,
+        metrics: CommandMetrics,
+        on_commit: Arc<Notify>,
+    ) -> Self {
+        Self {
+            framework: Framework::new(db, options, (), retry, metrics, Some(on_commit)),
         }
     }
 

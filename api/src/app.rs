@@ -1,0 +1,134 @@
+//! Wiring: the store, the services, the projection runner and the router.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use axum::extract::FromRef;
+use axum::Router;
+use commands::{CommandMetrics, Db, DbUrl, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use projections::balances::BalanceProjection;
+use projections::{Backend, Projection, ProjectionMetrics, Runner};
+use prometheus_client::registry::Registry;
+use tokio::sync::watch;
+
+use crate::config::Config;
+use crate::metrics::HttpMetrics;
+use crate::routes;
+
+/// What every handler may reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub wallets: Arc<WalletService>,
+    pub runner: Arc<Runner>,
+    pub registry: Arc<Registry>,
+    pub http_metrics: HttpMetrics,
+}
+
+impl FromRef<AppState> for HttpMetrics {
+    fn from_ref(state: &AppState) -> Self {
+        state.http_metrics.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<Registry> {
+    fn from_ref(state: &AppState) -> Self {
+        state.registry.clone()
+    }
+}
+
+/// Opens the configured store (clear error if it cannot) and migrates it.
+pub async fn open_store(config: &Config) -> anyhow::Result<Db> {
+    let url = DbUrl::parse(config.database_url.as_deref())?;
+    let db = Db::connect(&url).await?;
+    db.migrate().await?;
+    Ok(db)
+}
+
+pub fn backend(db: &Db) -> Backend {
+    match db.kind() {
+        StoreKind::Postgres => Backend::Postgres,
+        StoreKind::Sqlite => Backend::Sqlite,
+    }
+}
+
+/// Every projection of the platform.
+pub fn projections() -> Vec<Arc<dyn Projection>> {
+    vec![Arc::new(BalanceProjection)]
+}
+
+impl AppState {
+    pub fn new(config: Config, db: Db) -> Self {
+        let mut registry = Registry::default();
+        let command_metrics = CommandMetrics::default();
+        command_metrics.register(&mut registry);
+        let projection_metrics = ProjectionMetrics::default();
+        projection_metrics.register(&mut registry);
+        let http_metrics = HttpMetrics::new(&mut registry);
+
+        let runner = Runner::new(db.any.clone(), backend(&db), projections())
+            .with_batch_size(config.projections.batch_size)
+            .with_metrics(projection_metrics);
+        let store = StoreOptions {
+            snapshot_every: Some(config.store.snapshot_every).filter(|n| *n > 0),
+            cache_capacity: config.store.cache_capacity,
+        };
+        let retry = RetryPolicy {
+            attempts: config.store.retry_attempts.max(1),
+            cap: Duration::from_millis(config.store.retry_cap_ms.max(1)),
+            ..RetryPolicy::default()
+        };
+        let wallets = WalletService::notifying(&db, store, retry, command_metrics, runner.waker());
+        Self {
+            config: Arc::new(config),
+            db,
+            wallets: Arc::new(wallets),
+            runner: Arc::new(runner),
+            registry: Arc::new(registry),
+            http_metrics,
+        }
+    }
+
+    /// Starts the projection runner; it stops when `stop` turns true.
+    pub fn spawn_runner(&self, stop: watch::Receiver<bool>) -> tokio::task::JoinHandle<()> {
+        let poll = Duration::from_millis(self.config.projections.poll_ms);
+        tokio::spawn(self.runner.clone().run(poll, stop))
+    }
+
+    pub fn router(&self) -> Router {
+        let mut api = routes::health::router();
+        if self.config.demo_mode {
+            api = api.merge(routes::dev::router());
+        }
+        api.merge(routes::web::router(&self.config))
+            .layer(axum::middleware::from_fn_with_state(
+                self.http_metrics.clone(),
+                crate::metrics::track,
+            ))
+            .with_state(self.clone())
+    }
+}
+
+/// Seeds the demo member (DEMO=1 only). Idempotent: the credit's reference
+/// is fixed, so restarts never credit twice.
+pub async fn seed_demo(state: &AppState) -> anyhow::Result<()> {
+    use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+    let demo = &state.config.demo;
+    let currency = demo.currency.parse().context("demo.currency")?;
+    let amount = demo.credit.parse().context("demo.credit")?;
+    let wallet = WalletId::new(demo.member.clone(), currency);
+    let credit = WalletAction::Credit {
+        amount,
+        pot: Pot::Main,
+        kind: MovementKind::Adjustment,
+    };
+    let receipt = state
+        .wallets
+        .execute(WalletCommand::new(wallet.clone(), "demo:seed", credit))
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding the demo wallet: {e}"))?;
+    tracing::info!(wallet = %wallet, balance = %receipt.balances.main, first = !receipt.duplicate, "demo member ready");
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! `api bench wallet`: wallet debit commands per second through the CQRS
+//! framework on Postgres, next to what `pgbench` reaches on the same
+//! database for a transaction inserting two event rows, in the same run.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use commands::db::testing::postgres_url;
+use commands::{CommandMetrics, Db, RetryPolicy, StoreOptions, WalletService};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::Currency;
+use rust_decimal::Decimal;
+
+struct Args {
+    clients: usize,
+    seconds: u64,
+}
+
+fn parse(args: &[&str]) -> anyhow::Result<Args> {
+    let mut parsed = Args {
+        clients: 16,
+        seconds: 10,
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
+        match *flag {
+            "--clients" => parsed.clients = value.parse().context("--clients")?,
+            "--seconds" => parsed.seconds = value.parse().context("--seconds")?,
+            _ => bail!("unknown flag {flag}"),
+        }
+    }
+    Ok(parsed)
+}
+
+pub async fn wallet(args: &[&str]) -> anyhow::Result<()> {
+    let args = parse(args)?;
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| postgres_url());
+    if !url.starts_with("postgres") {
+        bail!("the wallet benchmark runs on Postgres (DATABASE_URL={url})");
+    }
+    let schema = format!("bench_{}", std::process::id());
+    let admin = sqlx::PgPool::connect(&url).await.context("connect")?;
+    sqlx::query(&format!(
+        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+    ))
+    .execute(&admin)
+    .await?;
+    let result = run(&url, &schema, &args).await;
+    sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        .execute(&admin)
+        .await?;
+    result
+}
+
+async fn run(url: &str, schema: &str, args: &Args) -> anyhow::Result<()> {
+    let db = Db::open_postgres(url, Some(schema)).await?;
+    db.migrate().await?;
+    println!(
+        "wallet benchmark: {} clients, {} s each, Postgres schema {schema}",
+        args.clients, args.seconds
+    );
+    let pgbench = pgbench(url, schema, args).await?;
+    println!("pgbench (2 event-row inserts per transaction): {pgbench:.0} tx/s");
+    let (rate, p50, p99) = debits(&db, args).await?;
+    println!("wallet debit commands through CqrsFramework: {rate:.0} commands/s (p50 {p50:.2} ms, p99 {p99:.2} ms)");
+    println!("ratio: {:.2} of the pgbench limit", rate / pgbench);
+    db.close().await;
+    Ok(())
+}
+
+async fn debits(db: &Db, args: &Args) -> anyhow::Result<(f64, f64, f64)> {
+    let service = Arc::new(WalletService::new(
+        db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+    ));
+    let debit = WalletAction::Debit {
+        amount: Decimal::new(1, 2),
+        pot: Pot::Main,
+        kind: MovementKind::GameDebit,
+    };
+    for client in 0..args.clients {
+        let wallet = WalletId::new(format!("bench{client}"), Currency::Cny);
+        let seed = WalletAction::Credit {
+            amount: Decimal::new(100_000_000, 2),
+            pot: Pot::Main,
+            kind: MovementKind::Deposit,
+        };
+        service
+            .execute(WalletCommand::new(wallet, "seed", seed))
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for client in 0..args.clients {
+        let (service, stop, debit) = (service.clone(), stop.clone(), debit.clone());
+        tasks.push(tokio::spawn(async move {
+            let wallet = WalletId::new(format!("bench{client}"), Currency::Cny);
+            let mut latencies = Vec::new();
+            let mut n = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                let command = WalletCommand::new(wallet.clone(), format!("d{n}"), debit.clone());
+                service.execute(command).await.map_err(|e| e.to_string())?;
+                latencies.push(t.elapsed());
+                n += 1;
+            }
+            Ok::<_, String>(latencies)
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await?.map_err(|e| anyhow::anyhow!(e))?);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pick =
+        |q: f64| all[((all.len() as f64 * q) as usize).min(all.len() - 1)].as_secs_f64() * 1e3;
+    Ok((all.len() as f64 / elapsed, pick(0.5), pick(0.99)))
+}
+
+async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Result<f64> {
+    let script = std::env::temp_dir().join(format!("{schema}.sql"));
+    let payload =
+        r#"{"Debited":{"reference":"d1","pot":"main","amount":"0.01","kind":"game_debit"}}"#;
+    std::fs::write(
+        &script,
+        format!(
+            "\\set id random(1, 1000000000)\n\
+             BEGIN;\n\
+             INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+             VALUES ('Wallet', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
+             INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
+             VALUES ('Wallet', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
+             END;\n"
+        ),
+    )?;
+    let opts = url_parts(url)?;
+    let output = tokio::process::Command::new("pgbench")
+        .args([
+            "-n",
+            "-T",
+            &args.seconds.to_string(),
+            "-c",
+            &args.clients.to_string(),
+        ])
+        .args(["-j", "2", "-f"])
+        .arg(&script)
+        .args([
+            "-h",
+            opts.host,
+            "-p",
+            &opts.port.to_string(),
+            "-U",
+            opts.user,
+            opts.database,
+        ])
+        .env("PGOPTIONS", format!("-csearch_path={schema}"))
+        .output()
+        .await
+        .context("running pgbench (apt-get install postgresql-client)")?;
+    let _ = std::fs::remove_file(&script);
+    let text = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        bail!(
+            "pgbench failed: {}{}",
+            text,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    text.lines()
+        .find_map(|line| {
+            let rest = line.strip_prefix("tps = ")?;
+            rest.split_whitespace().next()?.parse::<f64>().ok()
+        })
+        .with_context(|| format!("no tps in pgbench output: {text}"))
+}
+
+/// The parts of a Postgres URL that pgbench takes as flags.
+struct UrlParts<'a> {
+    host: &'a str,
+    port: u16,
+    user: &'a str,
+    database: &'a str,
+}
+
+fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
+    let rest = url.split_once("://").map(|(_, r)| r).context("not a URL")?;
+    let (auth, rest) = rest.rsplit_once('@').unwrap_or(("postgres", rest));
+    let user = auth.split(':').next().unwrap_or("postgres");
+    let (hostport, database) = rest.split_once('/').unwrap_or((rest, "postgres"));
+    let database = database.split('?').next().unwrap_or(database);
+    let (host, port) = match hostport.rsplit_once(':') {
+        Some((h, p)) => (h, p.parse().context("port")?),
+        None => (hostport, 5432),
+    };
+    Ok(UrlParts {
+        host,
+        port,
+        user,
+        database,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgbench_gets_host_port_user_and_database_from_the_url() {
+        let p = url_parts("postgres://postgres@127.0.0.1:5432/test").unwrap();
+        assert_eq!(
+            (p.host, p.port, p.user, p.database),
+            ("127.0.0.1", 5432, "postgres", "test")
+        );
+        let p = url_parts("postgresql://u:pw@db/x?sslmode=disable").unwrap();
+        assert_eq!((p.host, p.port, p.user, p.database), ("db", 5432, "u", "x"));
+    }
+}

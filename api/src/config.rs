@@ -1,0 +1,161 @@
+//! Configuration: `config/default.toml` (or `CONFIG_FILE`), then the
+//! environment (`PORT`, `DATABASE_URL`, `DEMO`, `TRANSPORT_PAIRS`).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Config {
+    pub server: Server,
+    pub store: Store,
+    pub projections: Projections,
+    pub demo: Demo,
+    pub transport: Transport,
+    /// From `DATABASE_URL` (unset: the embedded SQLite file).
+    #[serde(skip)]
+    pub database_url: Option<String>,
+    /// `DEMO=1`: seed the demo member and serve `/api/dev/*`.
+    #[serde(skip)]
+    pub demo_mode: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Server {
+    pub port: u16,
+    pub web_dist: PathBuf,
+    pub skins_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Store {
+    pub snapshot_every: usize,
+    pub cache_capacity: usize,
+    pub retry_attempts: u32,
+    pub retry_cap_ms: u64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Projections {
+    pub poll_ms: u64,
+    pub batch_size: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Demo {
+    pub member: String,
+    pub currency: String,
+    pub credit: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Transport {
+    pub pairs: Vec<(String, String)>,
+}
+
+impl Config {
+    /// Reads the file, then applies the environment.
+    pub fn load() -> anyhow::Result<Config> {
+        let path = std::env::var("CONFIG_FILE").unwrap_or_else(|_| "config/default.toml".into());
+        let mut config = Self::from_file(Path::new(&path))?;
+        config.apply_env(|name| std::env::var(name).ok())?;
+        Ok(config)
+    }
+
+    pub fn from_file(path: &Path) -> anyhow::Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read configuration {}", path.display()))?;
+        Self::from_toml(&text).with_context(|| format!("in {}", path.display()))
+    }
+
+    pub fn from_toml(text: &str) -> anyhow::Result<Config> {
+        let config: Config = toml::from_str(text)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> anyhow::Result<()> {
+        if let Some(port) = var("PORT") {
+            self.server.port = port
+                .trim()
+                .parse()
+                .with_context(|| format!("PORT '{port}' is not a port number"))?;
+        }
+        self.database_url = var("DATABASE_URL").filter(|u| !u.trim().is_empty());
+        self.demo_mode = var("DEMO").is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
+        if let Some(pairs) = var("TRANSPORT_PAIRS") {
+            self.transport.pairs = serde_json::from_str(&pairs)
+                .context("TRANSPORT_PAIRS must be a JSON array of [key, iv] pairs")?;
+        }
+        self.validate()
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        if self.transport.pairs.len() != 10 {
+            bail!("transport.pairs must hold ten [key, iv] pairs");
+        }
+        if self
+            .transport
+            .pairs
+            .iter()
+            .any(|(k, iv)| k.len() != 16 || iv.len() != 16)
+        {
+            bail!("every transport key and iv must be 16 bytes (AES-128)");
+        }
+        if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
+            bail!("projections.batch_size and projections.poll_ms must be positive");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn default_config() -> Config {
+        Config::from_toml(include_str!("../../config/default.toml")).unwrap()
+    }
+
+    #[test]
+    fn the_shipped_defaults_load() {
+        let c = default_config();
+        assert_eq!(c.server.port, 8080);
+        assert_eq!(c.transport.pairs.len(), 10);
+        assert!(!c.demo_mode);
+    }
+
+    #[test]
+    fn the_environment_overrides_port_database_and_demo() {
+        let mut c = default_config();
+        c.apply_env(|name| match name {
+            "PORT" => Some("9999".into()),
+            "DATABASE_URL" => Some("postgres://x@y/z".into()),
+            "DEMO" => Some("1".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(c.server.port, 9999);
+        assert_eq!(c.database_url.as_deref(), Some("postgres://x@y/z"));
+        assert!(c.demo_mode);
+    }
+
+    #[test]
+    fn a_bad_port_is_a_clear_error() {
+        let mut c = default_config();
+        let err = c
+            .apply_env(|name| (name == "PORT").then(|| "eighty".to_string()))
+            .unwrap_err();
+        assert!(err.to_string().contains("PORT 'eighty'"));
+    }
+
+    #[test]
+    fn transport_pairs_must_be_ten_aes_128_pairs() {
+        let mut c = default_config();
+        let err = c
+            .apply_env(|name| (name == "TRANSPORT_PAIRS").then(|| r#"[["short","x"]]"#.to_string()))
+            .unwrap_err();
+        assert!(err.to_string().contains("ten"));
+    }
+}

@@ -1,0 +1,96 @@
+//! `/metrics`: HTTP requests and latency per route, plus the command and
+//! projection metrics of the other crates, in Prometheus text format.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    pub method: String,
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub method: String,
+    pub route: String,
+}
+
+#[derive(Clone)]
+pub struct HttpMetrics {
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<RouteLabels, Histogram>,
+}
+
+impl HttpMetrics {
+    pub fn new(registry: &mut Registry) -> Self {
+        let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
+            Histogram::new([
+                0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+            ])
+        });
+        let requests = Family::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by method, route and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency by method and route",
+            latency.clone(),
+        );
+        Self { requests, latency }
+    }
+}
+
+pub async fn track(State(metrics): State<HttpMetrics>, request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| "static".to_string());
+    let method = request.method().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let elapsed = started.elapsed().as_secs_f64();
+    metrics
+        .requests
+        .get_or_create(&RequestLabels {
+            method: method.clone(),
+            route: route.clone(),
+            status: response.status().as_u16(),
+        })
+        .inc();
+    metrics
+        .latency
+        .get_or_create(&RouteLabels { method, route })
+        .observe(elapsed);
+    response
+}
+
+pub async fn render(State(registry): State<Arc<Registry>>) -> Response {
+    let mut text = String::new();
+    if let Err(e) = prometheus_client::encoding::text::encode(&mut text, &registry) {
+        tracing::error!(error = %e, "metrics encoding failed");
+    }
+    (
+        [(
+            CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
+}
