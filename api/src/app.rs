@@ -10,6 +10,7 @@ use commands::{CommandMetrics, Db, DbUrl, RetryPolicy, StoreKind, StoreOptions, 
 use projections::balances::BalanceProjection;
 use projections::{Backend, Projection, ProjectionMetrics, Runner};
 use prometheus_client::registry::Registry;
+use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -131,4 +132,52 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("seeding the demo wallet: {e}"))?;
     tracing::info!(wallet = %wallet, balance = %receipt.balances.main, first = !receipt.duplicate, "demo member ready");
     Ok(())
+}
+
+/// A server running on its own tasks (the binary and the tests use it).
+pub struct Running {
+    pub addr: std::net::SocketAddr,
+    pub state: AppState,
+    stop: watch::Sender<bool>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    runner: tokio::task::JoinHandle<()>,
+}
+
+/// Starts the projection runner, seeds the demo member (DEMO=1) and serves
+/// on `listener`.
+pub async fn start(config: Config, db: Db, listener: TcpListener) -> anyhow::Result<Running> {
+    let state = AppState::new(config, db);
+    let (stop, stopped) = watch::channel(false);
+    let runner = state.spawn_runner(stopped.clone());
+    if state.config.demo_mode {
+        seed_demo(&state).await?;
+    }
+    let addr = listener.local_addr()?;
+    let router = state.router();
+    let mut until = stopped;
+    let server = tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = until.wait_for(|stop| *stop).await;
+            })
+            .await
+    });
+    Ok(Running {
+        addr,
+        state,
+        stop,
+        server,
+        runner,
+    })
+}
+
+impl Running {
+    /// Stops serving, lets the runner finish its batch, closes the store.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        let _ = self.stop.send(true);
+        self.server.await?.context("server failed")?;
+        self.runner.await?;
+        self.state.db.close().await;
+        Ok(())
+    }
 }

@@ -9,25 +9,16 @@
 //!                                  wallet commands/s on Postgres vs pgbench
 //! ```
 //!
-//! Layout: `config` (file + environment), `app` (wiring), `routes/` (one
-//! router per area), `error` (the `{status, msg}` mapping), `metrics`,
-//! `bench`.
-
-mod app;
-mod bench;
-mod config;
-mod error;
-mod metrics;
-mod routes;
+//! The library (`api::app`, `api::routes` ...) holds everything but this
+//! command line.
 
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
+use api::app::{self, AppState};
+use api::bench;
+use api::config::Config;
 use indicatif::{ProgressBar, ProgressStyle};
-use tokio::sync::watch;
-
-use crate::app::AppState;
-use crate::config::Config;
 
 fn main() -> ExitCode {
     init_logging();
@@ -107,29 +98,19 @@ const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;
     let db = app::open_store(&config).await?;
-    let state = AppState::new(config, db);
-    let (stop, stopped) = watch::channel(false);
-    let runner = state.spawn_runner(stopped);
-    if state.config.demo_mode {
-        app::seed_demo(&state).await?;
-    }
     let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
         .await
         .with_context(|| format!("cannot listen on port {port}"))?;
+    let running = app::start(config, db, listener).await?;
+    let state = &running.state;
     tracing::info!(
         port,
         store = state.db.kind().name(),
         demo = state.config.demo_mode,
         "serving"
     );
-    axum::serve(listener, state.router())
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .context("server failed")?;
-    let _ = stop.send(true);
-    let _ = runner.await;
-    state.db.close().await;
-    Ok(())
+    shutdown_signal().await;
+    running.stop().await
 }
 
 async fn shutdown_signal() {

@@ -1,0 +1,18 @@
+//! The HTTP edge of the platform: transport, protocol, auth and routing,
+//! no business rules (those are in `domain`, run by `commands`, read through
+//! `projections`).
+//!
+//! Layout
+//! - `config`: `config/default.toml` plus the environment.
+//! - `app`: wiring of store, services, projection runner and router.
+//! - `routes/`: one router per area (`health`, `dev`, `web`).
+//! - `error`: the single mapping of failures to `{status, msg}` answers.
+//! - `metrics`: HTTP metrics and the `/metrics` endpoint.
+//! - `bench`: `api bench wallet`.
+
+pub mod app;
+pub mod bench;
+pub mod config;
+pub mod error;
+pub mod metrics;
+pub mod routes;
