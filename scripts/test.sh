@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every test: Rust on both stores (SQLite and Postgres), the client's unit
+# tests (vitest) and the browser test (headless Debian Chromium against the
+# real server). Ends with one "total: N passed, M failed" line.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+ensure_rust
+ensure_postgres
+ensure_web_deps
+ensure_browser
+
+LOGS="$(mktemp -d)"
+passed=0; failed=0; status=0
+count() { # count FILE: add up the runners' "N passed ... M failed" lines
+  local p f
+  p=$(grep -aoE '(test result: [a-zA-Z]+\. )?[0-9]+ passed' "$1" | grep -aoE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+  f=$(grep -aoE '[0-9]+ failed' "$1" | awk '{s+=$1} END {print s+0}')
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+# Old per-test schemas from earlier runs.
+psql -q -h 127.0.0.1 -U postgres -d test -Atc \
+  "SELECT 'DROP SCHEMA IF EXISTS ' || nspname || ' CASCADE;' FROM pg_namespace WHERE nspname LIKE 't\_%'" \
+  2>/dev/null | psql -q -h 127.0.0.1 -U postgres -d test >/dev/null 2>&1 || true
+
+log "Rust tests (SQLite and Postgres)"
+cargo test --workspace --color never 2>&1 | tee "$LOGS/rust.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+grep -a '^test result:' "$LOGS/rust.log" > "$LOGS/rust.sum"; count "$LOGS/rust.sum"
+
+log "client unit tests (vitest)"
+(cd web && NO_COLOR=1 FORCE_COLOR=0 npx vitest run 2>&1) | tee "$LOGS/vitest.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+sed 's/\x1b\[[0-9;]*m//g' "$LOGS/vitest.log" | grep -aE '^\s*Tests\s' | sed 's/([0-9]*)//' > "$LOGS/vitest.sum"; count "$LOGS/vitest.sum"
+
+log "browser test against the real server"
+build_web >/dev/null
+cargo build -p api --color never 2>&1 | tail -n 1
+PORT_E2E=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+E2E_DB="$LOGS/e2e.db"
+DEMO=1 PORT=$PORT_E2E DATABASE_URL="sqlite://$E2E_DB" ./target/debug/api serve > "$LOGS/server.log" 2>&1 &
+SERVER=$!
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT_E2E/healthz" >/dev/null && break; sleep 0.2; done
+(cd web && BASE_URL="http://127.0.0.1:$PORT_E2E/" node e2e/run.mjs 2>&1) | tee "$LOGS/e2e.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "--- server log"; tail -n 30 "$LOGS/server.log"; }
+kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null
+grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOGS/e2e.log" > "$LOGS/e2e.sum"; count "$LOGS/e2e.sum"
+
+[ "$failed" -eq 0 ] || status=1
+[ "$passed" -gt 0 ] || status=1
+echo "total: $passed passed, $failed failed"
+exit $status
