@@ -43,7 +43,7 @@ pub async fn wallet(args: &[&str]) -> anyhow::Result<()> {
     }
     let schema = format!("bench_{}", std::process::id());
     let admin = sqlx::PgPool::connect(&url).await.context("connect")?;
-    sqlx::query(&format!(
+    sqlx::raw_sql(&format!(
         "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
     ))
     .execute(&admin)
@@ -67,7 +67,35 @@ async fn run(url: &str, schema: &str, args: &Args) -> anyhow::Result<()> {
     let (rate, p50, p99) = debits(&db, args).await?;
     println!("wallet debit commands through CqrsFramework: {rate:.0} commands/s (p50 {p50:.2} ms, p99 {p99:.2} ms)");
     println!("ratio: {:.2} of the pgbench limit", rate / pgbench);
+    load_times(&db).await?;
     db.close().await;
+    Ok(())
+}
+
+/// How long a wallet with thousands of events takes to load without the
+/// in-process cache: from its snapshot plus later events, and from all events.
+async fn load_times(db: &Db) -> anyhow::Result<()> {
+    let service = WalletService::new(
+        db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+    );
+    let wallet = WalletId::new("bench0", Currency::Cny);
+    let events = service.events(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?.len();
+    let timed = |started: Instant| started.elapsed().as_secs_f64() * 1e3;
+    let started = Instant::now();
+    let from_snapshot = service.load(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let snapshot_ms = timed(started);
+    let started = Instant::now();
+    let replayed = service.replay(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let replay_ms = timed(started);
+    if from_snapshot != replayed {
+        bail!("snapshot load differs from replay");
+    }
+    println!(
+        "loading a wallet of {events} events without cache: {snapshot_ms:.1} ms from snapshot + later events, {replay_ms:.1} ms from all events"
+    );
     Ok(())
 }
 

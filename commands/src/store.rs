@@ -208,6 +208,26 @@ impl<A: Aggregate + Clone> Store<A> {
         Ok(loaded)
     }
 
+    /// The aggregate as the store has it now: cached or snapshotted state
+    /// plus every event after it (reads use this, never the bare cache).
+    pub async fn load_current(&self, aggregate_id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
+        let mut loaded = match self.cached(aggregate_id) {
+            Some(loaded) => loaded,
+            None => self.from_snapshot(aggregate_id).await?,
+        };
+        let newer = self
+            .repo
+            .events_after::<A>(aggregate_id, loaded.sequence)
+            .await
+            .map_err(to_aggregate_error)?;
+        for event in newer {
+            let envelope = self.decode(event).map_err(to_aggregate_error)?;
+            loaded.sequence = envelope.sequence;
+            loaded.aggregate.apply(envelope.payload);
+        }
+        Ok(loaded)
+    }
+
     fn decode(&self, event: SerializedEvent) -> Result<EventEnvelope<A>, PersistenceError> {
         let event = self.upcasters.iter().fold(event, |event, upcaster| {
             if upcaster.can_upcast(&event.event_type, &event.event_version) {
@@ -315,25 +335,18 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
             .collect()
     }
 
+    /// For commands: a cached aggregate is used as it is. If another
+    /// process appended meanwhile, the append of this command collides on
+    /// its sequence number, the cache entry is dropped and the command is
+    /// retried from the store, so a stale cache can never commit.
     async fn load_aggregate(
         &self,
         aggregate_id: &str,
     ) -> Result<Loaded<A>, AggregateError<A::Error>> {
-        let mut loaded = match self.cached(aggregate_id) {
-            Some(loaded) => loaded,
-            None => self.from_snapshot(aggregate_id).await?,
-        };
-        let newer = self
-            .repo
-            .events_after::<A>(aggregate_id, loaded.sequence)
-            .await
-            .map_err(to_aggregate_error)?;
-        for event in newer {
-            let envelope = self.decode(event).map_err(to_aggregate_error)?;
-            loaded.sequence = envelope.sequence;
-            loaded.aggregate.apply(envelope.payload);
+        match self.cached(aggregate_id) {
+            Some(loaded) => Ok(loaded),
+            None => self.load_current(aggregate_id).await,
         }
-        Ok(loaded)
     }
 
     async fn commit(

@@ -61,7 +61,7 @@ impl WalletService {
         let loaded = self
             .framework
             .store()
-            .load_aggregate(&wallet.to_string())
+            .load_current(&wallet.to_string())
             .await
             .map_err(|e| CommandError::Store(e.to_string()))?;
         Ok(loaded.aggregate)

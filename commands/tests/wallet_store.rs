@@ -31,6 +31,7 @@ on_both_stores!(
     loading_from_snapshot_and_later_events_equals_loading_from_all_events,
     a_repeated_reference_moves_nothing_across_restarts,
     concurrent_debits_never_overdraw,
+    a_stale_cache_in_another_process_never_commits,
 );
 
 fn credit(amount: Decimal) -> WalletAction {
@@ -317,4 +318,26 @@ async fn concurrent_debits_never_overdraw(kind: StoreKind) {
         dec!(0.00)
     );
     assert_eq!(metrics.count("Wallet", "error"), 0);
+}
+
+async fn a_stale_cache_in_another_process_never_commits(kind: StoreKind) {
+    let (db, a) = service(kind, StoreOptions::default()).await;
+    let metrics = CommandMetrics::default();
+    let b = WalletService::new(&db, StoreOptions::default(), RetryPolicy::default(), metrics);
+    let id = WalletId::new("stale", Currency::Cny);
+    a.execute(WalletCommand::new(id.clone(), "dep", credit(dec!(10))))
+        .await
+        .unwrap();
+    // `a` caches a balance of 10; `b` (another process) empties the wallet.
+    b.execute(WalletCommand::new(id.clone(), "wd-b", debit(dec!(10))))
+        .await
+        .unwrap();
+    // `a` decides from its stale cache, collides on the sequence, reloads.
+    let refused = a
+        .execute(WalletCommand::new(id.clone(), "wd-a", debit(dec!(5))))
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, CommandError::Rejected(WalletError::InsufficientBalance)));
+    assert_eq!(a.replay(&id).await.unwrap().balances().main, dec!(0));
+    assert_eq!(a.load(&id).await.unwrap().balances().main, dec!(0));
 }
