@@ -82,13 +82,23 @@ async fn load_times(db: &Db) -> anyhow::Result<()> {
         CommandMetrics::default(),
     );
     let wallet = WalletId::new("bench0", Currency::Cny);
-    let events = service.events(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?.len();
+    let events = service
+        .events(&wallet)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .len();
     let timed = |started: Instant| started.elapsed().as_secs_f64() * 1e3;
     let started = Instant::now();
-    let from_snapshot = service.load(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let from_snapshot = service
+        .load(&wallet)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let snapshot_ms = timed(started);
     let started = Instant::now();
-    let replayed = service.replay(&wallet).await.map_err(|e| anyhow::anyhow!("{e}"))?;
+    let replayed = service
+        .replay(&wallet)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let replay_ms = timed(started);
     if from_snapshot != replayed {
         bail!("snapshot load differs from replay");

@@ -98,20 +98,7 @@ async fn start(kind: StoreKind, demo: bool) -> app::Running {
     app::start(config(demo), db, listener).await.unwrap()
 }
 
-macro_rules! on_both_stores {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(commands::StoreKind::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(commands::StoreKind::Postgres).await })*
-        }
-    };
-}
-
-on_both_stores!(
+commands::on_both_stores!(
     healthz_names_the_store,
     the_demo_balance_comes_from_the_balance_projection,
     demo_endpoints_do_not_exist_without_the_flag,
@@ -138,7 +125,7 @@ async fn the_demo_balance_comes_from_the_balance_projection(kind: StoreKind) {
             .to_string()
     };
     let mut seen = String::new();
-    for _ in 0..100 {
+    for _ in 0..1000 {
         seen = balance(get(server.addr, "/api/dev/balance").await);
         if seen == "10000.00" {
             break;
@@ -165,7 +152,7 @@ async fn the_demo_balance_comes_from_the_balance_projection(kind: StoreKind) {
         .execute(WalletCommand::new(wallet, "t-1", debit))
         .await
         .unwrap();
-    for _ in 0..100 {
+    for _ in 0..1000 {
         seen = balance(get(server.addr, "/api/dev/balance").await);
         if seen == "9999.50" {
             break;
@@ -228,8 +215,13 @@ async fn skins_are_served(kind: StoreKind) {
 async fn metrics_count_requests_commands_and_projection_lag(kind: StoreKind) {
     let server = start(kind, true).await;
     get(server.addr, "/healthz").await;
-    server.state.runner.catch_up_all().await.unwrap();
-    server.state.runner.lag("balances").await.unwrap();
+    let patience = std::time::Duration::from_secs(20);
+    server
+        .state
+        .runner
+        .settle("balances", patience)
+        .await
+        .unwrap();
     let text = get(server.addr, "/metrics").await.body;
     assert!(
         text.contains(r#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#),

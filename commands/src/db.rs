@@ -212,6 +212,22 @@ pub fn redact(url: &str) -> String {
     }
 }
 
+/// Declares each named `async fn(StoreKind)` as two tests, one per store:
+/// `sqlite::name` and `postgres::name`.
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() { super::$name($crate::StoreKind::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() { super::$name($crate::StoreKind::Postgres).await })*
+        }
+    };
+}
+
 /// Test support: a fresh store of each kind, isolated from every other test.
 pub mod testing {
     use super::*;

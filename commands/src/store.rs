@@ -180,7 +180,7 @@ impl<A: Aggregate + Clone> Store<A> {
         self.cache_lock().remove(id);
     }
 
-    async fn from_snapshot(&self, id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
+    async fn load_snapshot(&self, id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
         let mut loaded = Loaded {
             aggregate_id: id.to_string(),
             aggregate: A::default(),
@@ -210,10 +210,13 @@ impl<A: Aggregate + Clone> Store<A> {
 
     /// The aggregate as the store has it now: cached or snapshotted state
     /// plus every event after it (reads use this, never the bare cache).
-    pub async fn load_current(&self, aggregate_id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
+    pub async fn load_current(
+        &self,
+        aggregate_id: &str,
+    ) -> Result<Loaded<A>, AggregateError<A::Error>> {
         let mut loaded = match self.cached(aggregate_id) {
             Some(loaded) => loaded,
-            None => self.from_snapshot(aggregate_id).await?,
+            None => self.load_snapshot(aggregate_id).await?,
         };
         let newer = self
             .repo

@@ -70,15 +70,9 @@ impl WalletService {
     /// The wallet folded from every one of its events, ignoring snapshots
     /// and cache: what an auditor replays.
     pub async fn replay(&self, wallet: &WalletId) -> Result<Wallet, CommandError<WalletError>> {
-        let events = self
-            .framework
-            .store()
-            .load_events(&wallet.to_string())
-            .await
-            .map_err(|e| CommandError::Store(e.to_string()))?;
         let mut aggregate = Wallet::default();
-        for envelope in events {
-            cqrs_es::Aggregate::apply(&mut aggregate, envelope.payload);
+        for event in self.events(wallet).await? {
+            cqrs_es::Aggregate::apply(&mut aggregate, event);
         }
         Ok(aggregate)
     }

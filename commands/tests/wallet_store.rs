@@ -13,20 +13,7 @@ use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
-macro_rules! on_both_stores {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn $name() { super::$name(commands::StoreKind::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn $name() { super::$name(commands::StoreKind::Postgres).await })*
-        }
-    };
-}
-
-on_both_stores!(
+commands::on_both_stores!(
     ledger_is_conserved_under_concurrent_commands_with_repeated_references,
     loading_from_snapshot_and_later_events_equals_loading_from_all_events,
     a_repeated_reference_moves_nothing_across_restarts,
@@ -323,7 +310,12 @@ async fn concurrent_debits_never_overdraw(kind: StoreKind) {
 async fn a_stale_cache_in_another_process_never_commits(kind: StoreKind) {
     let (db, a) = service(kind, StoreOptions::default()).await;
     let metrics = CommandMetrics::default();
-    let b = WalletService::new(&db, StoreOptions::default(), RetryPolicy::default(), metrics);
+    let b = WalletService::new(
+        &db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        metrics,
+    );
     let id = WalletId::new("stale", Currency::Cny);
     a.execute(WalletCommand::new(id.clone(), "dep", credit(dec!(10))))
         .await
@@ -337,7 +329,10 @@ async fn a_stale_cache_in_another_process_never_commits(kind: StoreKind) {
         .execute(WalletCommand::new(id.clone(), "wd-a", debit(dec!(5))))
         .await
         .unwrap_err();
-    assert!(matches!(refused, CommandError::Rejected(WalletError::InsufficientBalance)));
+    assert!(matches!(
+        refused,
+        CommandError::Rejected(WalletError::InsufficientBalance)
+    ));
     assert_eq!(a.replay(&id).await.unwrap().balances().main, dec!(0));
     assert_eq!(a.load(&id).await.unwrap().balances().main, dec!(0));
 }

@@ -190,6 +190,21 @@ impl Runner {
         }
     }
 
+    /// Catches up until nothing is left, waiting out transactions still
+    /// running elsewhere in the database (on Postgres they hold back the
+    /// horizon); gives up after `patience`. Returns the events applied.
+    pub async fn settle(&self, name: &str, patience: Duration) -> Result<u64, ProjectionError> {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut done = 0;
+        loop {
+            done += self.catch_up(name).await?;
+            if self.lag(name).await? == 0 || tokio::time::Instant::now() >= deadline {
+                return Ok(done);
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     pub async fn catch_up_all(&self) -> Result<u64, ProjectionError> {
         let mut done = 0;
         for projection in &self.projections {
