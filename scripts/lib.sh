@@ -27,7 +27,11 @@ ensure_web_deps() {
   ensure_node
   if [ ! -d "$ROOT/web/node_modules" ] || [ "$ROOT/web/package-lock.json" -nt "$ROOT/web/node_modules/.package-lock.json" ]; then
     log "npm ci (web/)"
-    (cd "$ROOT/web" && npm ci --no-audit --no-fund --loglevel=error)
+    # npm 11 can write a lock whose optional platform packages (rollup's
+    # native builds) make a later `npm ci` refuse it; `npm install` then
+    # installs the same locked versions.
+    (cd "$ROOT/web" && { npm ci --no-audit --no-fund --loglevel=error 2>/dev/null \
+      || npm install --no-audit --no-fund --loglevel=error; })
   fi
 }
 
