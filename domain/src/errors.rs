@@ -22,6 +22,30 @@ impl Code {
     /// Platform-defined: the server could not complete the request.
     pub const INTERNAL: Code = Code(-1);
 
+    // Account codes. Spec 001 section 8 maps registration codes to fields
+    // (21 captcha, 1010/1013 password, 1012 phone, 2006 username, 1119
+    // e-mail, 2002 currency) without their messages; the field rule's own
+    // message (a `FieldError`) is what the member sees, the catalogue text
+    // below is only the fallback.
+    pub const VERIFY_CODE_MISMATCH: Code = Code(21);
+    pub const USER_LOCKED: Code = Code(1004);
+    pub const PASSWORD_RULE: Code = Code(1010);
+    pub const PHONE_RULE: Code = Code(1012);
+    pub const PASSWORD_TOO_SHORT: Code = Code(1013);
+    pub const ACCOUNT_TEMPORARILY_LOCKED: Code = Code(1022);
+    pub const EMAIL_RULE: Code = Code(1119);
+    pub const CURRENCY_RULE: Code = Code(2002);
+    pub const USERNAME_RULE: Code = Code(2006);
+    /// Spec range for login (-10001..-10010): a correct password from a
+    /// device the account never verified while it has a phone or e-mail.
+    pub const DEVICE_NOT_VERIFIED: Code = Code(-10010);
+    /// Platform-defined in the registration range: any other field rule.
+    pub const FIELD_RULE: Code = Code(-10101);
+    /// Platform-defined: an account command for a user id never registered.
+    pub const ACCOUNT_NOT_REGISTERED: Code = Code(-10102);
+    /// Platform-defined: a second registration under the same user id.
+    pub const ACCOUNT_ALREADY_REGISTERED: Code = Code(-10103);
+
     pub fn message(self) -> String {
         match CATALOGUE.iter().find(|(c, _)| *c == self.0) {
             Some((_, m)) => (*m).to_string(),
@@ -44,6 +68,10 @@ const CATALOGUE: &[(i32, &str)] = &[
         -601,
         "Sorry, your login status has expired, please log in again",
     ),
+    (-10010, "Please verify this device to log in"),
+    (-10101, "This field is not valid"),
+    (-10102, "Account is not registered"),
+    (-10103, "Account is already registered"),
     (12, "Not logged in"),
     (20, "balance less than withdrawal"),
     (21, "verification code does not match"),
@@ -51,6 +79,11 @@ const CATALOGUE: &[(i32, &str)] = &[
     (1003, "Wrong password"),
     (1004, "User is locked"),
     (1009, "code expired"),
+    (
+        1010,
+        "6 to 32 characters in length (a combination of numbers and letters)",
+    ),
+    (1012, "This is not a valid phone number"),
     (1013, "Password is too short"),
     (
         1022,
@@ -61,10 +94,13 @@ const CATALOGUE: &[(i32, &str)] = &[
     (1102, "game started"),
     (1108, "Wrong coefficient"),
     (1109, "Wrong amount"),
+    (1119, "Invalid email address"),
     (1510, "The bet amount exceeds your current limit"),
     (1550, "sum above max"),
     (1560, "sum below min"),
     (1800, "The odds have changed"),
+    (2002, "Invalid currency"),
+    (2006, "Invalid username"),
     (2400, "Insufficient balance."),
     (2401, "Unknown stake reservation"),
     (2403, "Wallet currency mismatch"),

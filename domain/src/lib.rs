@@ -6,9 +6,12 @@
 //! Layout
 //! - `money`: currencies, per-currency rounding, amount parsing.
 //! - `errors`: the spec's numeric error catalogue and its messages.
+//! - `account/`: registration rules per market (newtypes that parse),
+//!   the Account aggregate (login failures, locks, trusted devices, profile).
 //! - `wallet/`: the Wallet aggregate (balances, stake reservations,
 //!   idempotent transaction references), its commands, events and tests.
 
+pub mod account;
 pub mod errors;
 pub mod money;
 pub mod wallet;
