@@ -16,6 +16,13 @@ use tokio::sync::watch;
 use crate::config::Config;
 use crate::metrics::HttpMetrics;
 use crate::routes;
+use crate::secrets::{self, LoginKey};
+use crate::transport::crypto::Pairs;
+use crate::transport::Transport;
+use commands::accounts::AccountService;
+use commands::clock::{SharedClock, SystemClock};
+use commands::codes::{Codes, Outbox};
+use commands::sessions::Sessions;
 
 /// What every handler may reach.
 #[derive(Clone)]
@@ -23,6 +30,10 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub db: Db,
     pub wallets: Arc<WalletService>,
+    pub accounts: Arc<AccountService>,
+    pub transport: Arc<Transport>,
+    pub login_key: Arc<LoginKey>,
+    pub clock: SharedClock,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
@@ -61,7 +72,12 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
 }
 
 impl AppState {
-    pub fn new(config: Config, db: Db) -> Self {
+    pub async fn new(config: Config, db: Db) -> anyhow::Result<Self> {
+        Self::with_clock(config, db, Arc::new(SystemClock)).await
+    }
+
+    /// As `new`, with the clock every time rule reads (tests move it).
+    pub async fn with_clock(config: Config, db: Db, clock: SharedClock) -> anyhow::Result<Self> {
         let mut registry = Registry::default();
         let command_metrics = CommandMetrics::default();
         command_metrics.register(&mut registry);
@@ -81,15 +97,47 @@ impl AppState {
             cap: Duration::from_millis(config.store.retry_cap_ms.max(1)),
             ..RetryPolicy::default()
         };
-        let wallets = WalletService::notifying(&db, store, retry, command_metrics, runner.waker());
-        Self {
+        let wallets =
+            WalletService::notifying(&db, store, retry, command_metrics.clone(), runner.waker());
+
+        let pairs = Pairs::new(&config.transport.pairs)
+            .ok_or_else(|| anyhow::anyhow!("transport pairs must be 16-byte keys and ivs"))?;
+        let transport = Transport::new(pairs, secrets::app_token_secret(&db.any).await?);
+        let key_file = std::env::var_os("RSA_PRIVATE_KEY_FILE").map(std::path::PathBuf::from);
+        let login_key = LoginKey::new(db.any.clone(), key_file);
+        let mut codes = Codes::new(
+            db.any.clone(),
+            Arc::new(Outbox::new(db.any.clone(), clock.clone())),
+            clock.clone(),
+        );
+        codes.publish_captchas = config.demo_mode;
+        let sessions = Sessions::new(
+            db.any.clone(),
+            clock.clone(),
+            config.accounts.session_lifetime_ms,
+        );
+        let accounts = AccountService::new(
+            &db,
+            store,
+            retry,
+            command_metrics,
+            Arc::new(codes),
+            Arc::new(sessions),
+            clock.clone(),
+            config.accounts.settings(),
+        );
+        Ok(Self {
             config: Arc::new(config),
             db,
             wallets: Arc::new(wallets),
+            accounts: Arc::new(accounts),
+            transport: Arc::new(transport),
+            login_key: Arc::new(login_key),
+            clock,
             runner: Arc::new(runner),
             registry: Arc::new(registry),
             http_metrics,
-        }
+        })
     }
 
     /// Starts the projection runner; it stops when `stop` turns true.
@@ -99,7 +147,15 @@ impl AppState {
     }
 
     pub fn router(&self) -> Router {
-        let mut api = routes::health::router();
+        let layered = routes::account::router()
+            .merge(routes::user::router())
+            .layer(axum::middleware::from_fn_with_state(
+                self.transport.clone(),
+                crate::transport::layer,
+            ));
+        let mut api = routes::health::router()
+            .merge(layered)
+            .merge(routes::account::open_router());
         if self.config.demo_mode {
             api = api.merge(routes::dev::router());
         }
@@ -112,14 +168,20 @@ impl AppState {
     }
 }
 
-/// Seeds the demo member (DEMO=1 only). Idempotent: the credit's reference
-/// is fixed, so restarts never credit twice.
-pub async fn seed_demo(state: &AppState) -> anyhow::Result<()> {
+/// Seeds the demo member (DEMO=1 only): the account (username and
+/// password from `[demo]`) and its wallet credit. Idempotent: the account is
+/// found by name and the credit's reference is fixed.
+pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
     use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
     let demo = &state.config.demo;
-    let currency = demo.currency.parse().context("demo.currency")?;
+    let currency: domain::Currency = demo.currency.parse().context("demo.currency")?;
     let amount = demo.credit.parse().context("demo.credit")?;
-    let wallet = WalletId::new(demo.member.clone(), currency);
+    let user_id = state
+        .accounts
+        .ensure_member(&demo.member, &demo.password, currency)
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding the demo account: {e}"))?;
+    let wallet = WalletId::new(user_id.clone(), currency);
     let credit = WalletAction::Credit {
         amount,
         pot: Pot::Main,
@@ -131,7 +193,7 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!("seeding the demo wallet: {e}"))?;
     tracing::info!(wallet = %wallet, balance = %receipt.balances.main, first = !receipt.duplicate, "demo member ready");
-    Ok(())
+    Ok(user_id)
 }
 
 /// A server running on its own tasks (the binary and the tests use it).
@@ -146,7 +208,7 @@ pub struct Running {
 /// Starts the projection runner, seeds the demo member (DEMO=1) and serves
 /// on `listener`.
 pub async fn start(config: Config, db: Db, listener: TcpListener) -> anyhow::Result<Running> {
-    let state = AppState::new(config, db);
+    let state = AppState::new(config, db).await?;
     let (stop, stopped) = watch::channel(false);
     let runner = state.spawn_runner(stopped.clone());
     if state.config.demo_mode {

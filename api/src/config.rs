@@ -13,6 +13,7 @@ pub struct Config {
     pub projections: Projections,
     pub demo: Demo,
     pub transport: Transport,
+    pub accounts: Accounts,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -45,8 +46,53 @@ pub struct Projections {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Demo {
     pub member: String,
+    pub password: String,
     pub currency: String,
     pub credit: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Accounts {
+    pub verify_new_devices: bool,
+    pub restricted_countries: Vec<String>,
+    pub real_name_rule: String,
+    pub min_age: u32,
+    pub max_age: u32,
+    pub max_login_failures: u32,
+    pub failure_window_ms: i64,
+    pub lock_ms: i64,
+    pub session_lifetime_ms: i64,
+    pub promo_code_enabled: bool,
+    pub affiliate_tag: String,
+    pub agreement_as_link: bool,
+    pub pid: String,
+}
+
+impl Accounts {
+    pub fn real_name_rule(&self) -> domain::account::RealNameRule {
+        match self.real_name_rule.as_str() {
+            "zhh_2_to_4" => domain::account::RealNameRule::Zhh2To4,
+            _ => domain::account::RealNameRule::Zhh2To20,
+        }
+    }
+
+    pub fn settings(&self) -> commands::accounts::AccountSettings {
+        commands::accounts::AccountSettings {
+            rules: domain::account::RegistrationRules {
+                real_name_rule: self.real_name_rule(),
+                restricted_countries: self.restricted_countries.clone(),
+                min_age: self.min_age,
+                max_age: self.max_age,
+                require_agreement: true,
+            },
+            policy: domain::account::LoginPolicy {
+                max_failures: self.max_login_failures,
+                window_ms: self.failure_window_ms,
+                lock_ms: self.lock_ms,
+            },
+            verify_new_devices: self.verify_new_devices,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -102,6 +148,17 @@ impl Config {
             .any(|(k, iv)| k.len() != 16 || iv.len() != 16)
         {
             bail!("every transport key and iv must be 16 bytes (AES-128)");
+        }
+        if !matches!(
+            self.accounts.real_name_rule.as_str(),
+            "zhh_2_to_20" | "zhh_2_to_4"
+        ) {
+            bail!("accounts.real_name_rule must be zhh_2_to_20 or zhh_2_to_4");
+        }
+        if self.accounts.max_login_failures == 0
+            || self.accounts.max_login_failures as usize > domain::account::REMEMBERED_FAILURES + 1
+        {
+            bail!("accounts.max_login_failures must be between 1 and 17");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

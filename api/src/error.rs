@@ -29,6 +29,17 @@ pub enum ApiError {
     /// A catalogue code: a business answer, HTTP 200.
     #[error("{}", .0.message())]
     Code(Code),
+    /// A business answer with its own message and data (field errors,
+    /// waits), HTTP 200.
+    #[error("{msg}")]
+    Answer {
+        status: i32,
+        msg: String,
+        data: serde_json::Value,
+    },
+    /// The request layer refused the request: HTTP 400, plain JSON.
+    #[error("{msg}")]
+    Transport { status: i32, msg: String },
     /// No such path under /api.
     #[error("Unknown API path")]
     NotFound,
@@ -46,6 +57,31 @@ impl From<CommandError<WalletError>> for ApiError {
     }
 }
 
+impl From<commands::accounts::AccountFailure> for ApiError {
+    fn from(e: commands::accounts::AccountFailure) -> Self {
+        use commands::accounts::AccountFailure as F;
+        match e {
+            F::Refused {
+                code,
+                msg,
+                field: Some(field),
+            } => ApiError::field(code, msg, field),
+            F::Refused {
+                code,
+                msg,
+                field: None,
+            } => ApiError::with_message(code, msg),
+            F::Wait { code, msg, wait } => ApiError::wait(code, msg, wait),
+            F::VerifyDevice(challenge) => ApiError::Answer {
+                status: -10010,
+                msg: "Please verify this device to log in".into(),
+                data: serde_json::to_value(challenge).unwrap_or_default(),
+            },
+            F::Internal(detail) => ApiError::Internal(detail),
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         ApiError::Internal(e.to_string())
@@ -54,6 +90,52 @@ impl From<sqlx::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        let (http, status, msg, data) = match self {
+            ApiError::Answer { status, msg, data } => (StatusCode::OK, status, msg, data),
+            ApiError::Transport { status, msg } => (
+                StatusCode::BAD_REQUEST,
+                status,
+                msg,
+                serde_json::Value::Null,
+            ),
+            other => {
+                let (http, code, msg) = other.parts();
+                (http, code.0, msg, serde_json::Value::Null)
+            }
+        };
+        (http, Json(Envelope { status, msg, data })).into_response()
+    }
+}
+
+impl ApiError {
+    /// A refusal with a message other than the catalogue's.
+    pub fn with_message(code: i32, msg: impl Into<String>) -> Self {
+        ApiError::Answer {
+            status: code,
+            msg: msg.into(),
+            data: serde_json::Value::Null,
+        }
+    }
+
+    /// A refusal about one form field.
+    pub fn field(code: i32, msg: impl Into<String>, field: &str) -> Self {
+        ApiError::Answer {
+            status: code,
+            msg: msg.into(),
+            data: serde_json::json!({ "field": field }),
+        }
+    }
+
+    /// A refusal that says how many seconds to wait.
+    pub fn wait(code: i32, msg: impl Into<String>, seconds: i64) -> Self {
+        ApiError::Answer {
+            status: code,
+            msg: msg.into(),
+            data: serde_json::json!({ "wait": seconds }),
+        }
+    }
+
+    fn parts(self) -> (StatusCode, Code, String) {
         let (http, code) = match &self {
             ApiError::Code(code) => (StatusCode::OK, *code),
             ApiError::NotFound => (StatusCode::NOT_FOUND, Code(-404)),
@@ -61,16 +143,14 @@ impl IntoResponse for ApiError {
                 tracing::error!(error = %detail, "request failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, Code::INTERNAL)
             }
+            ApiError::Answer { .. } | ApiError::Transport { .. } => {
+                unreachable!("answered in into_response")
+            }
         };
         let msg = match self {
             ApiError::NotFound => "Unknown API path".to_string(),
             _ => code.message(),
         };
-        let body = Envelope {
-            status: code.0,
-            msg,
-            data: serde_json::Value::Null,
-        };
-        (http, Json(body)).into_response()
+        (http, code, msg)
     }
 }

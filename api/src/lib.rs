@@ -12,7 +12,10 @@
 
 pub mod app;
 pub mod bench;
+pub mod captcha;
 pub mod config;
 pub mod error;
 pub mod metrics;
 pub mod routes;
+pub mod secrets;
+pub mod transport;

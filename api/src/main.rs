@@ -134,7 +134,7 @@ async fn shutdown_signal() {
 
 async fn rebuild(config: Config, names: &[&str]) -> anyhow::Result<()> {
     let db = app::open_store(&config).await?;
-    let state = AppState::new(config, db);
+    let state = AppState::new(config, db).await?;
     let names: Vec<&str> = if names.is_empty() {
         state.runner.names()
     } else {
@@ -164,7 +164,7 @@ async fn rebuild(config: Config, names: &[&str]) -> anyhow::Result<()> {
 
 async fn status(config: Config) -> anyhow::Result<()> {
     let db = app::open_store(&config).await?;
-    let state = AppState::new(config, db);
+    let state = AppState::new(config, db).await?;
     for name in state.runner.names() {
         println!("{name}: {} events behind", state.runner.lag(name).await?);
     }

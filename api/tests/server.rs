@@ -140,7 +140,8 @@ async fn the_demo_balance_comes_from_the_balance_projection(kind: StoreKind) {
     assert_eq!(answer["data"]["frozen_balance"], "0.00");
 
     // A movement through the wallet shows up through the projection.
-    let wallet = WalletId::new("demo", Currency::Cny);
+    let user_id = server.state.accounts.find("demo").await.unwrap().unwrap();
+    let wallet = WalletId::new(user_id, Currency::Cny);
     let debit = WalletAction::Debit {
         amount: dec!(0.50),
         pot: Pot::Main,

@@ -11,9 +11,14 @@
 //! - `wallet`: the wallet service.
 //! - `metrics`: command counters for `/metrics`.
 
+pub mod accounts;
+pub mod clock;
+pub mod codes;
 pub mod db;
 pub mod framework;
+pub mod limits;
 pub mod metrics;
+pub mod sessions;
 pub mod store;
 pub mod wallet;
 

@@ -1,46 +1,48 @@
 //! Development endpoints, mounted only with `DEMO=1`. Plain JSON, not the
-//! member request layer. Until the accounts issue brings sessions, the
-//! client shell reads the demo member's balance here.
+//! member request layer.
+//!
+//! - `GET /api/dev/balance`: the demo member's balance (the client shell
+//!   shows it before anyone logs in).
+//! - `GET /api/dev/outbox`: codes "sent" by SMS and e-mail and the captcha
+//!   codes issued, newest first, so automated clients pass the human checks.
 
 use axum::extract::State;
 use axum::routing::get;
 use axum::{Json, Router};
-use domain::Currency;
 use serde::Serialize;
 
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
+use crate::routes::user::{balance_of, BalanceView};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/dev/balance", get(balance))
+    Router::new()
+        .route("/api/dev/balance", get(balance))
+        .route("/api/dev/outbox", get(outbox))
 }
 
-/// The `getbalance` shape (spec 001 section 7.2), money as decimal strings.
-#[derive(Debug, Serialize)]
-pub struct BalanceView {
-    pub balance: String,
-    pub bonus_balance: String,
-    pub bonus_win_balance: String,
-    pub frozen_balance: String,
-    pub currency: String,
-    pub username: String,
+#[derive(Serialize)]
+struct DemoBalance {
+    #[serde(flatten)]
+    balance: BalanceView,
+    username: String,
 }
 
-async fn balance(State(state): State<AppState>) -> Result<Json<Envelope<BalanceView>>, ApiError> {
-    let demo = &state.config.demo;
-    let currency: Currency = demo
-        .currency
-        .parse()
-        .map_err(|e| ApiError::Internal(format!("demo.currency: {e}")))?;
-    let row = projections::balances::get(&state.db.any, &demo.member, currency.code()).await?;
-    let ledger = row.map(|r| r.ledger).unwrap_or_default();
-    let money = |amount| currency.round(amount).to_string();
-    Ok(ok(BalanceView {
-        balance: money(ledger.balances.main),
-        bonus_balance: money(ledger.balances.bonus),
-        bonus_win_balance: money(ledger.balances.bonus_win),
-        frozen_balance: money(ledger.balances.frozen),
-        currency: currency.code().to_string(),
-        username: demo.member.clone(),
+async fn balance(State(state): State<AppState>) -> Result<Json<Envelope<DemoBalance>>, ApiError> {
+    let username = state.config.demo.member.clone();
+    let user_id = state
+        .accounts
+        .find(&username)
+        .await?
+        .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))?;
+    Ok(ok(DemoBalance {
+        balance: balance_of(&state, &user_id).await?,
+        username,
     }))
+}
+
+async fn outbox(
+    State(state): State<AppState>,
+) -> Result<Json<Vec<commands::codes::OutboxEntry>>, ApiError> {
+    Ok(Json(commands::codes::outbox(&state.db.any, 100).await?))
 }

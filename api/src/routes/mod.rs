@@ -1,5 +1,8 @@
 //! One router per area; `app::AppState::router` merges them.
 
+pub mod account;
+pub mod auth;
 pub mod dev;
 pub mod health;
+pub mod user;
 pub mod web;

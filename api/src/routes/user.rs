@@ -1,0 +1,378 @@
+//! Member calls (spec 001 section 7.2): profile, balance, security.
+
+use axum::extract::State;
+use axum::http::Method;
+use axum::routing::post;
+use axum::{Json, Router};
+use domain::account::Address;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+use crate::error::{ok, ApiError, Envelope};
+use crate::routes::auth::Member;
+use crate::transport::Payload;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/user/userinfo", post(user_info).get(user_info))
+        .route("/api/user/getbalance", post(balance).get(balance))
+        .route("/api/user/loginpassedit", post(login_password))
+        .route("/api/user/fundpassset", post(fund_password))
+        .route("/api/user/questioncheck", post(question_check))
+        .route("/api/user/questionupdate", post(question_update))
+        .route("/api/user/emailupdate", post(email_update))
+        .route("/api/user/mobileupdate", post(mobile_update))
+        .route("/api/user/mobileinsert", post(mobile_update))
+        .route("/api/user/nicknameupdate", post(nickname_update))
+        .route("/api/user/realnameupdate", post(real_name_update))
+        .route("/api/user/setusersummary", post(summary_update))
+        .route("/api/user/setuseraddress", post(address_update))
+        .route("/api/user/useraddress", post(address).get(address))
+        .route("/api/user/messages", post(messages).get(messages))
+        .route(
+            "/api/user/messagesconfig",
+            post(messages_config).get(messages_config),
+        )
+}
+
+type Answer<T> = Result<Json<Envelope<T>>, ApiError>;
+
+#[derive(Serialize)]
+struct UserInfo {
+    user_id: String,
+    username: String,
+    nickname: String,
+    realname: String,
+    email: String,
+    phone: String,
+    country_code: String,
+    currency_name: String,
+    currency_id: String,
+    gender: String,
+    birth_date: String,
+    vipname: String,
+    has_fund_password: bool,
+    has_security_question: bool,
+    summary: String,
+    created: i64,
+    unread_count: i64,
+}
+
+async fn user_info(State(state): State<AppState>, member: Member) -> Answer<UserInfo> {
+    let account = state.accounts.load(&member.user_id).await?;
+    let (_, unread) = state.accounts.messages(&member.user_id).await?;
+    let profile = account
+        .profile
+        .as_ref()
+        .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))?;
+    let text = |v: Option<&str>| v.unwrap_or_default().to_string();
+    Ok(ok(UserInfo {
+        user_id: member.user_id.clone(),
+        username: profile.username.as_str().to_string(),
+        nickname: text(profile.nickname.as_ref().map(|n| n.as_str()))
+            .chars()
+            .collect::<String>()
+            .if_empty(profile.username.as_str()),
+        realname: text(profile.real_name.as_ref().map(|n| n.as_str())),
+        email: account.masked_email().unwrap_or_default(),
+        phone: account.masked_phone().unwrap_or_default(),
+        country_code: profile.country_code.as_str().to_string(),
+        currency_name: profile.currency.code().to_string(),
+        currency_id: profile.currency.code().to_string(),
+        gender: profile
+            .gender
+            .map(|g| g.code().to_string())
+            .unwrap_or_default(),
+        birth_date: profile
+            .birth_date
+            .map(|d| d.date().to_string())
+            .unwrap_or_default(),
+        vipname: "Unranked".to_string(),
+        has_fund_password: account.fund_password_hash.is_some(),
+        has_security_question: account.security_question.is_some(),
+        summary: account.summary.clone(),
+        created: account.registered_at_ms,
+        unread_count: unread,
+    }))
+}
+
+trait IfEmpty {
+    fn if_empty(self, fallback: &str) -> String;
+}
+
+impl IfEmpty for String {
+    fn if_empty(self, fallback: &str) -> String {
+        if self.is_empty() {
+            fallback.to_string()
+        } else {
+            self
+        }
+    }
+}
+
+/// `getbalance` (spec 001 section 7.2): from the balance projection.
+#[derive(Serialize)]
+pub struct BalanceView {
+    pub balance: String,
+    pub bonus_balance: String,
+    pub bonus_win_balance: String,
+    pub frozen_balance: String,
+    pub currency: String,
+}
+
+pub async fn balance_of(state: &AppState, user_id: &str) -> Result<BalanceView, ApiError> {
+    let account = state.accounts.load(user_id).await?;
+    let currency = account
+        .profile
+        .as_ref()
+        .map(|p| p.currency)
+        .unwrap_or(domain::Currency::Cny);
+    let row = projections::balances::get(&state.db.any, user_id, currency.code()).await?;
+    let ledger = row.map(|r| r.ledger).unwrap_or_default();
+    let money = |amount| currency.round(amount).to_string();
+    Ok(BalanceView {
+        balance: money(ledger.balances.main),
+        bonus_balance: money(ledger.balances.bonus),
+        bonus_win_balance: money(ledger.balances.bonus_win),
+        frozen_balance: money(ledger.balances.frozen),
+        currency: currency.code().to_string(),
+    })
+}
+
+async fn balance(State(state): State<AppState>, member: Member) -> Answer<BalanceView> {
+    Ok(ok(balance_of(&state, &member.user_id).await?))
+}
+
+#[derive(Deserialize)]
+struct PasswordBody {
+    #[serde(default)]
+    oldpass: String,
+    #[serde(default)]
+    newpass: String,
+    #[serde(default)]
+    confirm_newpass: String,
+}
+
+async fn login_password(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<PasswordBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .change_login_password(
+            &member.user_id,
+            &body.oldpass,
+            &body.newpass,
+            &body.confirm_newpass,
+        )
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct FundBody {
+    #[serde(default)]
+    fundpass: String,
+    #[serde(default)]
+    confirm_fundpass: String,
+    #[serde(default)]
+    loginpass: String,
+}
+
+async fn fund_password(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<FundBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .set_fund_password(
+            &member.user_id,
+            &body.fundpass,
+            &body.confirm_fundpass,
+            &body.loginpass,
+        )
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct QuestionBody {
+    #[serde(default)]
+    question: String,
+    #[serde(default)]
+    answer: String,
+    #[serde(default)]
+    loginpass: String,
+}
+
+async fn question_check(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<QuestionBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .check_security_question(&member.user_id, &body.question, &body.answer)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+async fn question_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<QuestionBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .set_security_question(
+            &member.user_id,
+            &body.question,
+            &body.answer,
+            &body.loginpass,
+        )
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct ContactBody {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    mobile: String,
+    #[serde(default)]
+    uid: String,
+}
+
+async fn email_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<ContactBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .change_email(&member.user_id, &body.email, &body.uid)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+async fn mobile_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<ContactBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .change_phone(&member.user_id, &body.mobile, &body.uid)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct NicknameBody {
+    #[serde(default)]
+    nickname: String,
+}
+
+async fn nickname_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<NicknameBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .set_nickname(&member.user_id, &body.nickname)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct RealNameBody {
+    #[serde(default, alias = "real_name", alias = "first_name")]
+    realname: String,
+}
+
+async fn real_name_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<RealNameBody>,
+) -> Answer<Value> {
+    let rule = state.config.accounts.real_name_rule();
+    state
+        .accounts
+        .set_real_name(&member.user_id, &body.realname, rule)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[derive(Deserialize)]
+struct SummaryBody {
+    #[serde(default)]
+    summary: String,
+}
+
+async fn summary_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<SummaryBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .set_summary(&member.user_id, &body.summary)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+async fn address_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<Address>,
+) -> Answer<Value> {
+    state.accounts.set_address(&member.user_id, body).await?;
+    Ok(ok(Value::Null))
+}
+
+async fn address(State(state): State<AppState>, member: Member) -> Answer<Value> {
+    let account = state.accounts.load(&member.user_id).await?;
+    Ok(ok(serde_json::to_value(
+        account.address.unwrap_or_default(),
+    )
+    .unwrap_or_default()))
+}
+
+#[derive(Deserialize, Default)]
+struct MessageBody {
+    id: Option<Value>,
+}
+
+async fn messages(
+    State(state): State<AppState>,
+    member: Member,
+    method: Method,
+    Payload(body): Payload<MessageBody>,
+) -> Answer<Value> {
+    let id = body.id.as_ref().and_then(|v| match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.parse().ok(),
+        _ => None,
+    });
+    if method == Method::POST {
+        if let Some(id) = id {
+            state.accounts.mark_read(&member.user_id, id).await?;
+        }
+    }
+    let (list, unread) = state.accounts.messages(&member.user_id).await?;
+    Ok(ok(json!({ "list": list, "unread_count": unread })))
+}
+
+async fn messages_config() -> Answer<Value> {
+    Ok(ok(json!({ "types": [
+        {"type": 1002, "name": "notice"},
+        {"type": 1003, "name": "activity"},
+        {"type": 1004, "name": "win"},
+        {"type": 1005, "name": "warm tip"},
+    ]})))
+}

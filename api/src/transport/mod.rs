@@ -1,0 +1,290 @@
+//! The main API's request layer (DESIGN.md wire contract, docs/protocol.md):
+//! headers, `Sign`, AES envelopes, UniqueId freshness and reuse, and the
+//! duplicate-submission guard. Handlers behind it see the plaintext JSON
+//! body and `RequestMeta`; their JSON answers are sealed with the caller's
+//! key pair on the way out.
+
+pub mod crypto;
+pub mod guard;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::http::{HeaderMap, Method};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crypto::{OpenError, Pairs};
+use guard::{IdError, Submissions, UniqueIds};
+
+/// Largest request body accepted (encrypted form).
+const MAX_BODY: usize = 256 * 1024;
+
+/// Calls that only read: the duplicate-submission guard leaves them alone.
+const READS: &[&str] = &[
+    "/api/user/userinfo",
+    "/api/user/getbalance",
+    "/api/user/useraddress",
+    "/api/user/messagesconfig",
+    "/api/user/renewsession",
+];
+
+pub struct Transport {
+    pairs: Pairs,
+    app_token_secret: Vec<u8>,
+    unique_ids: UniqueIds,
+    submissions: Submissions,
+}
+
+/// What the layer learned about a request, for the handlers.
+#[derive(Debug, Clone, Default)]
+pub struct RequestMeta {
+    pub app_id: String,
+    pub device_id: String,
+    pub unique_id: String,
+    pub user_token: Option<String>,
+    pub ip: String,
+}
+
+fn refuse(status: i32, msg: &str) -> ApiError {
+    ApiError::Transport {
+        status,
+        msg: msg.to_string(),
+    }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+impl Transport {
+    pub fn new(pairs: Pairs, app_token_secret: Vec<u8>) -> Self {
+        Self {
+            pairs,
+            app_token_secret,
+            unique_ids: UniqueIds::default(),
+            submissions: Submissions::default(),
+        }
+    }
+
+    pub fn pairs(&self) -> &Pairs {
+        &self.pairs
+    }
+
+    /// A new app token: random, and verifiable without storing it.
+    pub fn issue_app_token(&self) -> String {
+        use rand::Rng;
+        let nonce: [u8; 16] = rand::rng().random();
+        let nonce = crypto::hex(&nonce);
+        let tag = crypto::mac(&self.app_token_secret, &nonce);
+        format!("{nonce}.{}", &tag[..32])
+    }
+
+    pub fn app_token_is_valid(&self, token: &str) -> bool {
+        match token.split_once('.') {
+            Some((nonce, tag)) if nonce.len() == 32 => {
+                let expected = crypto::mac(&self.app_token_secret, nonce);
+                crypto::signature_matches(&expected[..32], tag)
+            }
+            _ => false,
+        }
+    }
+
+    /// Opens `{data, fuaohbcb}`: the pair index and the plaintext JSON.
+    pub fn open_envelope(&self, body: &[u8]) -> Result<(i64, String), ApiError> {
+        #[derive(Deserialize)]
+        struct Envelope {
+            data: String,
+            fuaohbcb: serde_json::Value,
+        }
+        let envelope: Envelope = serde_json::from_slice(body)
+            .map_err(|_| refuse(-70001, "Malformed request envelope"))?;
+        let index = match &envelope.fuaohbcb {
+            serde_json::Value::Number(n) => n.as_i64(),
+            serde_json::Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+        .ok_or_else(|| refuse(-70001, "Malformed request envelope"))?;
+        let plain = self
+            .pairs
+            .open(index, &envelope.data)
+            .map_err(|e| match e {
+                OpenError::UnknownIndex(_) => refuse(-70002, "Unknown key index"),
+                _ => refuse(-70003, "Request cannot be decrypted"),
+            })?;
+        if serde_json::from_str::<serde_json::Value>(&plain).is_err() {
+            return Err(refuse(-70003, "Request cannot be decrypted"));
+        }
+        Ok((index, plain))
+    }
+
+    /// `{data, fuaohbcb}` around an answer.
+    pub fn seal_envelope(&self, index: i64, answer: &[u8]) -> Result<Vec<u8>, ApiError> {
+        let data = self
+            .pairs
+            .seal(index, answer)
+            .map_err(|_| ApiError::Internal("sealing an answer".into()))?;
+        Ok(
+            serde_json::to_vec(&serde_json::json!({ "data": data, "fuaohbcb": index }))
+                .unwrap_or_default(),
+        )
+    }
+}
+
+fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+/// The request layer as an axum middleware.
+pub async fn layer(
+    State(transport): State<Arc<Transport>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match guarded(transport, request, next).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn guarded(
+    transport: Arc<Transport>,
+    request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let (mut parts, body) = request.into_parts();
+    let headers = &parts.headers;
+    let missing = || refuse(-70007, "Missing request headers");
+    let app_id = header(headers, "AppId").ok_or_else(missing)?;
+    let unique_id = header(headers, "UniqueId").ok_or_else(missing)?;
+    let version = header(headers, "Version").ok_or_else(missing)?;
+    let device_id = header(headers, "DeviceId")
+        .filter(|d| d.len() <= 128)
+        .ok_or_else(missing)?;
+    let signature = header(headers, "Sign").ok_or_else(missing)?;
+    let app_token = header(headers, "AppToken").unwrap_or_default();
+    let user_token = header(headers, "UserToken");
+    if !matches!(app_id.as_str(), "H5" | "PC" | "iOS" | "Android") {
+        return Err(missing());
+    }
+    if !app_token.is_empty() && !transport.app_token_is_valid(&app_token) {
+        return Err(refuse(-70008, "Invalid app token"));
+    }
+    let now = now_ms();
+    transport
+        .unique_ids
+        .fresh(&unique_id, now)
+        .map_err(|e| match e {
+            IdError::Malformed => missing(),
+            _ => refuse(-70006, "Request expired"),
+        })?;
+
+    let post = parts.method == Method::POST;
+    let (pair, plain) = if post {
+        let raw = to_bytes(body, MAX_BODY)
+            .await
+            .map_err(|_| refuse(-70001, "Malformed request envelope"))?;
+        let (pair, plain) = transport.open_envelope(&raw)?;
+        (Some(pair), Some(plain))
+    } else {
+        (None, None)
+    };
+    let expected = crypto::sign(&app_token, plain.as_deref(), &unique_id, &app_id, &version);
+    if !crypto::signature_matches(&expected, &signature) {
+        return Err(refuse(-70004, "Invalid signature"));
+    }
+    transport
+        .unique_ids
+        .claim(&unique_id, now)
+        .map_err(|_| refuse(-70005, "Duplicate request id"))?;
+
+    let path = parts.uri.path().to_string();
+    let digest = plain
+        .as_deref()
+        .map(|p| crypto::hex(&Sha256::digest(p.as_bytes())))
+        .unwrap_or_default();
+    let guarded = post && !READS.contains(&path.as_str());
+    if guarded {
+        transport
+            .submissions
+            .begin(&device_id, &path, &digest, now)
+            .map_err(|r| ApiError::wait(r.code(), r.message(), r.wait()))?;
+    }
+
+    let ip = header(&parts.headers, "X-Forwarded-For")
+        .and_then(|f| f.split(',').next().map(|s| s.trim().to_string()))
+        .or_else(|| {
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip().to_string())
+        })
+        .unwrap_or_default();
+    parts.extensions.insert(RequestMeta {
+        app_id,
+        device_id: device_id.clone(),
+        unique_id,
+        user_token,
+        ip,
+    });
+    let request = Request::from_parts(parts, Body::from(plain.unwrap_or_default()));
+    let response = next.run(request).await;
+    if guarded {
+        transport
+            .submissions
+            .finish(&device_id, &path, &digest, now_ms());
+    }
+    let Some(pair) = pair else {
+        return Ok(response);
+    };
+    let (mut parts, body) = response.into_parts();
+    let answer = to_bytes(body, usize::MAX)
+        .await
+        .map_err(|e| ApiError::Internal(format!("reading an answer: {e}")))?;
+    let sealed = transport.seal_envelope(pair, &answer)?;
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    Ok(Response::from_parts(parts, Body::from(sealed)))
+}
+
+/// A handler's parameters: the decrypted JSON body (POST) or the query
+/// string (GET). Bad parameters answer -70009 with what is wrong.
+pub struct Payload<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Payload<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let invalid = |detail: String| {
+            ApiError::with_message(-70009, format!("Invalid request parameters: {detail}"))
+        };
+        if request.method() == Method::GET {
+            let query = request.uri().query().unwrap_or_default();
+            let value: T = serde_urlencoded::from_str(query).map_err(|e| invalid(e.to_string()))?;
+            return Ok(Payload(value));
+        }
+        let bytes = to_bytes(request.into_body(), MAX_BODY)
+            .await
+            .map_err(|e| invalid(e.to_string()))?;
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &bytes
+        };
+        serde_json::from_slice(bytes)
+            .map(Payload)
+            .map_err(|e| invalid(e.to_string()))
+    }
+}

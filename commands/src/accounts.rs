@@ -1,0 +1,950 @@
+//! The account service: registration, login, password recovery, the safety
+//! verification and profile changes, over the Account aggregate, the
+//! identity table (unique usernames, phones, e-mails), codes and sessions.
+//!
+//! Passwords are hashed with argon2id here (never in `domain`) and only the
+//! hashes reach events.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use domain::account::{
+    check_repassword, parse_summary, validate_registration, Account, AccountCommand, AccountError,
+    Address, Date, Email, FieldError, LockKind, LoginPolicy, Market, Nickname, Password, Phone,
+    RealName, RealNameRule, RegistrationForm, RegistrationRules, RegistrationVariant,
+};
+use serde::Serialize;
+use sqlx::{AnyPool, Row};
+
+use crate::clock::SharedClock;
+use crate::codes::{CodeError, CodeKind, Codes};
+use crate::db::Db;
+use crate::framework::{CommandError, Framework, RetryPolicy};
+use crate::limits::RateLimit;
+use crate::metrics::CommandMetrics;
+use crate::sessions::{Issued, SessionError, Sessions};
+use crate::store::StoreOptions;
+
+/// Why an account call did not go through, in wire terms.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AccountFailure {
+    /// A catalogue code, with the field it concerns when there is one.
+    #[error("{msg}")]
+    Refused {
+        code: i32,
+        msg: String,
+        field: Option<&'static str>,
+    },
+    /// Too frequent: try again in `wait` seconds.
+    #[error("{msg}")]
+    Wait { code: i32, msg: String, wait: i64 },
+    /// -10010: a correct password from a device to verify first.
+    #[error("Please verify this device to log in")]
+    VerifyDevice(SafetyChallenge),
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+/// What the client needs to run the safety verification.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SafetyChallenge {
+    pub username: String,
+    pub channels: Vec<&'static str>,
+    pub phone: Option<String>,
+    pub email: Option<String>,
+}
+
+impl AccountFailure {
+    fn code(code: i32, msg: impl Into<String>) -> Self {
+        AccountFailure::Refused {
+            code,
+            msg: msg.into(),
+            field: None,
+        }
+    }
+
+    fn catalogue(code: domain::Code) -> Self {
+        Self::code(code.0, code.message())
+    }
+}
+
+impl From<FieldError> for AccountFailure {
+    fn from(e: FieldError) -> Self {
+        AccountFailure::Refused {
+            code: e.code,
+            msg: e.message.clone(),
+            field: Some(e.field),
+        }
+    }
+}
+
+impl From<AccountError> for AccountFailure {
+    fn from(e: AccountError) -> Self {
+        match e {
+            AccountError::Field(field) => field.into(),
+            other => AccountFailure::code(other.code().0, other.code().message()),
+        }
+    }
+}
+
+impl From<CommandError<AccountError>> for AccountFailure {
+    fn from(e: CommandError<AccountError>) -> Self {
+        match e {
+            CommandError::Rejected(e) => e.into(),
+            other => AccountFailure::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<CodeError> for AccountFailure {
+    fn from(e: CodeError) -> Self {
+        match e {
+            CodeError::ResendTooSoon { wait } => AccountFailure::Wait {
+                code: e.code(),
+                msg: e.to_string(),
+                wait,
+            },
+            CodeError::Store(detail) => AccountFailure::Internal(detail),
+            CodeError::Mismatch => AccountFailure::Refused {
+                code: 21,
+                msg: domain::Code(21).message(),
+                field: Some("verify_code"),
+            },
+            other => AccountFailure::code(other.code(), other.to_string()),
+        }
+    }
+}
+
+impl From<SessionError> for AccountFailure {
+    fn from(e: SessionError) -> Self {
+        match e {
+            SessionError::Expired => AccountFailure::code(-601, e.to_string()),
+            SessionError::Store(detail) => AccountFailure::Internal(detail),
+        }
+    }
+}
+
+impl From<sqlx::Error> for AccountFailure {
+    fn from(e: sqlx::Error) -> Self {
+        AccountFailure::Internal(e.to_string())
+    }
+}
+
+pub type AccountResult<T> = Result<T, AccountFailure>;
+
+/// How the caller proves control of the contact it registers with.
+pub enum Proof<'a> {
+    /// `checkcode` uid for the phone or e-mail (type 2).
+    Code { uid: &'a str },
+    /// Image code (username variant).
+    Captcha { uid: &'a str, code: &'a str },
+}
+
+/// The registration and login settings.
+#[derive(Debug, Clone)]
+pub struct AccountSettings {
+    pub rules: RegistrationRules,
+    pub policy: LoginPolicy,
+    /// Refuse logins from devices this account never verified (-10010).
+    pub verify_new_devices: bool,
+}
+
+impl Default for AccountSettings {
+    fn default() -> Self {
+        Self {
+            rules: RegistrationRules::default(),
+            policy: LoginPolicy::default(),
+            verify_new_devices: true,
+        }
+    }
+}
+
+pub struct AccountService {
+    framework: Framework<Account>,
+    pool: AnyPool,
+    pub codes: Arc<Codes>,
+    pub sessions: Arc<Sessions>,
+    clock: SharedClock,
+    settings: AccountSettings,
+    login_by_ip: RateLimit,
+    login_by_account: RateLimit,
+    register_by_ip: RateLimit,
+    sendcode_by_ip: RateLimit,
+}
+
+fn hash_password(password: &str) -> Result<String, String> {
+    let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
+    Argon2::default()
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|e| e.to_string())
+}
+
+fn password_matches(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &parsed)
+            .is_ok()
+    })
+}
+
+/// Argon2 is deliberately slow: keep it off the async workers.
+async fn hash_off_thread(password: String) -> AccountResult<String> {
+    tokio::task::spawn_blocking(move || hash_password(&password))
+        .await
+        .map_err(|e| AccountFailure::Internal(e.to_string()))?
+        .map_err(AccountFailure::Internal)
+}
+
+async fn verify_off_thread(password: String, hash: String) -> AccountResult<bool> {
+    tokio::task::spawn_blocking(move || password_matches(&password, &hash))
+        .await
+        .map_err(|e| AccountFailure::Internal(e.to_string()))
+}
+
+fn limited(code: i32, wait: i64) -> AccountFailure {
+    AccountFailure::Wait {
+        code,
+        msg: format!("Too frequent, please try again in {wait} seconds"),
+        wait,
+    }
+}
+
+impl AccountService {
+    pub fn new(
+        db: &Db,
+        options: StoreOptions,
+        retry: RetryPolicy,
+        metrics: CommandMetrics,
+        codes: Arc<Codes>,
+        sessions: Arc<Sessions>,
+        clock: SharedClock,
+        settings: AccountSettings,
+    ) -> Self {
+        Self {
+            framework: Framework::new(db, options, settings.policy, retry, metrics, None),
+            pool: db.any.clone(),
+            codes,
+            sessions,
+            clock,
+            settings,
+            login_by_ip: RateLimit::new(30, 60_000),
+            login_by_account: RateLimit::new(10, 60_000),
+            register_by_ip: RateLimit::new(20, 3_600_000),
+            sendcode_by_ip: RateLimit::new(10, 600_000),
+        }
+    }
+
+    pub fn settings(&self) -> &AccountSettings {
+        &self.settings
+    }
+
+    async fn execute(&self, user_id: &str, command: AccountCommand) -> AccountResult<()> {
+        self.framework
+            .execute(user_id, command, HashMap::new())
+            .await
+            .map_err(AccountFailure::from)
+    }
+
+    /// The account as stored now.
+    pub async fn load(&self, user_id: &str) -> AccountResult<Account> {
+        let loaded = self
+            .framework
+            .store()
+            .load_current(user_id)
+            .await
+            .map_err(|e| AccountFailure::Internal(e.to_string()))?;
+        if !loaded.aggregate.is_registered() {
+            return Err(AccountFailure::catalogue(domain::Code::NOT_LOGGED_IN));
+        }
+        Ok(loaded.aggregate)
+    }
+
+    /// The user id behind a username, phone or e-mail.
+    pub async fn find(&self, login: &str) -> AccountResult<Option<String>> {
+        let login = login.trim();
+        let lowered = login.to_lowercase();
+        let found = sqlx::query(
+            "SELECT user_id FROM account_identities
+             WHERE (kind = 'username' AND value = $1) OR (kind = 'email' AND value = $1)
+                OR (kind = 'phone' AND value = $2)
+             LIMIT 1",
+        )
+        .bind(&lowered)
+        .bind(login)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.map(|r| r.try_get("user_id")).transpose()?)
+    }
+
+    async fn new_user_id(&self) -> AccountResult<String> {
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO member_ids (created_ms) VALUES ($1) RETURNING id")
+                .bind(self.clock.now_ms())
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(id.to_string())
+    }
+
+    /// Claims `value` of `kind` for `user_id`; false when someone has it.
+    async fn claim(&self, kind: &str, value: &str, user_id: &str) -> AccountResult<bool> {
+        let claimed = sqlx::query(
+            "INSERT INTO account_identities (kind, value, user_id) VALUES ($1, $2, $3)
+             ON CONFLICT (kind, value) DO NOTHING",
+        )
+        .bind(kind)
+        .bind(value)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(claimed.rows_affected() == 1)
+    }
+
+    async fn release(&self, kind: &str, value: &str, user_id: &str) -> AccountResult<()> {
+        sqlx::query(
+            "DELETE FROM account_identities WHERE kind = $1 AND value = $2 AND user_id = $3",
+        )
+        .bind(kind)
+        .bind(value)
+        .bind(user_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    fn today(&self) -> Date {
+        Date::from_epoch_ms(self.clock.now_ms())
+    }
+
+    /// Registers a member and opens a session (logged in after registering).
+    pub async fn register(
+        &self,
+        variant: RegistrationVariant,
+        form: &RegistrationForm,
+        proof: Proof<'_>,
+        device_id: &str,
+        ip: &str,
+    ) -> AccountResult<(Issued, String)> {
+        let now = self.clock.now_ms();
+        self.register_by_ip
+            .hit(ip, now)
+            .map_err(|wait| limited(-10104, wait))?;
+        let market = Market::from_language(form.language.as_deref().unwrap_or("zhh"));
+        let registration =
+            validate_registration(form, variant, market, &self.settings.rules, self.today())?;
+        let profile = &registration.profile;
+        if let Proof::Captcha { uid, code } = proof {
+            self.codes
+                .check_captcha(uid, code)
+                .await
+                .map_err(|e| match e {
+                    CodeError::Mismatch => AccountFailure::Refused {
+                        code: 21,
+                        msg: domain::Code(21).message(),
+                        field: Some("captcha"),
+                    },
+                    other => other.into(),
+                })?;
+        }
+        let user_id = self.new_user_id().await?;
+        let mut identities = vec![(
+            "username",
+            profile.username.as_str().to_lowercase(),
+            1118,
+            "username",
+        )];
+        if let Some(phone) = &profile.phone {
+            identities.push(("phone", phone.as_str().to_string(), 1127, "phone"));
+        }
+        if let Some(email) = &profile.email {
+            identities.push(("email", email.as_str().to_string(), 1119, "email"));
+        }
+        let mut claimed = Vec::new();
+        let outcome = async {
+            for (kind, value, code, field) in &identities {
+                if !self.claim(kind, value, &user_id).await? {
+                    let msg = match *kind {
+                        "email" => {
+                            "This email already exists in our database, please enter another"
+                        }
+                        "phone" => {
+                            "This phone number already exists in our database, please enter another"
+                        }
+                        _ => "This username already exists in our database, please enter another",
+                    };
+                    return Err(AccountFailure::Refused {
+                        code: *code,
+                        msg: msg.into(),
+                        field: Some(field),
+                    });
+                }
+                claimed.push((*kind, value.clone()));
+            }
+            if let Proof::Code { uid } = proof {
+                let target = match variant {
+                    RegistrationVariant::Email => {
+                        profile.email.as_ref().map(|e| e.as_str().to_string())
+                    }
+                    _ => profile.phone.as_ref().map(|p| p.as_str().to_string()),
+                }
+                .unwrap_or_default();
+                self.codes
+                    .consume(uid, CodeKind::Registration, &target)
+                    .await?;
+            }
+            let hash = hash_off_thread(registration.password.expose().to_string()).await?;
+            self.execute(
+                &user_id,
+                AccountCommand::Register {
+                    user_id: user_id.clone(),
+                    registration: registration.clone(),
+                    password_hash: hash,
+                    device_id: device_id.to_string(),
+                    at_ms: now,
+                },
+            )
+            .await
+        }
+        .await;
+        if let Err(failure) = outcome {
+            for (kind, value) in &claimed {
+                let _ = self.release(kind, value, &user_id).await;
+            }
+            return Err(failure);
+        }
+        self.message(
+            &user_id,
+            1002,
+            "Welcome",
+            "Your account is ready. Good luck!",
+        )
+        .await?;
+        let issued = self.sessions.open(&user_id, device_id, None).await?;
+        Ok((issued, profile.username.as_str().to_string()))
+    }
+
+    /// The user id of `username`, registering it (username variant, no
+    /// code or captcha) when it does not exist yet. For seeding only.
+    pub async fn ensure_member(
+        &self,
+        username: &str,
+        password: &str,
+        currency: domain::Currency,
+    ) -> AccountResult<String> {
+        if let Some(user_id) = self.find(username).await? {
+            return Ok(user_id);
+        }
+        let form = RegistrationForm {
+            username: Some(username.to_string()),
+            password: Some(password.to_string()),
+            repassword: Some(password.to_string()),
+            country_code: Some("CN".into()),
+            currency_name: Some(currency.code().into()),
+            agree: Some("1".into()),
+            language: Some("zhh".into()),
+            ..RegistrationForm::default()
+        };
+        let registration = validate_registration(
+            &form,
+            RegistrationVariant::Username,
+            Market::Zhh,
+            &self.settings.rules,
+            self.today(),
+        )?;
+        let user_id = self.new_user_id().await?;
+        let name = registration.profile.username.as_str().to_lowercase();
+        if !self.claim("username", &name, &user_id).await? {
+            return self.find(username).await?.ok_or_else(|| {
+                AccountFailure::Internal(format!("{username} claimed but not found"))
+            });
+        }
+        let hash = hash_off_thread(password.to_string()).await?;
+        self.execute(
+            &user_id,
+            AccountCommand::Register {
+                user_id: user_id.clone(),
+                registration,
+                password_hash: hash,
+                device_id: "seed".into(),
+                at_ms: self.clock.now_ms(),
+            },
+        )
+        .await?;
+        Ok(user_id)
+    }
+
+    /// Checks a login; opens a session on success.
+    pub async fn login(
+        &self,
+        login: &str,
+        password: &str,
+        device_id: &str,
+        ip: &str,
+    ) -> AccountResult<(Issued, String)> {
+        let now = self.clock.now_ms();
+        self.login_by_ip
+            .hit(ip, now)
+            .map_err(|wait| limited(-10005, wait))?;
+        self.login_by_account
+            .hit(&login.trim().to_lowercase(), now)
+            .map_err(|wait| limited(-10005, wait))?;
+        let Some(user_id) = self.find(login).await? else {
+            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        };
+        let account = self.load(&user_id).await?;
+        match account.is_locked_at(now) {
+            Some(LockKind::Staff) => return Err(AccountFailure::catalogue(domain::Code(1004))),
+            Some(LockKind::Temporary { .. }) => {
+                return Err(AccountFailure::catalogue(domain::Code(1022)))
+            }
+            None => {}
+        }
+        let username = account
+            .profile
+            .as_ref()
+            .map(|p| p.username.as_str().to_string())
+            .unwrap_or_default();
+        if !verify_off_thread(password.to_string(), account.password_hash.clone()).await? {
+            self.execute(
+                &user_id,
+                AccountCommand::RecordLoginFailure {
+                    at_ms: now,
+                    device_id: device_id.to_string(),
+                },
+            )
+            .await?;
+            let after = self.load(&user_id).await?;
+            return Err(match after.is_locked_at(now) {
+                Some(_) => AccountFailure::catalogue(domain::Code(1022)),
+                None => AccountFailure::catalogue(domain::Code(1003)),
+            });
+        }
+        if self.settings.verify_new_devices
+            && account.has_verification_channel()
+            && !account.is_trusted(device_id)
+        {
+            return Err(AccountFailure::VerifyDevice(SafetyChallenge {
+                username,
+                channels: account.verification_channels(),
+                phone: account.masked_phone(),
+                email: account.masked_email(),
+            }));
+        }
+        // A correct password from a known device (or verification is off).
+        if !account.is_trusted(device_id) {
+            self.execute(
+                &user_id,
+                AccountCommand::TrustDevice {
+                    device_id: device_id.to_string(),
+                },
+            )
+            .await?;
+        }
+        self.execute(
+            &user_id,
+            AccountCommand::RecordLogin {
+                at_ms: now,
+                device_id: device_id.to_string(),
+            },
+        )
+        .await?;
+        let issued = self.sessions.open(&user_id, device_id, None).await?;
+        Ok((issued, username))
+    }
+
+    /// Sends a code (rate-limited per IP on top of the 60 s resend rule).
+    /// For the safety verification (type 8) the target is the account's own
+    /// bound phone or e-mail, found from `username`.
+    pub async fn send_code(
+        &self,
+        kind: CodeKind,
+        channel: crate::codes::Channel,
+        target: &str,
+        username: &str,
+        ip: &str,
+    ) -> AccountResult<String> {
+        self.sendcode_by_ip
+            .hit(ip, self.clock.now_ms())
+            .map_err(|wait| limited(-10201, wait))?;
+        let target = self.code_target(kind, channel, target, username).await?;
+        Ok(self.codes.send(kind, channel, &target, username).await?)
+    }
+
+    /// Where a code of `kind` goes: for a safety check without an explicit
+    /// target, the account's bound contact.
+    pub async fn code_target(
+        &self,
+        kind: CodeKind,
+        channel: crate::codes::Channel,
+        target: &str,
+        username: &str,
+    ) -> AccountResult<String> {
+        let market = Market::Zhh;
+        let parsed = |value: &str| -> AccountResult<String> {
+            Ok(match channel {
+                crate::codes::Channel::Phone => Phone::parse(value, market)
+                    .or_else(|_| Phone::parse(value, Market::Eng))?
+                    .as_str()
+                    .to_string(),
+                crate::codes::Channel::Email => Email::parse(value, market)?.as_str().to_string(),
+            })
+        };
+        if !target.trim().is_empty() {
+            return parsed(target);
+        }
+        if kind != CodeKind::Safety {
+            let field = match channel {
+                crate::codes::Channel::Phone => "mobile",
+                crate::codes::Channel::Email => "email",
+            };
+            return Err(FieldError::rule(field, "Required").into());
+        }
+        let Some(user_id) = self.find(username).await? else {
+            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        };
+        let account = self.load(&user_id).await?;
+        let profile = account.profile.as_ref();
+        let bound = match channel {
+            crate::codes::Channel::Phone => profile
+                .and_then(|p| p.phone.as_ref())
+                .map(|p| p.as_str().to_string()),
+            crate::codes::Channel::Email => profile
+                .and_then(|p| p.email.as_ref())
+                .map(|e| e.as_str().to_string()),
+        };
+        bound.ok_or_else(|| AccountFailure::code(-10202, "too frequent"))
+    }
+
+    /// Checks a code; a passed safety check trusts the device.
+    pub async fn check_code(
+        &self,
+        uid: &str,
+        kind: CodeKind,
+        channel: crate::codes::Channel,
+        target: &str,
+        username: &str,
+        code: &str,
+        device_id: &str,
+    ) -> AccountResult<()> {
+        let target = self.code_target(kind, channel, target, username).await?;
+        self.codes.check(uid, kind, &target, code).await?;
+        if kind == CodeKind::Safety && !username.trim().is_empty() {
+            if let Some(user_id) = self.find(username).await? {
+                self.codes.consume(uid, kind, &target).await?;
+                self.execute(
+                    &user_id,
+                    AccountCommand::TrustDevice {
+                        device_id: device_id.to_string(),
+                    },
+                )
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets a new password after a reset code (type 5) was checked.
+    pub async fn reset_password(
+        &self,
+        channel: crate::codes::Channel,
+        target: &str,
+        uid: &str,
+        new_password: &str,
+        confirm: &str,
+    ) -> AccountResult<()> {
+        let target = self
+            .code_target(CodeKind::Reset, channel, target, "")
+            .await?;
+        let Some(user_id) = self.find(&target).await? else {
+            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        };
+        let account = self.load(&user_id).await?;
+        let username = account
+            .profile
+            .as_ref()
+            .map(|p| p.username.as_str())
+            .unwrap_or_default();
+        let password = Password::parse_registration(new_password, username)?;
+        check_repassword(new_password, confirm)?;
+        self.codes.consume(uid, CodeKind::Reset, &target).await?;
+        let hash = hash_off_thread(password.expose().to_string()).await?;
+        self.execute(
+            &user_id,
+            AccountCommand::ChangeLoginPassword {
+                password_hash: hash,
+            },
+        )
+        .await?;
+        self.sessions.close_all(&user_id).await?;
+        Ok(())
+    }
+
+    async fn check_password(
+        &self,
+        account: &Account,
+        password: &str,
+        field: &'static str,
+    ) -> AccountResult<()> {
+        if verify_off_thread(password.to_string(), account.password_hash.clone()).await? {
+            Ok(())
+        } else {
+            Err(AccountFailure::Refused {
+                code: 1003,
+                msg: domain::Code(1003).message(),
+                field: Some(field),
+            })
+        }
+    }
+
+    fn market(account: &Account) -> Market {
+        account
+            .profile
+            .as_ref()
+            .map(|p| p.market)
+            .unwrap_or(Market::Eng)
+    }
+
+    pub async fn change_login_password(
+        &self,
+        user_id: &str,
+        old: &str,
+        new: &str,
+        confirm: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        self.check_password(&account, old, "oldpass").await?;
+        let username = account
+            .profile
+            .as_ref()
+            .map(|p| p.username.as_str())
+            .unwrap_or_default();
+        let password = Password::parse_registration(new, username)?;
+        check_repassword(new, confirm)?;
+        let hash = hash_off_thread(password.expose().to_string()).await?;
+        self.execute(
+            user_id,
+            AccountCommand::ChangeLoginPassword {
+                password_hash: hash,
+            },
+        )
+        .await
+    }
+
+    pub async fn set_fund_password(
+        &self,
+        user_id: &str,
+        fund: &str,
+        confirm: &str,
+        login_password: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        self.check_password(&account, login_password, "loginpass")
+            .await?;
+        let username = account
+            .profile
+            .as_ref()
+            .map(|p| p.username.as_str())
+            .unwrap_or_default();
+        let fund_password = Password::parse_registration(fund, username)?;
+        check_repassword(fund, confirm)?;
+        let hash = hash_off_thread(fund_password.expose().to_string()).await?;
+        self.execute(user_id, AccountCommand::SetFundPassword { hash })
+            .await
+    }
+
+    pub async fn set_security_question(
+        &self,
+        user_id: &str,
+        question: &str,
+        answer: &str,
+        login_password: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        self.check_password(&account, login_password, "loginpass")
+            .await?;
+        let (question, answer) = (question.trim(), answer.trim());
+        if question.is_empty() {
+            return Err(FieldError::rule("question", "Required").into());
+        }
+        if answer.is_empty() {
+            return Err(FieldError::rule("answer", "Required").into());
+        }
+        let answer_hash = hash_off_thread(answer.to_lowercase()).await?;
+        self.execute(
+            user_id,
+            AccountCommand::SetSecurityQuestion {
+                question: question.to_string(),
+                answer_hash,
+            },
+        )
+        .await
+    }
+
+    pub async fn check_security_question(
+        &self,
+        user_id: &str,
+        question: &str,
+        answer: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let Some(stored) = &account.security_question else {
+            return Err(FieldError::rule("question", "Required").into());
+        };
+        let matches = stored.question == question.trim()
+            && verify_off_thread(answer.trim().to_lowercase(), stored.answer_hash.clone()).await?;
+        if matches {
+            Ok(())
+        } else {
+            Err(AccountFailure::Refused {
+                code: 21,
+                msg: domain::Code(21).message(),
+                field: Some("answer"),
+            })
+        }
+    }
+
+    /// Binds a new e-mail after a safety code (type 8) sent to it was checked.
+    pub async fn change_email(&self, user_id: &str, email: &str, uid: &str) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let email = Email::parse(email, Self::market(&account))?;
+        self.codes
+            .consume(uid, CodeKind::Safety, email.as_str())
+            .await?;
+        if !self.claim("email", email.as_str(), user_id).await? {
+            return Err(AccountFailure::Refused {
+                code: 1119,
+                msg: "This email already exists in our database, please enter another".into(),
+                field: Some("email"),
+            });
+        }
+        let old = account.profile.as_ref().and_then(|p| p.email.clone());
+        self.execute(user_id, AccountCommand::ChangeEmail { email })
+            .await?;
+        if let Some(old) = old {
+            self.release("email", old.as_str(), user_id).await?;
+        }
+        Ok(())
+    }
+
+    /// Binds a new phone after a safety code (type 8) sent to it was checked.
+    pub async fn change_phone(&self, user_id: &str, phone: &str, uid: &str) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let phone = Phone::parse(phone, Self::market(&account))?;
+        self.codes
+            .consume(uid, CodeKind::Safety, phone.as_str())
+            .await?;
+        if !self.claim("phone", phone.as_str(), user_id).await? {
+            return Err(AccountFailure::Refused {
+                code: 1127,
+                msg: "This phone number already exists in our database, please enter another"
+                    .into(),
+                field: Some("mobile"),
+            });
+        }
+        let old = account.profile.as_ref().and_then(|p| p.phone.clone());
+        self.execute(user_id, AccountCommand::ChangePhone { phone })
+            .await?;
+        if let Some(old) = old {
+            self.release("phone", old.as_str(), user_id).await?;
+        }
+        Ok(())
+    }
+
+    pub async fn set_nickname(&self, user_id: &str, nickname: &str) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let nickname = Nickname::parse(nickname, Self::market(&account))?;
+        self.execute(user_id, AccountCommand::SetNickname(nickname))
+            .await
+    }
+
+    pub async fn set_real_name(
+        &self,
+        user_id: &str,
+        name: &str,
+        rule: RealNameRule,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let name = RealName::parse(name, Self::market(&account), rule)?;
+        self.execute(user_id, AccountCommand::SetRealName(name))
+            .await
+    }
+
+    pub async fn set_summary(&self, user_id: &str, summary: &str) -> AccountResult<()> {
+        let summary = parse_summary(summary)?;
+        self.execute(user_id, AccountCommand::SetSummary(summary))
+            .await
+    }
+
+    pub async fn set_address(&self, user_id: &str, address: Address) -> AccountResult<()> {
+        self.execute(user_id, AccountCommand::SetAddress(address))
+            .await
+    }
+
+    /// Adds a message to a member's inbox.
+    pub async fn message(
+        &self,
+        user_id: &str,
+        kind: i64,
+        title: &str,
+        content: &str,
+    ) -> AccountResult<()> {
+        sqlx::query(
+            "INSERT INTO member_messages (user_id, kind, title, content, created_ms, read) VALUES ($1, $2, $3, $4, $5, 0)",
+        )
+        .bind(user_id)
+        .bind(kind)
+        .bind(title)
+        .bind(content)
+        .bind(self.clock.now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn messages(&self, user_id: &str) -> AccountResult<(Vec<InboxMessage>, i64)> {
+        let rows = sqlx::query(
+            "SELECT id, kind, title, content, created_ms, read FROM member_messages
+             WHERE user_id = $1 ORDER BY id DESC LIMIT 100",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let list = rows
+            .iter()
+            .map(|r| {
+                Ok(InboxMessage {
+                    id: r.try_get("id")?,
+                    kind: r.try_get("kind")?,
+                    title: r.try_get("title")?,
+                    content: r.try_get("content")?,
+                    created: r.try_get("created_ms")?,
+                    read: r.try_get::<i64, _>("read")? != 0,
+                })
+            })
+            .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        let unread = list.iter().filter(|m| !m.read).count() as i64;
+        Ok((list, unread))
+    }
+
+    pub async fn mark_read(&self, user_id: &str, id: i64) -> AccountResult<()> {
+        sqlx::query("UPDATE member_messages SET read = 1 WHERE user_id = $1 AND id = $2")
+            .bind(user_id)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct InboxMessage {
+    pub id: i64,
+    #[serde(rename = "type")]
+    pub kind: i64,
+    pub title: String,
+    pub content: String,
+    pub created: i64,
+    pub read: bool,
+}
