@@ -103,7 +103,9 @@ impl AppState {
         let pairs = Pairs::new(&config.transport.pairs)
             .ok_or_else(|| anyhow::anyhow!("transport pairs must be 16-byte keys and ivs"))?;
         let transport = Transport::new(pairs, secrets::app_token_secret(&db.any).await?);
-        let key_file = std::env::var_os("RSA_PRIVATE_KEY_FILE").map(std::path::PathBuf::from);
+        let key_file = std::env::var_os("RSA_PRIVATE_KEY_FILE")
+            .map(std::path::PathBuf::from)
+            .or_else(|| config.accounts.rsa_key_file.clone());
         let login_key = LoginKey::new(db.any.clone(), key_file);
         let mut codes = Codes::new(
             db.any.clone(),
@@ -160,6 +162,9 @@ impl AppState {
             api = api.merge(routes::dev::router());
         }
         api.merge(routes::web::router(&self.config))
+            .method_not_allowed_fallback(|| async {
+                crate::error::ApiError::with_message(-405, "Method not allowed")
+            })
             .layer(axum::middleware::from_fn_with_state(
                 self.http_metrics.clone(),
                 crate::metrics::track,
@@ -208,7 +213,17 @@ pub struct Running {
 /// Starts the projection runner, seeds the demo member (DEMO=1) and serves
 /// on `listener`.
 pub async fn start(config: Config, db: Db, listener: TcpListener) -> anyhow::Result<Running> {
-    let state = AppState::new(config, db).await?;
+    start_with_clock(config, db, listener, Arc::new(SystemClock)).await
+}
+
+/// As `start`, with the clock the time rules read (tests move it).
+pub async fn start_with_clock(
+    config: Config,
+    db: Db,
+    listener: TcpListener,
+    clock: SharedClock,
+) -> anyhow::Result<Running> {
+    let state = AppState::with_clock(config, db, clock).await?;
     let (stop, stopped) = watch::channel(false);
     let runner = state.spawn_runner(stopped.clone());
     if state.config.demo_mode {

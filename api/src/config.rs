@@ -66,6 +66,10 @@ pub struct Accounts {
     pub affiliate_tag: String,
     pub agreement_as_link: bool,
     pub pid: String,
+    /// PKCS#8 PEM of the login RSA key; unset: created once and kept in the
+    /// store (RSA_PRIVATE_KEY_FILE overrides).
+    #[serde(default)]
+    pub rsa_key_file: Option<std::path::PathBuf>,
 }
 
 impl Accounts {

@@ -24,11 +24,20 @@ use crate::transport::{Payload, RequestMeta};
 /// Calls behind the request layer.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/getapitoken", get(api_token))
-        .route("/api/getconfig", get(config))
-        .route("/api/getdomainconfig", get(domain_config))
-        .route("/api/getmobilecountrycode", get(mobile_country_codes))
-        .route("/api/getAppVersionconfig", get(app_version))
+        .route("/api/getapitoken", get(api_token).post(api_token))
+        .route("/api/getconfig", get(config).post(config))
+        .route(
+            "/api/getdomainconfig",
+            get(domain_config).post(domain_config),
+        )
+        .route(
+            "/api/getmobilecountrycode",
+            get(mobile_country_codes).post(mobile_country_codes),
+        )
+        .route(
+            "/api/getAppVersionconfig",
+            get(app_version).post(app_version),
+        )
         .route("/api/default/login", post(login))
         .route("/api/default/register", post(register_username))
         .route("/api/default/registermobile", post(register_phone))

@@ -140,6 +140,14 @@ mod tests {
     }
 
     #[test]
+    fn sealing_matches_openssl_aes_128_cbc_with_pkcs7() {
+        // printf '%s' '{"a":"中文"}' | openssl enc -aes-128-cbc \
+        //   -K $(printf key-000000000003 | xxd -p) -iv $(printf iv--000000000003 | xxd -p) | base64
+        let sealed = pairs().seal(3, "{\"a\":\"中文\"}".as_bytes()).unwrap();
+        assert_eq!(sealed, "pqArmHyXesjzqCVlN4peBg==");
+    }
+
+    #[test]
     fn bad_bodies_get_their_own_errors() {
         let p = pairs();
         assert_eq!(p.open(10, "AAAA"), Err(OpenError::UnknownIndex(10)));

@@ -288,3 +288,55 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Payload<T> {
             .map_err(|e| invalid(e.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    fn transport() -> Transport {
+        let pairs: Vec<(String, String)> = (0..10)
+            .map(|i| (format!("testkey{i:09}"), format!("testiv0{i:09}")))
+            .collect();
+        Transport::new(Pairs::new(&pairs).unwrap(), b"secret".to_vec())
+    }
+
+    /// The stable-toolchain cousin of `fuzz/fuzz_targets/envelope.rs`:
+    /// random and mutated bodies never panic the decoder.
+    #[test]
+    fn the_envelope_decoder_survives_random_bodies() {
+        let t = transport();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let good = serde_json::to_vec(&serde_json::json!({
+            "data": t.pairs().seal(4, br#"{"a":1}"#).unwrap(), "fuaohbcb": 4
+        }))
+        .unwrap();
+        assert!(t.open_envelope(&good).is_ok());
+        for round in 0..20_000 {
+            let mut body = if round % 2 == 0 {
+                good.clone()
+            } else {
+                (0..rng.random_range(0..64)).map(|_| rng.random()).collect()
+            };
+            for _ in 0..rng.random_range(0..4) {
+                if body.is_empty() {
+                    break;
+                }
+                let i = rng.random_range(0..body.len());
+                body[i] = rng.random();
+            }
+            let _ = t.open_envelope(&body);
+        }
+    }
+
+    #[test]
+    fn app_tokens_verify_only_when_issued_here() {
+        let t = transport();
+        let token = t.issue_app_token();
+        assert!(t.app_token_is_valid(&token));
+        assert!(!t.app_token_is_valid(&token.replace('.', "x")));
+        assert!(!t.app_token_is_valid("abc.def"));
+        let other = Transport::new(t.pairs().clone(), b"other".to_vec());
+        assert!(!other.app_token_is_valid(&token));
+    }
+}

@@ -1,0 +1,570 @@
+//! Accounts through the real request layer, on both stores: registration,
+//! login, safety verification, sessions, password reset, profile changes.
+
+mod common;
+
+use commands::StoreKind;
+use common::{start, Client};
+use serde_json::json;
+
+commands::on_both_stores!(
+    a_member_registers_by_phone_and_is_logged_in,
+    registration_refusals_name_their_field,
+    login_checks_captcha_account_and_password,
+    five_wrong_passwords_lock_the_account_with_1022,
+    a_new_device_needs_the_safety_verification,
+    a_session_expires_after_its_lifetime_unless_renewed,
+    a_session_survives_a_restart_of_the_server,
+    logout_ends_the_session,
+    a_forgotten_password_is_reset_with_a_code,
+    profile_changes_show_in_userinfo,
+    codes_expire_mismatch_and_wait_sixty_seconds,
+    login_is_rate_limited_per_account,
+);
+
+const PASSWORD: &str = "abc12345";
+
+async fn a_member_registers_by_phone_and_is_logged_in(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    let answer = client
+        .register_phone(&server, "13800138000", PASSWORD)
+        .await;
+    assert_eq!(answer["status"], 0, "{answer}");
+    let data = &answer["data"];
+    assert_eq!(data["username"], "13800138000");
+    assert!(data["auth_token"].as_str().unwrap().len() >= 32);
+    assert!(data["session"].as_str().unwrap().len() >= 32);
+    assert!(data["expires"].as_i64().unwrap() > server.clock_now());
+    let info = client.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["status"], 0, "{info}");
+    assert_eq!(info["data"]["phone"], "138****8000");
+    assert_eq!(info["data"]["currency_name"], "CNY");
+    let balance = client.post("/api/user/getbalance", json!({})).await;
+    assert_eq!(balance["data"]["balance"], "0.00");
+    assert_eq!(balance["data"]["currency"], "CNY");
+    // The phone is taken now (asked from another device: the same device
+    // repeating the same call within 3 s would meet the -66666 guard).
+    let other = Client::new(&server).await;
+    let again = other
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": "13800138000"}),
+        )
+        .await;
+    assert_eq!(again["status"], 1127);
+    assert_eq!(again["data"]["field"], "mobile");
+    server.stop().await;
+}
+
+async fn registration_refusals_name_their_field(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    let (uid, code) = client.captcha(&server).await;
+    let base = json!({"username": "player_one", "password": PASSWORD, "repassword": PASSWORD,
+        "country_code": "CN", "currency_name": "CNY", "agree": "1", "language": "zhh", "uid": uid, "captcha": code});
+    let with = |key: &str, value: serde_json::Value| {
+        let mut body = base.clone();
+        body[key] = value;
+        body
+    };
+    let cases = [
+        (
+            with("password", json!("abcdefgh")),
+            "password",
+            "6 to 32 characters in length (a combination of numbers and letters)",
+        ),
+        (
+            with("repassword", json!("abc123456")),
+            "repassword",
+            "Two passwords are inconsistent",
+        ),
+        (
+            with("country_code", json!("GR")),
+            "country_code",
+            "You cannot Sign Up from Greece",
+        ),
+        (
+            with("agree", json!(false)),
+            "agree",
+            "You must accept all terms and conditions to be able to register.",
+        ),
+        (
+            with("invite_code", json!("12")),
+            "invite_code",
+            "This is not a valid invite code",
+        ),
+        (with("currency_name", json!("EUR")), "currency_name", ""),
+    ];
+    for (body, field, message) in cases {
+        let answer = client.post("/api/default/register", body).await;
+        assert_ne!(answer["status"], 0, "{answer}");
+        assert_eq!(answer["data"]["field"], field, "{answer}");
+        if !message.is_empty() {
+            assert_eq!(answer["msg"], message);
+        }
+    }
+    // A valid form with a wrong captcha.
+    let answer = client
+        .post("/api/default/register", with("captcha", json!("0000x")))
+        .await;
+    assert_eq!(answer["status"], 21, "{answer}");
+    assert_eq!(answer["data"]["field"], "captcha");
+    // A valid one registers; the same username again is refused.
+    let (uid, code) = client.captcha(&server).await;
+    let answer = client
+        .post(
+            "/api/default/register",
+            with("uid", json!(uid)).merge("captcha", json!(code)),
+        )
+        .await;
+    assert_eq!(answer["status"], 0, "{answer}");
+    let (uid, code) = client.captcha(&server).await;
+    let answer = client
+        .post(
+            "/api/default/register",
+            with("uid", json!(uid)).merge("captcha", json!(code)),
+        )
+        .await;
+    assert_eq!(answer["status"], 1118, "{answer}");
+    assert_eq!(answer["data"]["field"], "username");
+    server.stop().await;
+}
+
+trait Merge {
+    fn merge(self, key: &str, value: serde_json::Value) -> serde_json::Value;
+}
+
+impl Merge for serde_json::Value {
+    fn merge(mut self, key: &str, value: serde_json::Value) -> serde_json::Value {
+        self[key] = value;
+        self
+    }
+}
+
+trait ClockNow {
+    fn clock_now(&self) -> i64;
+}
+
+impl ClockNow for common::Server {
+    fn clock_now(&self) -> i64 {
+        use commands::clock::Clock;
+        self.clock.now_ms()
+    }
+}
+
+async fn login_checks_captcha_account_and_password(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    let demo = client.login(&server, "demo", "demo1234").await;
+    assert_eq!(demo["status"], 0, "{demo}");
+    assert_eq!(demo["data"]["username"], "demo");
+    assert_eq!(demo["data"]["never_expires"], false);
+    let balance = client.post("/api/user/getbalance", json!({})).await;
+    assert_eq!(balance["status"], 0);
+
+    let mut other = Client::new(&server).await;
+    assert_eq!(
+        other.login(&server, "nobody", "demo1234").await["status"],
+        1002
+    );
+    assert_eq!(
+        other.login(&server, "demo", "wrong999").await["status"],
+        1003
+    );
+    // A wrong image code.
+    let config = other.get("/api/getconfig").await;
+    let pass =
+        api::secrets::encrypt_for(config["data"]["public_key"].as_str().unwrap(), "demo1234")
+            .unwrap();
+    let (uid, _) = other.captcha(&server).await;
+    let answer = other
+        .post("/api/default/login", json!({"username": "demo", "loginpass": pass, "validateCode": "99999", "type": 1, "uid": uid}))
+        .await;
+    assert_eq!(answer["status"], 21);
+    assert_eq!(answer["data"]["field"], "validateCode");
+    // A password not encrypted with our key.
+    let (uid, code) = other.captcha(&server).await;
+    let answer = other
+        .post("/api/default/login", json!({"username": "demo", "loginpass": "demo1234", "validateCode": code, "type": 1, "uid": uid}))
+        .await;
+    assert_eq!(answer["status"], 1002);
+    server.stop().await;
+}
+
+async fn five_wrong_passwords_lock_the_account_with_1022(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    for _ in 0..4 {
+        assert_eq!(
+            client.login(&server, "demo", "wrong999").await["status"],
+            1003
+        );
+    }
+    assert_eq!(
+        client.login(&server, "demo", "wrong999").await["status"],
+        1022
+    );
+    assert_eq!(
+        client.login(&server, "demo", "demo1234").await["status"],
+        1022
+    );
+    server.clock.advance(900_001);
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    server.stop().await;
+}
+
+async fn a_new_device_needs_the_safety_verification(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut first = Client::new(&server).await;
+    assert_eq!(
+        first.register_phone(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    let mut second = Client::new(&server).await;
+    let refused = second.login(&server, "13900139000", PASSWORD).await;
+    assert_eq!(refused["status"], -10010, "{refused}");
+    assert_eq!(refused["data"]["channels"], json!(["phone"]));
+    assert_eq!(refused["data"]["phone"], "139****9000");
+    let sent = second
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": "13900139000"}),
+        )
+        .await;
+    assert_eq!(sent["status"], 0, "{sent}");
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let checked = second
+        .post("/api/checkcode", json!({"uid": uid, "type": 8, "valtype": 1, "username": "13900139000", "checkCode": code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    assert_eq!(
+        second.login(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    server.stop().await;
+}
+
+async fn a_session_expires_after_its_lifetime_unless_renewed(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    server.clock.advance(595_000);
+    let renewed = client.post("/api/user/renewsession", json!({})).await;
+    assert_eq!(renewed["status"], 0, "{renewed}");
+    server.clock.advance(300_000);
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["status"],
+        0
+    );
+    server.clock.advance(300_001);
+    let expired = client.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(expired["status"], -601);
+    assert_eq!(
+        expired["msg"],
+        "Sorry, your login status has expired, please log in again"
+    );
+    client.user_token = None;
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["status"],
+        12
+    );
+    server.stop().await;
+}
+
+async fn a_session_survives_a_restart_of_the_server(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    let db = server.running.state.db.clone();
+    let config = server.running.state.config.as_ref().clone();
+    let clock = server.clock.clone();
+    let schema: Option<String> = match kind {
+        StoreKind::Postgres => Some(
+            sqlx::query_scalar("SELECT current_schema()::text")
+                .fetch_one(&db.any)
+                .await
+                .unwrap(),
+        ),
+        StoreKind::Sqlite => None,
+    };
+    server.stop().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let reopened = reopen(db, schema).await;
+    let running = api::app::start_with_clock(
+        config,
+        reopened,
+        listener,
+        std::sync::Arc::new(clock.clone()),
+    )
+    .await
+    .unwrap();
+    client.addr = running.addr;
+    let token = client.get("/api/getapitoken").await;
+    client.app_token = token["data"]["apitoken"].as_str().unwrap().to_string();
+    let info = client.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["status"], 0, "{info}");
+    assert_eq!(info["data"]["username"], "demo");
+    running.stop().await.unwrap();
+}
+
+/// The same database through new pools (the old ones were closed).
+async fn reopen(db: commands::Db, schema: Option<String>) -> commands::Db {
+    match (&db.pool, schema) {
+        (commands::db::StorePool::Postgres(_), Some(schema)) => {
+            commands::Db::open_postgres(&commands::db::testing::postgres_url(), Some(&schema))
+                .await
+                .unwrap()
+        }
+        (commands::db::StorePool::Sqlite(pool), _) => {
+            let path = pool.connect_options().get_filename().to_path_buf();
+            commands::Db::connect(&commands::DbUrl::Sqlite(path))
+                .await
+                .unwrap()
+        }
+        _ => unreachable!("a Postgres store has a schema"),
+    }
+}
+
+async fn logout_ends_the_session(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    assert_eq!(client.post("/api/logout", json!({})).await["status"], 0);
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["status"],
+        -601
+    );
+    server.stop().await;
+}
+
+async fn a_forgotten_password_is_reset_with_a_code(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    assert_eq!(
+        client
+            .register_phone(&server, "13700137000", PASSWORD)
+            .await["status"],
+        0
+    );
+    let unknown = client
+        .post(
+            "/api/sendcode",
+            json!({"type": 5, "valtype": 1, "mobile": "13600136000"}),
+        )
+        .await;
+    assert_eq!(unknown["msg"], "Enter your phone number");
+    let sent = client
+        .post(
+            "/api/sendcode",
+            json!({"type": 5, "valtype": 1, "mobile": "13700137000"}),
+        )
+        .await;
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let checked = client
+        .post("/api/checkcode", json!({"uid": uid, "type": 5, "valtype": 1, "mobile": "13700137000", "checkCode": code}))
+        .await;
+    assert_eq!(checked["status"], 0);
+    let mismatch = client
+        .post("/api/forgetpass", json!({"mobile": "13700137000", "uid": uid, "newpass": "new12345", "confirm_newpass": "new12346"}))
+        .await;
+    assert_eq!(mismatch["msg"], "Two passwords are inconsistent");
+    let reset = client
+        .post("/api/forgetpass", json!({"mobile": "13700137000", "uid": uid, "newpass": "new12345", "confirm_newpass": "new12345"}))
+        .await;
+    assert_eq!(reset["status"], 0, "{reset}");
+    // The old session ended; the old password is gone; the new one works.
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["status"],
+        -601
+    );
+    assert_eq!(
+        client.login(&server, "13700137000", PASSWORD).await["status"],
+        1003
+    );
+    assert_eq!(
+        client.login(&server, "13700137000", "new12345").await["status"],
+        0
+    );
+    // The code cannot be used twice.
+    let again = client
+        .post("/api/forgetpass", json!({"mobile": "13700137000", "uid": uid, "newpass": "abc99999", "confirm_newpass": "abc99999"}))
+        .await;
+    assert_eq!(again["status"], 1009);
+    server.stop().await;
+}
+
+async fn profile_changes_show_in_userinfo(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut client = Client::new(&server).await;
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    let short = client
+        .post("/api/user/nicknameupdate", json!({"nickname": "abc"}))
+        .await;
+    assert_ne!(short["status"], 0);
+    assert_eq!(short["data"]["field"], "nickname");
+    assert_eq!(
+        client
+            .post(
+                "/api/user/nicknameupdate",
+                json!({"nickname": "Lucky Star"})
+            )
+            .await["status"],
+        0
+    );
+    assert_eq!(
+        client
+            .post("/api/user/realnameupdate", json!({"realname": "张三"}))
+            .await["status"],
+        0
+    );
+    assert_eq!(
+        client
+            .post("/api/user/setusersummary", json!({"summary": "hi"}))
+            .await["status"],
+        0
+    );
+    let address = json!({"consignee": "Zhang", "phone": "13800138000", "province": "GD", "city": "SZ", "district": "NS", "address": "1 Road"});
+    assert_eq!(
+        client
+            .post("/api/user/setuseraddress", address.clone())
+            .await["status"],
+        0
+    );
+    assert_eq!(
+        client.post("/api/user/useraddress", json!({})).await["data"],
+        address
+    );
+    let wrong = client
+        .post(
+            "/api/user/loginpassedit",
+            json!({"oldpass": "nope1234", "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(wrong["status"], 1003);
+    let fund = client.post("/api/user/fundpassset", json!({"fundpass": "fund1234", "confirm_fundpass": "fund1234", "loginpass": "demo1234"})).await;
+    assert_eq!(fund["status"], 0, "{fund}");
+    let question = client
+        .post(
+            "/api/user/questionupdate",
+            json!({"question": "Pet?", "answer": "Rex", "loginpass": "demo1234"}),
+        )
+        .await;
+    assert_eq!(question["status"], 0);
+    assert_eq!(
+        client
+            .post(
+                "/api/user/questioncheck",
+                json!({"question": "Pet?", "answer": "rex"})
+            )
+            .await["status"],
+        0
+    );
+    assert_eq!(
+        client
+            .post(
+                "/api/user/questioncheck",
+                json!({"question": "Pet?", "answer": "Max"})
+            )
+            .await["status"],
+        21
+    );
+    let info = client.post("/api/user/userinfo", json!({})).await["data"].clone();
+    assert_eq!(info["nickname"], "Lucky Star");
+    assert_eq!(info["realname"], "张三");
+    assert_eq!(info["summary"], "hi");
+    assert_eq!(info["has_fund_password"], true);
+    assert_eq!(info["has_security_question"], true);
+    let changed = client
+        .post(
+            "/api/user/loginpassedit",
+            json!({"oldpass": "demo1234", "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(changed["status"], 0);
+    assert_eq!(client.login(&server, "demo", "next1234").await["status"], 0);
+    server.stop().await;
+}
+
+async fn codes_expire_mismatch_and_wait_sixty_seconds(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    let never = client
+        .post("/api/checkcode", json!({"uid": "AAAAAAAAAAAAAAAA", "type": 2, "valtype": 1, "mobile": "13500135000", "checkCode": "1234"}))
+        .await;
+    assert_eq!(never["status"], -10202);
+    assert_eq!(never["msg"], "too frequent");
+    let sent = client
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": "13500135000"}),
+        )
+        .await;
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(code.len(), 4);
+    let other = Client::new(&server).await;
+    let soon = other
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": "13500135000"}),
+        )
+        .await;
+    assert_eq!(soon["status"], -10201);
+    assert!(soon["data"]["wait"].as_i64().unwrap() > 0);
+    let wrong = if code == "0000" { "1111" } else { "0000" };
+    let mismatch = client
+        .post("/api/checkcode", json!({"uid": uid, "type": 2, "valtype": 1, "mobile": "13500135000", "checkCode": wrong}))
+        .await;
+    assert_eq!(mismatch["status"], 21);
+    server.clock.advance(600_001);
+    let late = client
+        .post("/api/checkcode", json!({"uid": uid, "type": 2, "valtype": 1, "mobile": "13500135000", "checkCode": code}))
+        .await;
+    assert_eq!(late["status"], 1009);
+    let third = Client::new(&server).await;
+    let resent = third
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": "13500135000"}),
+        )
+        .await;
+    assert_eq!(resent["status"], 0);
+    let bad_phone = client
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": "12345"}),
+        )
+        .await;
+    assert_eq!(bad_phone["msg"], "This is not a valid phone number");
+    server.stop().await;
+}
+
+async fn login_is_rate_limited_per_account(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        // A new device each time: the per-account limit, not the per-device
+        // submission guard, must be what stops the eleventh.
+        let mut client = Client::new(&server).await;
+        statuses.push(
+            client.login(&server, "nobody", "whatever1").await["status"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+    assert_eq!(&statuses[..10], &[1002; 10]);
+    assert_eq!(statuses[10], -10005);
+    server.stop().await;
+}

@@ -1,0 +1,344 @@
+//! A test client that speaks the real protocol: plain HTTP/1.1 over TCP and
+//! the main API's request layer (headers, Sign, AES envelopes).
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+use api::app;
+use api::config::Config;
+use api::transport::crypto::{self, Pairs};
+use commands::clock::{ManualClock, SharedClock};
+use commands::db::testing;
+use commands::StoreKind;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+pub struct Answer {
+    pub status: u16,
+    pub content_type: String,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).to_string()
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+}
+
+/// One HTTP/1.1 exchange with `Connection: close`.
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+) -> Answer {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(body).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("an HTTP answer");
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let mut body = raw[split + 4..].to_vec();
+    let lower = head.to_ascii_lowercase();
+    if lower.contains("transfer-encoding: chunked") {
+        body = dechunk(&body);
+    }
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let content_type = lower
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("content-type:")
+                .map(|v| v.trim().to_string())
+        })
+        .unwrap_or_default();
+    Answer {
+        status,
+        content_type,
+        body,
+    }
+}
+
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") else {
+            break;
+        };
+        let size = usize::from_str_radix(String::from_utf8_lossy(&body[..line_end]).trim(), 16)
+            .unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = line_end + 2;
+        out.extend_from_slice(&body[start..start + size]);
+        body = &body[start + size + 2..];
+    }
+    out
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One RSA key for the whole test binary (generating one per server is slow).
+fn rsa_key_file() -> PathBuf {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        use rsa::pkcs8::{EncodePrivateKey, LineEnding};
+        let key = rsa::RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048).unwrap();
+        let path = std::env::temp_dir().join(format!("test-rsa-{}.pem", std::process::id()));
+        std::fs::write(&path, key.to_pkcs8_pem(LineEnding::LF).unwrap().as_bytes()).unwrap();
+        path
+    })
+    .clone()
+}
+
+pub fn config(demo: bool) -> Config {
+    let mut config = Config::from_file(&root().join("config/default.toml")).unwrap();
+    config.server.web_dist = std::env::temp_dir().join("no-client-build");
+    config.server.skins_dir = root().join("config/skins");
+    config.accounts.rsa_key_file = Some(rsa_key_file());
+    config.demo_mode = demo;
+    config
+}
+
+pub struct Server {
+    pub running: app::Running,
+    pub clock: ManualClock,
+}
+
+impl Server {
+    pub fn addr(&self) -> SocketAddr {
+        self.running.addr
+    }
+
+    pub async fn stop(self) {
+        self.running.stop().await.unwrap();
+    }
+
+    /// The newest outbox entry matching `filter` (DEMO=1 page).
+    pub async fn outbox(&self, filter: impl Fn(&Value) -> bool) -> Value {
+        let entries = http(self.addr(), "GET", "/api/dev/outbox", &[], b"")
+            .await
+            .json();
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| filter(e))
+            .cloned()
+            .unwrap_or_else(|| panic!("no such outbox entry in {entries}"))
+    }
+}
+
+pub async fn start(kind: StoreKind) -> Server {
+    start_with(kind, config(true)).await
+}
+
+pub async fn start_with(kind: StoreKind, config: Config) -> Server {
+    let db = testing::fresh(kind).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let clock = ManualClock::at(now);
+    let shared: SharedClock = std::sync::Arc::new(clock.clone());
+    let running = app::start_with_clock(config, db, listener, shared)
+        .await
+        .unwrap();
+    Server { running, clock }
+}
+
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// A member's browser: device id, app token, session.
+pub struct Client {
+    pub addr: SocketAddr,
+    pub pairs: Pairs,
+    pub app_token: String,
+    pub user_token: Option<String>,
+    pub device_id: String,
+    pub pair: i64,
+}
+
+pub fn unique_id() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let n = SEQUENCE.fetch_add(1, Ordering::SeqCst);
+    format!("{now:013}{:06}", n % 1_000_000).replace(|c: char| !c.is_ascii_alphanumeric(), "0")
+}
+
+impl Client {
+    pub async fn new(server: &Server) -> Client {
+        let pairs = Pairs::new(&config(true).transport.pairs).unwrap();
+        let mut client = Client {
+            addr: server.addr(),
+            pairs,
+            app_token: String::new(),
+            user_token: None,
+            device_id: format!("device-{}", unique_id()),
+            pair: 3,
+        };
+        let token = client.get("/api/getapitoken").await;
+        assert_eq!(token["status"], 0, "{token}");
+        client.app_token = token["data"]["apitoken"].as_str().unwrap().to_string();
+        client
+    }
+
+    pub fn headers(&self, unique: &str, body: Option<&str>) -> Vec<(String, String)> {
+        let sign = crypto::sign(&self.app_token, body, unique, "H5", "2.0.2");
+        let mut headers = vec![
+            ("AppId".to_string(), "H5".to_string()),
+            ("UniqueId".to_string(), unique.to_string()),
+            ("Version".to_string(), "2.0.2".to_string()),
+            ("DeviceId".to_string(), self.device_id.clone()),
+            ("AppToken".to_string(), self.app_token.clone()),
+            ("IsAB".to_string(), "0".to_string()),
+            ("Sign".to_string(), sign),
+            ("Content-Type".to_string(), "application/json".to_string()),
+        ];
+        if let Some(token) = &self.user_token {
+            headers.push(("UserToken".to_string(), token.clone()));
+        }
+        headers
+    }
+
+    pub async fn get(&self, path: &str) -> Value {
+        let unique = unique_id();
+        http(self.addr, "GET", path, &self.headers(&unique, None), b"")
+            .await
+            .json()
+    }
+
+    /// POSTs `body` through the request layer and opens the sealed answer.
+    pub async fn post(&self, path: &str, body: Value) -> Value {
+        let plain = body.to_string();
+        let unique = unique_id();
+        let envelope = json!({ "data": self.pairs.seal(self.pair, plain.as_bytes()).unwrap(), "fuaohbcb": self.pair });
+        let answer = http(
+            self.addr,
+            "POST",
+            path,
+            &self.headers(&unique, Some(&plain)),
+            envelope.to_string().as_bytes(),
+        )
+        .await;
+        self.open(&answer)
+    }
+
+    pub fn open(&self, answer: &Answer) -> Value {
+        let envelope = answer.json();
+        match (
+            envelope.get("data").and_then(Value::as_str),
+            envelope.get("fuaohbcb"),
+        ) {
+            (Some(data), Some(index)) => {
+                assert_eq!(
+                    index.as_i64(),
+                    Some(self.pair),
+                    "answered with the request's pair"
+                );
+                serde_json::from_str(&self.pairs.open(self.pair, data).unwrap()).unwrap()
+            }
+            _ => envelope,
+        }
+    }
+
+    /// The captcha for a fresh uid, read back from the outbox.
+    pub async fn captcha(&self, server: &Server) -> (String, String) {
+        let uid = format!("{:0>16}", unique_id())
+            .chars()
+            .rev()
+            .take(16)
+            .collect::<String>();
+        let image = http(
+            self.addr,
+            "GET",
+            &format!("/api/validateimage?uid={uid}"),
+            &[],
+            b"",
+        )
+        .await;
+        assert_eq!(image.status, 200);
+        assert_eq!(image.content_type, "image/png");
+        let entry = server.outbox(|e| e["uid"] == uid.as_str()).await;
+        (uid, entry["code"].as_str().unwrap().to_string())
+    }
+
+    /// Logs in through the real flow (captcha, RSA-encrypted password).
+    pub async fn login(&mut self, server: &Server, username: &str, password: &str) -> Value {
+        let config = self.get("/api/getconfig").await;
+        let pem = config["data"]["public_key"].as_str().unwrap();
+        let loginpass = api::secrets::encrypt_for(pem, password).unwrap();
+        let (uid, code) = self.captcha(server).await;
+        let answer = self
+            .post(
+                "/api/default/login",
+                json!({"username": username, "loginpass": loginpass, "validateCode": code, "type": 1, "uid": uid}),
+            )
+            .await;
+        if answer["status"] == 0 {
+            self.user_token = Some(answer["data"]["auth_token"].as_str().unwrap().to_string());
+        }
+        answer
+    }
+
+    /// Registers by phone: sendcode, code from the outbox, checkcode, register.
+    pub async fn register_phone(&mut self, server: &Server, phone: &str, password: &str) -> Value {
+        let sent = self
+            .post(
+                "/api/sendcode",
+                json!({"type": 2, "valtype": 1, "mobile": phone}),
+            )
+            .await;
+        assert_eq!(sent["status"], 0, "{sent}");
+        let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+        let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let checked = self
+            .post(
+                "/api/checkcode",
+                json!({"uid": uid, "type": 2, "valtype": 1, "mobile": phone, "checkCode": code}),
+            )
+            .await;
+        assert_eq!(checked["status"], 0, "{checked}");
+        let answer = self
+            .post(
+                "/api/default/registermobile",
+                json!({"phone": phone, "phoneUid": uid, "password": password, "repassword": password,
+                       "country_code": "CN", "currency_name": "CNY", "agree": true, "language": "zhh"}),
+            )
+            .await;
+        if answer["status"] == 0 {
+            self.user_token = Some(answer["data"]["auth_token"].as_str().unwrap().to_string());
+        }
+        answer
+    }
+}
