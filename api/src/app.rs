@@ -157,7 +157,8 @@ impl AppState {
             ));
         let mut api = routes::health::router()
             .merge(layered)
-            .merge(routes::account::open_router());
+            .merge(routes::account::open_router())
+            .merge(routes::partner::router());
         if self.config.demo_mode {
             api = api.merge(routes::dev::router());
         }

@@ -14,6 +14,7 @@ pub struct Config {
     pub demo: Demo,
     pub transport: Transport,
     pub accounts: Accounts,
+    pub partner: Partner,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -100,6 +101,12 @@ impl Accounts {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+pub struct Partner {
+    pub key: String,
+    pub session_lifetime_ms: i64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
 pub struct Transport {
     pub pairs: Vec<(String, String)>,
 }
@@ -134,6 +141,9 @@ impl Config {
         }
         self.database_url = var("DATABASE_URL").filter(|u| !u.trim().is_empty());
         self.demo_mode = var("DEMO").is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
+        if let Some(key) = var("PARTNER_KEY") {
+            self.partner.key = key;
+        }
         if let Some(pairs) = var("TRANSPORT_PAIRS") {
             self.transport.pairs = serde_json::from_str(&pairs)
                 .context("TRANSPORT_PAIRS must be a JSON array of [key, iv] pairs")?;

@@ -20,6 +20,7 @@ commands::on_both_stores!(
     profile_changes_show_in_userinfo,
     codes_expire_mismatch_and_wait_sixty_seconds,
     login_is_rate_limited_per_account,
+    a_partner_opens_a_one_hour_session,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -566,5 +567,60 @@ async fn login_is_rate_limited_per_account(kind: StoreKind) {
     }
     assert_eq!(&statuses[..10], &[1002; 10]);
     assert_eq!(statuses[10], -10005);
+    server.stop().await;
+}
+
+async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
+    let mut config = common::config(true);
+    config.partner.key = "partner-secret".into();
+    let server = common::start_with(kind, config).await;
+    let user_id = server
+        .running
+        .state
+        .accounts
+        .find("demo")
+        .await
+        .unwrap()
+        .unwrap();
+    let body = json!({"user_id": user_id}).to_string();
+    let key = |k: &str| {
+        vec![
+            ("X-Partner-Key".to_string(), k.to_string()),
+            ("Content-Type".to_string(), "application/json".to_string()),
+        ]
+    };
+    let refused = common::http(
+        server.addr(),
+        "POST",
+        "/api/partner/session",
+        &key("wrong"),
+        body.as_bytes(),
+    )
+    .await;
+    assert_eq!(refused.json()["status"], 12);
+    let opened = common::http(
+        server.addr(),
+        "POST",
+        "/api/partner/session",
+        &key("partner-secret"),
+        body.as_bytes(),
+    )
+    .await
+    .json();
+    assert_eq!(opened["status"], 0, "{opened}");
+    assert_eq!(opened["data"]["UserId"], user_id.as_str());
+    let mut client = Client::new(&server).await;
+    client.user_token = Some(opened["data"]["AuthToken"].as_str().unwrap().to_string());
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["data"]["username"],
+        "demo"
+    );
+    server.clock.advance(3_600_001);
+    assert_eq!(
+        client.post("/api/user/userinfo", json!({})).await["status"],
+        -601
+    );
+    let page = common::http(server.addr(), "GET", "/dev/outbox", &[], b"").await;
+    assert!(page.text().contains("Outbox"));
     server.stop().await;
 }

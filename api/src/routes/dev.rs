@@ -19,6 +19,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/dev/balance", get(balance))
         .route("/api/dev/outbox", get(outbox))
+        .route("/dev/outbox", get(outbox_page))
 }
 
 #[derive(Serialize)]
@@ -45,4 +46,37 @@ async fn outbox(
     State(state): State<AppState>,
 ) -> Result<Json<Vec<commands::codes::OutboxEntry>>, ApiError> {
     Ok(Json(commands::codes::outbox(&state.db.any, 100).await?))
+}
+
+/// The outbox as a page a person can read during development.
+async fn outbox_page(
+    State(state): State<AppState>,
+) -> Result<axum::response::Html<String>, ApiError> {
+    let entries = commands::codes::outbox(&state.db.any, 100).await?;
+    let escape = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let rows: String = entries
+        .iter()
+        .map(|e| {
+            format!(
+                "<tr><td>{}</td><td>{}</td><td><b>{}</b></td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&e.channel),
+                escape(&e.to),
+                escape(&e.code),
+                e.kind,
+                escape(&e.uid),
+                e.at
+            )
+        })
+        .collect();
+    Ok(axum::response::Html(format!(
+        "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>\
+         <title>Outbox (development stand-in)</title>\
+         <style>body{{font:14px system-ui;margin:16px}}td,th{{padding:4px 8px;border-bottom:1px solid #ddd}}</style>\
+         <h1>Outbox</h1><p>Development stand-in for the SMS and e-mail gateways (DEMO=1 only). Newest first.</p>\
+         <table><tr><th>channel</th><th>to</th><th>code</th><th>type</th><th>uid</th><th>at (ms)</th></tr>{rows}</table>"
+    )))
 }

@@ -4,5 +4,6 @@ pub mod account;
 pub mod auth;
 pub mod dev;
 pub mod health;
+pub mod partner;
 pub mod user;
 pub mod web;
