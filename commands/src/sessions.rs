@@ -80,6 +80,12 @@ impl Sessions {
         lifetime_ms: Option<i64>,
     ) -> Result<Issued, SessionError> {
         let now = self.clock.now_ms();
+        // Ended sessions of this member are of no use to anyone.
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND expires_ms < $2")
+            .bind(user_id)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
         let issued = Issued {
             auth_token: token(),
             session: token(),
