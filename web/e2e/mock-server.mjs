@@ -4,6 +4,9 @@
 //
 //   node e2e/mock-server.mjs            # listens on PORT or 8080
 //   E2E_MOCK=1 npm run e2e              # run.mjs starts it on a free port itself
+//
+// It has no encrypted request layer (getapitoken, login, register ...): the client
+// now needs an API token to boot, so the suite needs the real DEMO=1 server.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';

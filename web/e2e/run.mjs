@@ -11,15 +11,124 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const SHOTS = resolve(here, 'screenshots');
 const TIMEOUT_MS = 30_000;
 
+/** Codes "sent" by the DEMO server: GET /api/dev/outbox, newest first. */
+async function outboxCode(page, baseUrl, match, what) {
+  for (let i = 0; i < 60; i++) {
+    const res = await page.request.get(new URL('api/dev/outbox', baseUrl).href);
+    const body = await res.json().catch(() => null);
+    const list = Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : [];
+    const hit = list.find(match);
+    if (hit) return String(hit.code);
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no outbox entry for ${what}`);
+}
+
+/** The digits of the captcha image on screen (issued when the image loads). */
+async function captchaCode(page, baseUrl) {
+  const img = page.locator('[data-testid=captcha-image]').first();
+  await img.waitFor({ timeout: TIMEOUT_MS });
+  await page.waitForFunction(() => {
+    const el = document.querySelector('[data-testid=captcha-image]');
+    return el instanceof HTMLImageElement && el.complete && el.naturalWidth > 0;
+  }, null, { timeout: TIMEOUT_MS });
+  const uid = await img.getAttribute('data-uid');
+  return outboxCode(page, baseUrl, (e) => e.channel === 'captcha' && e.uid === uid, `captcha ${uid}`);
+}
+
+const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
+
+/** Opens the login popup and logs in; runs the safety verification when the server asks for it. */
+async function logIn(page, baseUrl, account, password, { shot, safetyTo } = {}) {
+  await byTestId(page, 'open-login').click();
+  await byTestId(page, 'login-popup').waitFor({ timeout: TIMEOUT_MS });
+  await byTestId(page, 'field-account').fill(account);
+  await byTestId(page, 'field-password').fill(password);
+  await byTestId(page, 'field-captcha').fill(await captchaCode(page, baseUrl));
+  if (shot) await page.screenshot({ path: resolve(SHOTS, shot) });
+  await byTestId(page, 'login-submit').click();
+  const outcome = await Promise.race([
+    byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS }).then(() => 'in'),
+    byTestId(page, 'safety-confirm').waitFor({ timeout: TIMEOUT_MS }).then(() => 'safety'),
+    byTestId(page, 'login-error').waitFor({ timeout: TIMEOUT_MS }).then(() => 'error'),
+  ]);
+  if (outcome === 'error') throw new Error(`login refused: ${await byTestId(page, 'login-error').textContent()}`);
+  if (outcome === 'safety') {
+    await byTestId(page, 'safety-confirm-ok').click();
+    await byTestId(page, 'safety-popup').waitFor({ timeout: TIMEOUT_MS });
+    await byTestId(page, 'send-code').click();
+    await byTestId(page, 'send-code').filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS }); // the countdown runs
+    const code = await outboxCode(page, baseUrl,
+      (e) => e.type === 8 && (!safetyTo || String(e.to).endsWith(safetyTo)), 'safety code');
+    await byTestId(page, 'field-code').fill(code);
+    await page.screenshot({ path: resolve(SHOTS, 'safety.png') });
+    await byTestId(page, 'safety-verify').click();
+    await byTestId(page, 'safety-relogin').waitFor({ timeout: TIMEOUT_MS });
+    await byTestId(page, 'field-captcha').fill(await captchaCode(page, baseUrl));
+    await byTestId(page, 'safety-relogin').click();
+    await byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS });
+  }
+  return outcome;
+}
+
+/** A fresh mainland number (the zhh market's rule: 11 digits starting with 1). */
+const newPhone = () => `139${String(Date.now()).slice(-8)}`;
+const account = { phone: newPhone(), password: 'abc12345' };
+
 const tests = [
   {
-    name: 'header shows the demo balance',
+    name: 'log in as demo and see the balance in the header',
     async run(page, baseUrl) {
       await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234', { shot: 'login.png' });
       const balance = page.locator('[data-testid=balance]');
-      await balance.filter({ hasText: '10,000.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await balance.filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
       await page.locator('[data-testid=balance-currency]').filter({ hasText: 'CNY' }).waitFor({ timeout: TIMEOUT_MS });
       await page.screenshot({ path: resolve(SHOTS, 'balance.png') });
+    },
+  },
+  {
+    name: 'register by phone with the SMS code, then log out',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/#action=register', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'register-popup').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'field-phone').fill(account.phone);
+      await byTestId(page, 'send-code').click();
+      const code = await outboxCode(page, baseUrl, (e) => e.channel === 'sms' && String(e.to).endsWith(account.phone) && e.type === 2, 'registration SMS');
+      await byTestId(page, 'field-code').fill(code);
+      await byTestId(page, 'field-password').fill(account.password);
+      await byTestId(page, 'field-repassword').fill(account.password);
+      await byTestId(page, 'field-gender').selectOption('M');
+      await byTestId(page, 'field-birth_date').fill('1990-05-20');
+      await byTestId(page, 'field-agree').check();
+      await page.screenshot({ path: resolve(SHOTS, 'register.png'), fullPage: false });
+      await byTestId(page, 'register-submit').click();
+      const done = await Promise.race([
+        byTestId(page, 'register-success').waitFor({ timeout: TIMEOUT_MS }).then(() => true),
+        byTestId(page, 'register-error').waitFor({ timeout: TIMEOUT_MS }).then(() => false),
+      ]);
+      if (!done) throw new Error(`registration refused: ${await byTestId(page, 'register-error').textContent()}`);
+      await page.screenshot({ path: resolve(SHOTS, 'register-success.png') });
+      await byTestId(page, 'register-success-ok').click();
+      await byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'menu-button').click();
+      await byTestId(page, 'menu-logout').click();
+      await byTestId(page, 'auth-buttons').waitFor({ timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'log in with the new phone account and change the nickname',
+    async run(page, baseUrl) {
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, account.phone, account.password, { safetyTo: account.phone });
+      await page.goto(new URL('/setting/changenickname', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      const nickname = `Ace${String(Date.now()).slice(-6)}`;
+      await byTestId(page, 'field-nickname').fill(nickname);
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'menu-button').click();
+      await byTestId(page, 'menu-nickname').filter({ hasText: nickname }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'nickname.png') });
     },
   },
 ];
@@ -52,6 +161,7 @@ async function main() {
         isMobile: true,
         hasTouch: true,
         locale: 'zh-CN',
+        reducedMotion: 'reduce', // screenshots without half-finished slide-ins
       });
       const page = await context.newPage();
       const pageErrors = [];

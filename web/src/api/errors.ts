@@ -29,7 +29,7 @@ const CATALOGUE: Record<number, Message['key']> = {
   1003: 'error.1003',
   1004: 'error.1004',
   1009: 'error.1009',
-  1013: 'error.1013',
+  1013: 'validation.password_short',
   1022: 'error.1022',
   1026: 'error.1026',
   1100: 'error.game_started',
@@ -39,6 +39,13 @@ const CATALOGUE: Record<number, Message['key']> = {
   1510: 'error.1510',
   1800: 'error.1800',
   2400: 'error.2400',
+  1010: 'error.1010',
+  1012: 'validation.phone_invalid',
+  1014: 'error.1014',
+  1118: 'validation.username_exists',
+  1119: 'validation.email_exists',
+  [-601]: 'error.session_expired',
+  [-10010]: 'error.safety_required',
   [CLIENT_CODES.NETWORK]: 'error.network',
   [CLIENT_CODES.TIMEOUT]: 'error.network',
   [CLIENT_CODES.BAD_RESPONSE]: 'error.bad_response',
@@ -53,7 +60,7 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
   'error.1003': 'Wrong password',
   'error.1004': 'User is locked',
   'error.1009': 'Code expired',
-  'error.1013': 'Password is too short',
+  'validation.password_short': 'Password is too short',
   'error.1022': 'Your account has been locked. Please try again later.',
   'error.1026': 'Only one active super bet',
   'error.game_started': 'Game started',
@@ -62,11 +69,27 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
   'error.1510': 'The bet amount exceeds your current limit',
   'error.1800': 'The odds have changed',
   'error.2400': 'Insufficient balance',
+  'error.1010': 'Invalid password format',
+  'validation.phone_invalid': 'This is not a valid phone number',
+  'error.1014': 'This phone number is already registered',
+  'validation.username_exists': 'This username already exists in our database, please enter another',
+  'validation.email_exists': 'This email already exists in our database, please enter another',
+  'error.session_expired': 'Sorry, your login status has expired, please log in again',
+  'error.safety_required': 'This device has not been verified yet. Please complete the safety verification.',
   'error.network': 'Network request failed',
   'error.bad_response': 'Invalid server response',
   'error.http': 'Request failed (HTTP {1})',
   'error.unknown': 'Unknown error ({1})',
 };
+
+/**
+ * Codes whose server `msg` is the text to show: the duplicate-submission guard and
+ * the code rules carry the wait in it, -10101 carries the field rule's message, and
+ * the remaining registration field codes name what is wrong with the field.
+ */
+export const SERVER_TEXT_CODES: ReadonlySet<number> = new Set([
+  -66666, -66667, -66668, -10101, -10201, -10202, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
+]);
 
 /** The message for a code; codes outside the catalogue give 'Unknown error ({1})'. */
 export function messageForCode(code: number, httpStatus?: number): Message {

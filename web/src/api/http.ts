@@ -4,7 +4,7 @@
  * {@link ApiError}. The encrypted request layer for `/api/*` (spec 7.1) will sit
  * on top of this once the server issues API tokens.
  */
-import { CLIENT_CODES, ENGLISH_FALLBACK, fillPlaceholders, messageForCode, type Message } from './errors';
+import { CLIENT_CODES, ENGLISH_FALLBACK, SERVER_TEXT_CODES, fillPlaceholders, messageForCode, type Message } from './errors';
 
 /** Request timeout, spec section 9. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -18,10 +18,13 @@ export class ApiError extends Error {
   readonly httpStatus?: number;
   /** The server's own `msg`, kept for diagnostics only. */
   readonly serverMsg?: string;
+  /** The envelope's `data` on a refusal (`{field}`, `{wait}`, the -10010 channels ...). */
+  readonly data?: unknown;
 
-  constructor(status: number, opts: { httpStatus?: number; serverMsg?: string } = {}) {
-    const message = messageForCode(status, opts.httpStatus);
-    const msg = fillPlaceholders(ENGLISH_FALLBACK[message.key] ?? message.key, message.args);
+  constructor(status: number, opts: { httpStatus?: number; serverMsg?: string; data?: unknown } = {}) {
+    const serverText = SERVER_TEXT_CODES.has(status) && opts.serverMsg;
+    const message: Message = serverText ? { key: '', args: [] } : messageForCode(status, opts.httpStatus);
+    const msg = serverText || fillPlaceholders(ENGLISH_FALLBACK[message.key] ?? message.key, message.args);
     super(msg);
     this.name = 'ApiError';
     this.status = status;
@@ -29,6 +32,7 @@ export class ApiError extends Error {
     this.i18n = message;
     this.httpStatus = opts.httpStatus;
     this.serverMsg = opts.serverMsg;
+    this.data = opts.data;
   }
 }
 
@@ -48,7 +52,7 @@ export interface RequestOptions extends Omit<RequestInit, 'signal'> {
   envelope?: boolean;
 }
 
-async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+export async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
@@ -93,11 +97,22 @@ export interface ErrorInfo extends Message {
   status: number;
   msg: string;
   httpStatus?: number;
+  /** The form field a registration refusal names (`data.field`). */
+  field?: string;
 }
+
+const fieldOf = (data: unknown): string | undefined => {
+  const field = (data as { field?: unknown } | null | undefined)?.field;
+  return typeof field === 'string' ? field : undefined;
+};
 
 export function toErrorInfo(err: unknown): ErrorInfo {
   if (err instanceof ApiError) {
-    return { status: err.status, msg: err.msg, httpStatus: err.httpStatus, ...err.i18n };
+    const info: ErrorInfo = { status: err.status, msg: err.msg, ...err.i18n };
+    if (err.httpStatus !== undefined) info.httpStatus = err.httpStatus;
+    const field = fieldOf(err.data);
+    if (field) info.field = field;
+    return info;
   }
   const text = err instanceof Error ? err.message : String(err);
   // Not a transport failure (a bug, or malformed data): show its text as is.

@@ -3,7 +3,9 @@ import type { SagaIterator } from 'redux-saga';
 import { configSaga } from '../features/config/sagas';
 import { i18nSaga } from '../features/i18n/sagas';
 import { balanceSaga } from '../features/balance/sagas';
+import { sessionSaga } from '../features/session/sagas';
+import { formsSaga } from '../features/account/sagas';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga)]);
+  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga)]);
 }

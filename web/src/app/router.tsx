@@ -37,11 +37,31 @@ export function Link({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchor
 /** Sections reachable even when not in main_menu_order (spec section 2). */
 const ALWAYS_ALLOWED = ['today', 'esports', 'virtualsports'];
 
-export type Route = { page: 'home' } | { page: 'section'; section: string } | { page: 'notFound' };
+/** Account pages under /setting/ (spec 001 section 2.1) that exist so far. */
+export const SETTING_PAGES = [
+  'changenickname', 'changelogin', 'changetrade', 'setsecurity', 'phonebind', 'mailbind', 'changerealname',
+] as const;
+export type SettingPage = (typeof SETTING_PAGES)[number];
+
+export type Route =
+  | { page: 'home' }
+  | { page: 'section'; section: string }
+  | { page: 'setting'; name: SettingPage }
+  | { page: 'usercenter' }
+  | { page: 'userinfo' }
+  | { page: 'notFound' };
 
 export function matchRoute(pathname: string, menu: readonly string[]): Route {
-  const first = pathname.split('/').filter(Boolean)[0];
+  const [first, second, ...rest] = pathname.split('/').filter(Boolean);
   if (!first) return { page: 'home' };
+  if (first === 'setting') {
+    const name = SETTING_PAGES.find((p) => p === second);
+    return name && rest.length === 0 ? { page: 'setting', name } : { page: 'notFound' };
+  }
+  if (first === 'usercenter') {
+    if (!second) return { page: 'usercenter' };
+    return second === 'userinfo' && rest.length === 0 ? { page: 'userinfo' } : { page: 'notFound' };
+  }
   if (menu.includes(first) || ALWAYS_ALLOWED.includes(first)) return { page: 'section', section: first };
   return { page: 'notFound' };
 }

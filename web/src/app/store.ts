@@ -3,9 +3,12 @@ import createSagaMiddleware from 'redux-saga';
 import config from '../features/config/configSlice';
 import i18n from '../features/i18n/i18nSlice';
 import balance from '../features/balance/balanceSlice';
+import session from '../features/session/sessionSlice';
+import ui from '../features/shell/uiSlice';
+import forms from '../features/account/formsSlice';
 import { rootSaga } from './rootSaga';
 
-export const rootReducer = combineReducers({ config, i18n, balance });
+export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms });
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** A fresh store with its sagas running; tests build their own the same way. */

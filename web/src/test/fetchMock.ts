@@ -31,5 +31,4 @@ export const DEMO_BALANCE = {
   bonus_win_balance: '0.00',
   frozen_balance: '0.00',
   currency: 'CNY',
-  username: 'demo',
 };

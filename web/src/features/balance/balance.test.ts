@@ -1,18 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, delay, race, take } from 'redux-saga/effects';
-import { DEMO_BALANCE, envelope, mockFetch } from '../../test/fetchMock';
-import { startSaga } from '../../test/runSaga';
+import { configureTransport } from '../../api/transport';
+import { PAIRS, mockApi, ok, refuse } from '../../test/apiMock';
+import { DEMO_BALANCE } from '../../test/fetchMock';
+import { startSaga, startSagaWithState } from '../../test/runSaga';
 import { readSkin } from '../../test/skins';
+import { settle, until } from '../../test/settle';
 import { configActions } from '../config/configSlice';
 import type { SiteConfig } from '../config/types';
+import { sessionActions } from '../session/sessionSlice';
+import { LOGGED_IN, LOGGED_OUT } from '../session/types';
 import reducer, { balanceActions } from './balanceSlice';
-import { BALANCE_POLL_MS, BALANCE_URL, balanceSaga, balanceWatcher, fetchBalance } from './sagas';
+import { BALANCE_PATH, BALANCE_POLL_MS, balanceSaga, balanceWatcher, fetchBalance } from './sagas';
 
 const conf = readSkin<SiteConfig>('conf.json');
-const fetchCount = (spy: ReturnType<typeof mockFetch>) => spy.mock.calls.filter(([url]) => url === BALANCE_URL).length;
-
+const AUTH = { auth_token: 'tok', user_id: 7, username: 'demo', expires: Date.now() + 600_000, never_expires: false };
+const count = (api: ReturnType<typeof mockApi>) => api.calls.filter((c) => c.path === BALANCE_PATH).length;
 beforeEach(() => {
-  vi.useFakeTimers();
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  configureTransport({ pairs: PAIRS, reportLogs: false });
+  localStorage.setItem('webKey', 'k');
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -29,75 +36,81 @@ describe('balanceWatcher, stepped', () => {
     expect(gen.next({ tick: true }).value).toEqual(call(fetchBalance));
   });
 
-  it('stops polling for a guest until a refresh request', () => {
+  it('stops polling when the server says not logged in, until a refresh request', () => {
     const gen = balanceWatcher(BALANCE_POLL_MS);
     gen.next();
     expect(gen.next(false).value).toEqual(take(balanceActions.refreshRequested.type));
   });
 });
 
-describe('balance polling, run', () => {
+describe('balance polling through user/getbalance, run', () => {
   it('polls every 60000 ms and on refresh requests', async () => {
-    const spy = mockFetch({ [BALANCE_URL]: () => envelope(DEMO_BALANCE) });
+    const api = mockApi({ [BALANCE_PATH]: () => ok(DEMO_BALANCE) });
     const run = startSaga(balanceWatcher, BALANCE_POLL_MS);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchCount(spy)).toBe(1);
+    await until(() => run.dispatched.length >= 2);
+    expect(count(api)).toBe(1);
+    expect(api.calls[0]!.method).toBe('POST');
     expect(run.dispatched).toContainEqual(balanceActions.fetched(DEMO_BALANCE));
 
     await vi.advanceTimersByTimeAsync(BALANCE_POLL_MS - 1);
-    expect(fetchCount(spy)).toBe(1);
+    expect(count(api)).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(fetchCount(spy)).toBe(2);
+    await until(() => run.dispatched.length >= 4);
+    expect(count(api)).toBe(2);
 
     run.dispatch(balanceActions.refreshRequested());
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchCount(spy)).toBe(3);
-
-    // The refresh restarted the wait: the next poll is a full interval later.
-    await vi.advanceTimersByTimeAsync(BALANCE_POLL_MS - 1);
-    expect(fetchCount(spy)).toBe(3);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(fetchCount(spy)).toBe(4);
+    await until(() => run.dispatched.length >= 6);
+    expect(count(api)).toBe(3);
     run.task.cancel();
   });
 
-  it.each([
-    ['HTTP 404', () => new Response('', { status: 404 })],
-    ['status 12', () => envelope(null, 12)],
-  ])('treats %s as logged out and stops polling', async (_name, answer) => {
-    const spy = mockFetch({ [BALANCE_URL]: answer });
+  it('treats status 12 as logged out and stops polling', async () => {
+    const api = mockApi({ [BALANCE_PATH]: () => refuse(12, 'Not logged in') });
     const run = startSaga(balanceWatcher, BALANCE_POLL_MS);
+    await until(() => run.dispatched.length >= 2);
     await vi.advanceTimersByTimeAsync(BALANCE_POLL_MS * 3);
-    expect(fetchCount(spy)).toBe(1);
+    await settle();
+    expect(count(api)).toBe(1);
     expect(run.types()).toEqual([balanceActions.fetchStarted.type, balanceActions.notLoggedIn.type]);
-
-    run.dispatch(balanceActions.refreshRequested());
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchCount(spy)).toBe(2);
     run.task.cancel();
   });
 
   it('keeps polling through a network failure', async () => {
-    const spy = vi.fn().mockRejectedValueOnce(new TypeError('offline')).mockResolvedValue(envelope(DEMO_BALANCE));
-    vi.stubGlobal('fetch', spy);
+    let fail = true;
+    const api = mockApi({ [BALANCE_PATH]: () => (fail ? Promise.reject(new TypeError('offline')) : ok(DEMO_BALANCE)) });
     const run = startSaga(balanceWatcher, BALANCE_POLL_MS);
-    await vi.advanceTimersByTimeAsync(0);
+    await until(() => run.dispatched.length >= 2);
     expect(run.dispatched[1]).toMatchObject({ type: balanceActions.fetchFailed.type, payload: { msg: 'Network request failed' } });
+    fail = false;
     await vi.advanceTimersByTimeAsync(BALANCE_POLL_MS);
+    await until(() => run.dispatched.length >= 4);
+    expect(count(api)).toBe(2);
     expect(run.dispatched.at(-1)).toEqual(balanceActions.fetched(DEMO_BALANCE));
     run.task.cancel();
   });
 
-  it('starts after the configuration and uses its poll interval', async () => {
-    const spy = mockFetch({ [BALANCE_URL]: () => envelope(DEMO_BALANCE) });
-    const run = startSaga(balanceSaga);
-    await vi.advanceTimersByTimeAsync(BALANCE_POLL_MS);
-    expect(fetchCount(spy)).toBe(0);
+  it('starts on login with the configured interval and stops on logout', async () => {
+    const api = mockApi({ [BALANCE_PATH]: () => ok(DEMO_BALANCE) });
+    let state = { session: { loginState: LOGGED_OUT as number } };
+    const run = startSagaWithState(() => state, balanceSaga);
     run.dispatch(configActions.loaded({ ...conf, balance_poll_ms: 5000 }));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(fetchCount(spy)).toBe(1);
+    await settle();
+    expect(count(api)).toBe(0);
+
+    state = { session: { loginState: LOGGED_IN } };
+    run.dispatch(sessionActions.loggedIn({ auth: AUTH, session: 's' }));
+    await until(() => count(api) === 1);
+    expect(count(api)).toBe(1);
     await vi.advanceTimersByTimeAsync(5000);
-    expect(fetchCount(spy)).toBe(2);
+    await until(() => count(api) === 2);
+    expect(count(api)).toBe(2);
+
+    state = { session: { loginState: LOGGED_OUT } };
+    run.dispatch(sessionActions.loggedOut());
+    await until(() => run.dispatched.at(-1)?.type === balanceActions.notLoggedIn.type, 'logout');
+    await vi.advanceTimersByTimeAsync(50_000);
+    await settle();
+    expect(count(api)).toBe(2);
     run.task.cancel();
   });
 });

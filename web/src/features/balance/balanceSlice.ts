@@ -8,7 +8,6 @@ export interface BalanceInfo {
   bonus_win_balance: string;
   frozen_balance: string;
   currency: string;
-  username: string;
 }
 
 export interface BalanceState {

@@ -13,7 +13,6 @@ export const selectBalanceView = createSelector([selectBalanceInfo], (info) =>
         amount: formatMoney(info.balance),
         bonus: formatMoney(info.bonus_balance),
         currency: info.currency,
-        username: info.username,
       }
     : null,
 );

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, mockFetch } from '../../test/fetchMock';
+import { envelope, json, mockFetch } from '../../test/fetchMock';
 import { startSaga } from '../../test/runSaga';
 import { readSkin } from '../../test/skins';
 import { i18nActions } from '../i18n/i18nSlice';
@@ -8,6 +8,7 @@ import { CONFIG_URL, loadConfig, pickLanguage } from './sagas';
 import type { SiteConfig } from './types';
 
 const conf = readSkin<SiteConfig>('conf.json');
+const TOKEN_URL = '/api/getapitoken';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -20,20 +21,39 @@ describe('config slice', () => {
     state = reducer(state, configActions.loaded(conf));
     expect(state.status).toBe('loaded');
     expect(state.conf?.site_id).toBe(1054);
+    expect(state.conf?.transport_pairs).toHaveLength(10);
   });
 });
 
 describe('loadConfig saga', () => {
-  it('stores the configuration, then asks for the default language', async () => {
-    mockFetch({ [CONFIG_URL]: () => json(conf) });
+  it('stores the configuration and the API token, then asks for the default language', async () => {
+    const spy = mockFetch({ [CONFIG_URL]: () => json(conf), [TOKEN_URL]: () => envelope({ apitoken: 'T1' }) });
     const run = startSaga(loadConfig);
     await run.task.toPromise();
     expect(run.dispatched).toEqual([configActions.loaded(conf), i18nActions.loadRequested('zhh')]);
+    expect(localStorage.getItem('webKey')).toBe('T1');
+    expect(spy.mock.calls.map(([url]) => url)).toEqual([CONFIG_URL, TOKEN_URL]);
+  });
+
+  it('keeps a stored webKey without asking again', async () => {
+    localStorage.setItem('webKey', 'kept');
+    const spy = mockFetch({ [CONFIG_URL]: () => json(conf) });
+    const run = startSaga(loadConfig);
+    await run.task.toPromise();
+    expect(run.types()).toEqual([configActions.loaded.type, i18nActions.loadRequested.type]);
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
+  it('is not ready without an API token', async () => {
+    mockFetch({ [CONFIG_URL]: () => json(conf), [TOKEN_URL]: () => new Response('down', { status: 503 }) });
+    const run = startSaga(loadConfig);
+    await run.task.toPromise();
+    expect(run.types()).toEqual([configActions.failed.type]);
   });
 
   it("uses localStorage 'lang' when the skin offers it", async () => {
     localStorage.setItem('lang', 'tha');
-    mockFetch({ [CONFIG_URL]: () => json(conf) });
+    mockFetch({ [CONFIG_URL]: () => json(conf), [TOKEN_URL]: () => envelope({ apitoken: 'T1' }) });
     const run = startSaga(loadConfig);
     await run.task.toPromise();
     expect(run.dispatched.at(-1)).toEqual(i18nActions.loadRequested('tha'));

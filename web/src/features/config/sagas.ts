@@ -1,6 +1,6 @@
 import { call, put, takeLatest } from 'redux-saga/effects';
 import type { SagaIterator } from 'redux-saga';
-import { ApiError, CLIENT_CODES, getJson, toErrorInfo } from '../../api';
+import { ApiError, CLIENT_CODES, configureTransport, ensureAppToken, getJson, toErrorInfo } from '../../api';
 import { i18nActions } from '../i18n/i18nSlice';
 import { LANGUAGE_STORAGE_KEY } from '../i18n/sagas';
 import { configActions } from './configSlice';
@@ -13,7 +13,7 @@ function assertConfig(value: unknown): asserts value is SiteConfig {
   const ok =
     typeof c === 'object' && c !== null &&
     typeof c.default_language === 'string' && Array.isArray(c.languages) &&
-    Array.isArray(c.main_menu_order);
+    Array.isArray(c.main_menu_order) && Array.isArray(c.transport_pairs) && c.transport_pairs.length > 0;
   if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
 }
 
@@ -30,12 +30,21 @@ export function pickLanguage(conf: SiteConfig, stored: string | null): string {
   return stored && conf.languages.includes(stored) ? stored : conf.default_language;
 }
 
+/**
+ * Boot: the skin configuration, then the API token (webKey) through the request
+ * layer it configures, then the language file. The app is ready after all three.
+ */
 export function* loadConfig(): SagaIterator {
   let conf: SiteConfig;
   try {
     const body: unknown = yield call(getJson, CONFIG_URL, { envelope: false });
     assertConfig(body);
     conf = body;
+    yield call(configureTransport, {
+      pairs: conf.transport_pairs,
+      ...(conf.slow_response_ms > 0 ? { slowMs: conf.slow_response_ms } : {}),
+    });
+    yield call(ensureAppToken);
   } catch (err) {
     yield put(configActions.failed(toErrorInfo(err)));
     return;

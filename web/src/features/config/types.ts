@@ -13,4 +13,6 @@ export interface SiteConfig {
   balance_poll_ms: number;
   session_lifetime_ms: number;
   slow_response_ms: number;
+  /** The request layer's ten [key, iv] pairs (config/default.toml [transport] pairs). */
+  transport_pairs: Array<[string, string]>;
 }

@@ -1,7 +1,7 @@
 import { call, put, takeLatest } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { ApiError, CLIENT_CODES, getJson, toErrorInfo } from '../../api';
+import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
 import { i18nActions, type Strings } from './i18nSlice';
 
 export const LANGUAGE_STORAGE_KEY = 'lang';
@@ -27,6 +27,7 @@ export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
     const strings: unknown = yield call(getJson, languageUrl(lang), { envelope: false });
     assertStrings(strings);
     yield call(setDocumentLanguage, lang);
+    yield call(setTransportLanguage, lang);
     yield put(i18nActions.loaded({ lang, strings }));
   } catch (err) {
     yield put(i18nActions.failed(toErrorInfo(err)));

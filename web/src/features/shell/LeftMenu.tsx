@@ -1,0 +1,63 @@
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { Link } from '../../app/router';
+import { selectBalanceView } from '../balance/selectors';
+import { selectBrand } from '../config/selectors';
+import { useT } from '../i18n/useT';
+import { selectDisplayName, selectLoggedIn, selectProfile } from '../session/selectors';
+import { sessionActions } from '../session/sessionSlice';
+import { uiActions } from './uiSlice';
+
+/** Left menu (spec 001 section 2.4): login and register for guests; the member card otherwise. */
+export function LeftMenu() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const open = useAppSelector((s) => s.ui.drawerOpen);
+  const loggedIn = useAppSelector(selectLoggedIn);
+  const name = useAppSelector(selectDisplayName);
+  const profile = useAppSelector(selectProfile);
+  const balance = useAppSelector(selectBalanceView);
+  const brand = useAppSelector(selectBrand);
+  if (!open) return null;
+  const close = () => dispatch(uiActions.drawerToggled(false));
+  const [first = '', ...rest] = brand.split(' ');
+
+  return (
+    <div className="drawer" role="dialog" aria-modal="true" aria-label={t('header.menu')} data-testid="left-menu">
+      <button type="button" className="drawer__scrim" aria-label={t('common.close')} onClick={close} />
+      <aside className="drawer__panel">
+        {loggedIn ? (
+          <div className="drawer__member">
+            <div className="drawer__avatar" aria-hidden="true">{Array.from(name)[0]?.toUpperCase() ?? '?'}</div>
+            <div className="drawer__who">
+              <span className="drawer__name" data-testid="menu-nickname">{name}</span>
+              <span className="drawer__vip" data-testid="menu-vip">{profile?.vipname ?? ''}</span>
+            </div>
+            <div className="drawer__balance">
+              <span>{t('menu.total_balance')}</span>
+              <strong data-testid="menu-balance">{balance ? `${balance.amount} ${balance.currency}` : '—'}</strong>
+            </div>
+            <Link href="/usercenter" className="btn btn--gold btn--block" onClick={close}>{t('menu.finance_center')}</Link>
+          </div>
+        ) : (
+          <div className="drawer__guest">
+            <div className="brand drawer__logo"><span className="brand__accent">{first}</span>
+              {rest.length > 0 && <span className="brand__rest">{' ' + rest.join(' ')}</span>}</div>
+            <button type="button" className="btn btn--gold btn--block" data-testid="menu-login"
+              onClick={() => dispatch(uiActions.popupRequested({ name: 'login' }))}>{t('menu.member_login')}</button>
+            <button type="button" className="btn btn--ghost btn--block" data-testid="menu-register"
+              onClick={() => dispatch(uiActions.popupRequested({ name: 'register', step: 0 }))}>{t('menu.free_register')}</button>
+          </div>
+        )}
+        {loggedIn && (
+          <nav className="drawer__links">
+            <Link href="/usercenter" onClick={close}>{t('usercenter.title')}</Link>
+            <Link href="/usercenter/userinfo" onClick={close}>{t('userinfo.title')}</Link>
+            <Link href="/setting/changenickname" onClick={close}>{t('settings.change_nickname')}</Link>
+            <button type="button" className="drawer__logout" data-testid="menu-logout"
+              onClick={() => dispatch(sessionActions.logoutRequested())}>{t('menu.logout')}</button>
+          </nav>
+        )}
+      </aside>
+    </div>
+  );
+}
