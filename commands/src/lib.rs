@@ -27,3 +27,4 @@ pub use framework::{CommandError, Framework, RetryPolicy};
 pub use metrics::CommandMetrics;
 pub use store::{Store, StoreOptions};
 pub use wallet::WalletService;
+pub mod feed;

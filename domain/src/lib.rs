@@ -10,10 +10,19 @@
 //!   the Account aggregate (login failures, locks, trusted devices, profile).
 //! - `wallet/`: the Wallet aggregate (balances, stake reservations,
 //!   idempotent transaction references), its commands, events and tests.
+//! - `catalogue/`: the sportsbook tree (sport > region > competition >
+//!   game > market > event), market tabs, quarter lines, sport search.
+//! - `odds`: odds formats (decimal, fractional with a ladder, american,
+//!   hongkong, malay, indo); vectors shared with the client in testdata/.
+//! - `swarm/`: the pure core of the Swarm-style data protocol: request
+//!   envelope, `get` queries run against the catalogue, push diffs.
 
 pub mod account;
+pub mod catalogue;
 pub mod errors;
 pub mod money;
+pub mod odds;
+pub mod result;
 pub mod wallet;
 
 pub use errors::Code;
