@@ -17,12 +17,16 @@ use crate::config::Config;
 use crate::metrics::HttpMetrics;
 use crate::routes;
 use crate::secrets::{self, LoginKey};
+use crate::swarm::hub::Hub;
 use crate::transport::crypto::Pairs;
 use crate::transport::Transport;
 use commands::accounts::AccountService;
 use commands::clock::{SharedClock, SystemClock};
 use commands::codes::{Codes, Outbox};
+use commands::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
+use commands::live::{LiveCatalogue, ResultService};
 use commands::sessions::Sessions;
+use domain::catalogue::Catalogue;
 
 /// What every handler may reach.
 #[derive(Clone)]
@@ -34,6 +38,10 @@ pub struct AppState {
     pub transport: Arc<Transport>,
     pub login_key: Arc<LoginKey>,
     pub clock: SharedClock,
+    pub live: Arc<LiveCatalogue>,
+    pub results: Arc<ResultService>,
+    pub hub: Arc<Hub>,
+    feed: Arc<std::sync::Mutex<Option<Box<dyn Feed>>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
@@ -64,6 +72,33 @@ pub fn backend(db: &Db) -> Backend {
         StoreKind::Postgres => Backend::Postgres,
         StoreKind::Sqlite => Backend::Sqlite,
     }
+}
+
+/// The configured feed and the catalogue it starts from. A fixture that
+/// does not load is a start-up error, not an empty sportsbook.
+pub fn open_feed(config: &Config, now_s: i64) -> anyhow::Result<(Box<dyn Feed>, Catalogue)> {
+    let mut catalogue = Catalogue::new();
+    let mut feed: Box<dyn Feed> = match config.feed.source.as_str() {
+        "fixture" => {
+            let path = &config.feed.fixture_file;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read feed fixture {path}"))?;
+            let fixture =
+                Fixture::parse(&text).with_context(|| format!("in feed fixture {path}"))?;
+            fixture
+                .load_into(&mut Catalogue::new())
+                .with_context(|| format!("in feed fixture {path}"))?;
+            Box::new(FixtureFeed::new(fixture))
+        }
+        _ => Box::new(Simulator::new(SimulatorSettings {
+            seed: config.feed.seed,
+            games_per_competition: config.feed.games_per_competition,
+            live_seconds: config.feed.live_seconds,
+            price_moves_per_tick: config.feed.price_moves_per_tick,
+        })),
+    };
+    feed.start(&mut catalogue, now_s);
+    Ok((feed, catalogue))
 }
 
 /// Every projection of the platform.
@@ -118,13 +153,18 @@ impl AppState {
             clock.clone(),
             config.accounts.session_lifetime_ms,
         );
+        let (feed, catalogue) = open_feed(&config, clock.now_ms() / 1000)?;
+        let live = LiveCatalogue::new(catalogue);
+        let results = ResultService::new(&db, store, retry, command_metrics.clone());
+        let sessions = Arc::new(sessions);
+        let hub = Hub::new(live.clone(), sessions.clone(), clock.clone());
         let accounts = AccountService::new(
             &db,
             store,
             retry,
             command_metrics,
             Arc::new(codes),
-            Arc::new(sessions),
+            sessions,
             clock.clone(),
             config.accounts.settings(),
         );
@@ -136,10 +176,30 @@ impl AppState {
             transport: Arc::new(transport),
             login_key: Arc::new(login_key),
             clock,
+            live,
+            results: Arc::new(results),
+            hub,
+            feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
             http_metrics,
         })
+    }
+
+    /// Starts the feed loop and the Swarm fan-out; they stop with `stop`.
+    pub fn spawn_live(&self, stop: watch::Receiver<bool>) -> Vec<tokio::task::JoinHandle<()>> {
+        let mut tasks = vec![tokio::spawn(self.hub.clone().run(stop.clone()))];
+        if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            tasks.push(tokio::spawn(commands::live::run_feed(
+                feed,
+                self.live.clone(),
+                self.results.clone(),
+                self.clock.clone(),
+                Duration::from_millis(self.config.feed.tick_ms),
+                stop,
+            )));
+        }
+        tasks
     }
 
     /// Starts the projection runner; it stops when `stop` turns true.
@@ -158,7 +218,8 @@ impl AppState {
         let mut api = routes::health::router()
             .merge(layered)
             .merge(routes::account::open_router())
-            .merge(routes::partner::router());
+            .merge(routes::partner::router())
+            .merge(crate::swarm::router());
         if self.config.demo_mode {
             api = api.merge(routes::dev::router());
         }
@@ -209,6 +270,7 @@ pub struct Running {
     stop: watch::Sender<bool>,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
     runner: tokio::task::JoinHandle<()>,
+    live_tasks: Vec<tokio::task::JoinHandle<()>>,
 }
 
 /// Starts the projection runner, seeds the demo member (DEMO=1) and serves
@@ -227,6 +289,7 @@ pub async fn start_with_clock(
     let state = AppState::with_clock(config, db, clock).await?;
     let (stop, stopped) = watch::channel(false);
     let runner = state.spawn_runner(stopped.clone());
+    let live_tasks = state.spawn_live(stopped.clone());
     if state.config.demo_mode {
         seed_demo(&state).await?;
     }
@@ -246,6 +309,7 @@ pub async fn start_with_clock(
         stop,
         server,
         runner,
+        live_tasks,
     })
 }
 
@@ -255,6 +319,9 @@ impl Running {
         let _ = self.stop.send(true);
         self.server.await?.context("server failed")?;
         self.runner.await?;
+        for task in self.live_tasks {
+            task.await?;
+        }
         self.state.db.close().await;
         Ok(())
     }

@@ -15,6 +15,7 @@ pub struct Config {
     pub transport: Transport,
     pub accounts: Accounts,
     pub partner: Partner,
+    pub feed: FeedConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -101,6 +102,17 @@ impl Accounts {
 }
 
 #[derive(Debug, Clone, Deserialize)]
+pub struct FeedConfig {
+    pub source: String,
+    pub fixture_file: String,
+    pub seed: u64,
+    pub tick_ms: u64,
+    pub live_seconds: i64,
+    pub games_per_competition: usize,
+    pub price_moves_per_tick: usize,
+}
+
+#[derive(Debug, Clone, Deserialize)]
 pub struct Partner {
     pub key: String,
     pub session_lifetime_ms: i64,
@@ -141,6 +153,10 @@ impl Config {
         }
         self.database_url = var("DATABASE_URL").filter(|u| !u.trim().is_empty());
         self.demo_mode = var("DEMO").is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
+        if let Some(file) = var("FEED_FIXTURE") {
+            self.feed.source = "fixture".into();
+            self.feed.fixture_file = file;
+        }
         if let Some(key) = var("PARTNER_KEY") {
             self.partner.key = key;
         }
@@ -173,6 +189,15 @@ impl Config {
             || self.accounts.max_login_failures as usize > domain::account::REMEMBERED_FAILURES + 1
         {
             bail!("accounts.max_login_failures must be between 1 and 17");
+        }
+        if !matches!(self.feed.source.as_str(), "simulator" | "fixture") {
+            bail!("feed.source must be simulator or fixture");
+        }
+        if self.feed.source == "fixture" && self.feed.fixture_file.trim().is_empty() {
+            bail!("feed.source = fixture needs feed.fixture_file (or FEED_FIXTURE)");
+        }
+        if self.feed.tick_ms == 0 || self.feed.live_seconds < 10 {
+            bail!("feed.tick_ms must be positive and feed.live_seconds at least 10");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

@@ -18,4 +18,5 @@ pub mod error;
 pub mod metrics;
 pub mod routes;
 pub mod secrets;
+pub mod swarm;
 pub mod transport;

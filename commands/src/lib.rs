@@ -17,6 +17,7 @@ pub mod codes;
 pub mod db;
 pub mod framework;
 pub mod limits;
+pub mod live;
 pub mod metrics;
 pub mod sessions;
 pub mod store;

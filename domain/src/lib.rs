@@ -23,6 +23,7 @@ pub mod errors;
 pub mod money;
 pub mod odds;
 pub mod result;
+pub mod swarm;
 pub mod wallet;
 
 pub use errors::Code;

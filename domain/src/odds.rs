@@ -75,7 +75,9 @@ impl fmt::Display for OddsFormat {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown odds format '{0}' (accepted: decimal, fractional, american, hongkong, malay, indo)")]
+#[error(
+    "unknown odds format '{0}' (accepted: decimal, fractional, american, hongkong, malay, indo)"
+)]
 pub struct UnknownOddsFormat(pub String);
 
 impl FromStr for OddsFormat {
@@ -163,7 +165,11 @@ fn two_places(value: Decimal) -> String {
     let mut rounded = round_half_away(value, 2);
     rounded.rescale(2);
     if rounded.is_zero() {
-        let sign = if value.is_sign_negative() && !value.is_zero() { "-" } else { "" };
+        let sign = if value.is_sign_negative() && !value.is_zero() {
+            "-"
+        } else {
+            ""
+        };
         return format!("{sign}0.00");
     }
     rounded.to_string()

@@ -17,8 +17,15 @@ pub fn split_quarter(base: Decimal) -> Option<(Decimal, Decimal)> {
     if !is_quarter {
         return None;
     }
-    let toward_zero = if base.is_sign_negative() { QUARTER } else { -QUARTER };
-    Some(((base + toward_zero).normalize(), (base - toward_zero).normalize()))
+    let toward_zero = if base.is_sign_negative() {
+        QUARTER
+    } else {
+        -QUARTER
+    };
+    Some((
+        (base + toward_zero).normalize(),
+        (base - toward_zero).normalize(),
+    ))
 }
 
 /// The line as shown: "a / b" for a quarter line, the plain value otherwise.

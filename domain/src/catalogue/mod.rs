@@ -35,7 +35,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 pub use handicap::{handicap_lines, split_quarter};
-pub use model::{Competition, Event, Game, GameType, LiveInfo, Market, Region, Sport, UnknownGameType};
+pub use model::{
+    Competition, Event, Game, GameType, LiveInfo, Market, Region, Sport, UnknownGameType,
+};
 pub use search::{
     game_link, link_for, min_term_length, search, SearchCompetition, SearchGame, SearchGroup,
     SearchResult, SHORT_SEARCH_LANGUAGES,

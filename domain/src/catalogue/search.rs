@@ -108,7 +108,10 @@ fn sport_results(catalogue: &Catalogue, sport_id: u64, needle: &str) -> Vec<Sear
 
 fn teams_match(game: &Game, needle: &str) -> bool {
     squash(&game.team1_name).contains(needle)
-        || game.team2_name.as_deref().is_some_and(|t| squash(t).contains(needle))
+        || game
+            .team2_name
+            .as_deref()
+            .is_some_and(|t| squash(t).contains(needle))
 }
 
 fn result(game: &Game, competition: &str) -> SearchResult {

@@ -83,7 +83,9 @@ impl<T: Clone> Table<T> {
     }
 
     fn count(&self, parent: u64) -> u32 {
-        self.by_parent.get(&parent).map_or(0, |ids| ids.len() as u32)
+        self.by_parent
+            .get(&parent)
+            .map_or(0, |ids| ids.len() as u32)
     }
 }
 
@@ -234,7 +236,11 @@ impl Catalogue {
         Ok(self.events.put(id, event, event_parent))
     }
 
-    pub fn update_sport(&mut self, id: u64, f: impl FnOnce(&mut Sport)) -> Result<(), CatalogueError> {
+    pub fn update_sport(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut Sport),
+    ) -> Result<(), CatalogueError> {
         let mut sport = found(&self.sports.rows, Level::Sport, id)?;
         f(&mut sport);
         sport.id = id;
@@ -242,7 +248,11 @@ impl Catalogue {
         Ok(())
     }
 
-    pub fn update_region(&mut self, id: u64, f: impl FnOnce(&mut Region)) -> Result<(), CatalogueError> {
+    pub fn update_region(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut Region),
+    ) -> Result<(), CatalogueError> {
         let mut region = found(&self.regions.rows, Level::Region, id)?;
         f(&mut region);
         region.id = id;
@@ -260,21 +270,33 @@ impl Catalogue {
         self.insert_competition(competition).map(drop)
     }
 
-    pub fn update_game(&mut self, id: u64, f: impl FnOnce(&mut Game)) -> Result<(), CatalogueError> {
+    pub fn update_game(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut Game),
+    ) -> Result<(), CatalogueError> {
         let mut game = found(&self.games.rows, Level::Game, id)?;
         f(&mut game);
         game.id = id;
         self.insert_game(game).map(drop)
     }
 
-    pub fn update_market(&mut self, id: u64, f: impl FnOnce(&mut Market)) -> Result<(), CatalogueError> {
+    pub fn update_market(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut Market),
+    ) -> Result<(), CatalogueError> {
         let mut market = found(&self.markets.rows, Level::Market, id)?;
         f(&mut market);
         market.id = id;
         self.insert_market(market).map(drop)
     }
 
-    pub fn update_event(&mut self, id: u64, f: impl FnOnce(&mut Event)) -> Result<(), CatalogueError> {
+    pub fn update_event(
+        &mut self,
+        id: u64,
+        f: impl FnOnce(&mut Event),
+    ) -> Result<(), CatalogueError> {
         let mut event = found(&self.events.rows, Level::Event, id)?;
         f(&mut event);
         event.id = id;

@@ -57,7 +57,10 @@ const EXACT: &[(&[&str], &[MarketTab])] = &[
     (&["P1XP2", "P1P2"], &[PopularHandicap, MainHandicap]),
     (&["DoubleChance", "DrawNoBet"], &[PopularHandicap]),
     (&["Handicap"], &[MainHandicap]),
-    (&["AsianHandicap"], &[AsianHandicap, PopularHandicap, MainHandicap]),
+    (
+        &["AsianHandicap"],
+        &[AsianHandicap, PopularHandicap, MainHandicap],
+    ),
     (&["OverUnder"], &[PopularHandicap, MainHandicap, Goal]),
     (&["AsianTotal"], &[AsianHandicap, MainHandicap, Goal]),
     (&["BothTeamsToScore"], &[PopularHandicap, Goal]),
@@ -74,7 +77,10 @@ const EXACT: &[(&[&str], &[MarketTab])] = &[
         ],
         &[Goal],
     ),
-    (&["HalfTimeFullTime", "HighestScoringHalf"], &[FirstHalfSecondHalf, FunSelection]),
+    (
+        &["HalfTimeFullTime", "HighestScoringHalf"],
+        &[FirstHalfSecondHalf, FunSelection],
+    ),
     (
         &[
             "WinningMargin",
@@ -115,7 +121,11 @@ fn family_tabs(code: &str) -> Vec<MarketTab> {
     if let Some(rest) = HALF_PREFIXES.iter().find_map(|p| code.strip_prefix(p)) {
         tabs.push(FirstHalfSecondHalf);
         let inherited = tabs_for(rest);
-        tabs.extend(inherited.into_iter().filter(|t| matches!(t, AsianHandicap | Goal)));
+        tabs.extend(
+            inherited
+                .into_iter()
+                .filter(|t| matches!(t, AsianHandicap | Goal)),
+        );
     }
     if code.contains("Minute") {
         tabs.push(Minutes);
@@ -144,12 +154,18 @@ mod tests {
         let tabs = tabs_for("AsianHandicap");
         assert!(tabs.contains(&AsianHandicap));
         assert!(tabs.contains(&MainHandicap));
-        assert_eq!(tabs_for("AsianTotal"), vec![AsianHandicap, MainHandicap, Goal]);
+        assert_eq!(
+            tabs_for("AsianTotal"),
+            vec![AsianHandicap, MainHandicap, Goal]
+        );
     }
 
     #[test]
     fn a_market_may_sit_in_several_tabs_listed_once_in_tab_order() {
-        assert_eq!(tabs_for("OverUnder"), vec![PopularHandicap, MainHandicap, Goal]);
+        assert_eq!(
+            tabs_for("OverUnder"),
+            vec![PopularHandicap, MainHandicap, Goal]
+        );
         assert_eq!(
             tabs_for("HalfTimeFullTime"),
             vec![FirstHalfSecondHalf, FunSelection]
@@ -163,13 +179,19 @@ mod tests {
             tabs_for("FirstHalfAsianHandicap"),
             vec![AsianHandicap, FirstHalfSecondHalf]
         );
-        assert_eq!(tabs_for("SecondHalfOverUnder"), vec![FirstHalfSecondHalf, Goal]);
+        assert_eq!(
+            tabs_for("SecondHalfOverUnder"),
+            vec![FirstHalfSecondHalf, Goal]
+        );
     }
 
     #[test]
     fn family_rules_place_corners_players_minutes_and_overtime() {
         assert_eq!(tabs_for("CornerOverUnder"), vec![CornerKick]);
-        assert_eq!(tabs_for("FirstHalfCornerP1XP2"), vec![FirstHalfSecondHalf, CornerKick]);
+        assert_eq!(
+            tabs_for("FirstHalfCornerP1XP2"),
+            vec![FirstHalfSecondHalf, CornerKick]
+        );
         assert_eq!(tabs_for("AnytimeGoalscorer"), vec![Player]);
         assert_eq!(tabs_for("PlayerShotsOnTarget"), vec![Player]);
         assert_eq!(tabs_for("GoalsFrom0To15Minutes"), vec![Minutes]);

@@ -38,7 +38,9 @@ impl Rng {
         if map.is_empty() {
             return None;
         }
-        map.keys().nth(self.below(map.len() as u64) as usize).copied()
+        map.keys()
+            .nth(self.below(map.len() as u64) as usize)
+            .copied()
     }
 }
 
@@ -106,7 +108,13 @@ fn add_region(rng: &mut Rng, c: &mut Catalogue, sport_id: u64) {
     let id = next_id(c);
     let name = format!("Region {}", rng.below(50));
     let alias = name.replace(' ', "");
-    c.insert_region(Region { id, sport_id, name, alias }).unwrap();
+    c.insert_region(Region {
+        id,
+        sport_id,
+        name,
+        alias,
+    })
+    .unwrap();
     for _ in 0..rng.below(3) {
         add_competition(rng, c, id);
     }
@@ -114,8 +122,15 @@ fn add_region(rng: &mut Rng, c: &mut Catalogue, sport_id: u64) {
 
 fn add_competition(rng: &mut Rng, c: &mut Catalogue, region_id: u64) {
     let id = next_id(c);
-    let name = rng.pick(&["Premier League", "La Liga", "K League 1", "NBA"]).to_string();
-    c.insert_competition(Competition { id, region_id, name }).unwrap();
+    let name = rng
+        .pick(&["Premier League", "La Liga", "K League 1", "NBA"])
+        .to_string();
+    c.insert_competition(Competition {
+        id,
+        region_id,
+        name,
+    })
+    .unwrap();
     for _ in 0..rng.below(4) {
         add_game(rng, c, id);
     }
@@ -157,7 +172,8 @@ fn quarter_line(rng: &mut Rng) -> Decimal {
 fn add_market(rng: &mut Rng, c: &mut Catalogue, game_id: u64) {
     let id = next_id(c);
     let market_type = rng.pick(&MARKETS).to_string();
-    let base = matches!(market_type.as_str(), "AsianHandicap" | "OverUnder").then(|| quarter_line(rng));
+    let base =
+        matches!(market_type.as_str(), "AsianHandicap" | "OverUnder").then(|| quarter_line(rng));
     c.insert_market(Market {
         id,
         game_id,
@@ -200,8 +216,12 @@ pub(crate) fn mutate(rng: &mut Rng, c: &mut Catalogue) {
             let price = random_price(rng);
             c.update_event(id, |e| e.price = price).unwrap()
         }),
-        2 => change(rng.key(c.events()), |id| c.update_event(id, |e| e.is_suspended ^= true).unwrap()),
-        3 => change(rng.key(c.markets()), |id| c.update_market(id, |m| m.is_suspended ^= true).unwrap()),
+        2 => change(rng.key(c.events()), |id| {
+            c.update_event(id, |e| e.is_suspended ^= true).unwrap()
+        }),
+        3 => change(rng.key(c.markets()), |id| {
+            c.update_market(id, |m| m.is_suspended ^= true).unwrap()
+        }),
         4 => change(rng.key(c.games()), |id| {
             let info = live_info(rng);
             c.update_game(id, |g| g.info = Some(info)).unwrap()
@@ -284,19 +304,42 @@ pub(crate) fn small() -> Catalogue {
     let mut c = Catalogue::new();
     c.insert_sport(sport(1, "Football", 1));
     c.insert_sport(sport(3, "Basketball", 2));
-    c.insert_region(Region { id: 10, sport_id: 1, name: "England".into(), alias: "England".into() })
+    c.insert_region(Region {
+        id: 10,
+        sport_id: 1,
+        name: "England".into(),
+        alias: "England".into(),
+    })
+    .unwrap();
+    c.insert_region(Region {
+        id: 30,
+        sport_id: 3,
+        name: "USA".into(),
+        alias: "USA".into(),
+    })
+    .unwrap();
+    c.insert_competition(Competition {
+        id: 100,
+        region_id: 10,
+        name: "Premier League".into(),
+    })
+    .unwrap();
+    c.insert_competition(Competition {
+        id: 300,
+        region_id: 30,
+        name: "NBA".into(),
+    })
+    .unwrap();
+    c.insert_game(game(1000, 100, "Arsenal", Some("Chelsea")))
         .unwrap();
-    c.insert_region(Region { id: 30, sport_id: 3, name: "USA".into(), alias: "USA".into() })
+    c.insert_game(game(3000, 300, "Lakers", Some("Celtics")))
         .unwrap();
-    c.insert_competition(Competition { id: 100, region_id: 10, name: "Premier League".into() })
-        .unwrap();
-    c.insert_competition(Competition { id: 300, region_id: 30, name: "NBA".into() }).unwrap();
-    c.insert_game(game(1000, 100, "Arsenal", Some("Chelsea"))).unwrap();
-    c.insert_game(game(3000, 300, "Lakers", Some("Celtics"))).unwrap();
     c.insert_market(market(10000, 1000, "P1XP2")).unwrap();
-    c.insert_event(event(100001, 10000, "P1", dec!(2.1))).unwrap();
-    c.insert_event(event(100002, 10000, "X", dec!(3.25))).unwrap();
-    c.insert_event(event(100003, 10000, "P2", dec!(3.6))).unwrap();
+    c.insert_event(event(100001, 10000, "P1", dec!(2.1)))
+        .unwrap();
+    c.insert_event(event(100002, 10000, "X", dec!(3.25)))
+        .unwrap();
+    c.insert_event(event(100003, 10000, "P2", dec!(3.6)))
+        .unwrap();
     c
 }
-

@@ -20,7 +20,13 @@ fn a_child_needs_its_parent() {
     );
     assert!(c.games().get(&1).is_none());
     let err = c.insert_event(event(5, 77, "P1", dec!(2))).unwrap_err();
-    assert!(matches!(err, CatalogueError::MissingParent { parent: Level::Market, .. }));
+    assert!(matches!(
+        err,
+        CatalogueError::MissingParent {
+            parent: Level::Market,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -56,7 +62,8 @@ fn prices_keep_three_places_and_lines_lose_trailing_zeros() {
     assert_eq!(c.events()[&100001].price.to_string(), "2.100");
     c.update_event(100001, |e| e.price = dec!(1.23456)).unwrap();
     assert_eq!(c.events()[&100001].price.to_string(), "1.235");
-    c.update_market(10000, |m| m.base = Some(dec!(-0.750))).unwrap();
+    c.update_market(10000, |m| m.base = Some(dec!(-0.750)))
+        .unwrap();
     assert_eq!(c.markets()[&10000].base.unwrap().to_string(), "-0.75");
 }
 
@@ -75,10 +82,17 @@ fn an_update_keeps_the_id_and_moves_the_row_under_a_new_parent() {
         c.update_game(1000, |g| g.competition_id = 5),
         Err(CatalogueError::MissingParent { .. })
     ));
-    assert_eq!(c.games()[&1000].competition_id, 300, "refused update changes nothing");
+    assert_eq!(
+        c.games()[&1000].competition_id,
+        300,
+        "refused update changes nothing"
+    );
     assert_eq!(
         c.update_event(1, |_| ()),
-        Err(CatalogueError::NotFound { level: Level::Event, id: 1 })
+        Err(CatalogueError::NotFound {
+            level: Level::Event,
+            id: 1
+        })
     );
 }
 
@@ -143,13 +157,17 @@ fn search_needs_one_character_in_korean_chinese_traditional_english_and_thai() {
     }
     let c = small();
     assert!(!search(&c, "a", "eng").is_empty());
-    assert!(search(&c, "   ", "eng").is_empty(), "only spaces is no term");
+    assert!(
+        search(&c, "   ", "eng").is_empty(),
+        "only spaces is no term"
+    );
 }
 
 #[test]
 fn search_counts_characters_not_bytes() {
     let mut c = small();
-    c.insert_game(game(1001, 100, "전북 현대", Some("울산"))).unwrap();
+    c.insert_game(game(1001, 100, "전북 현대", Some("울산")))
+        .unwrap();
     assert_eq!(search(&c, "전북", "kor")[0].results[0].game.id, 1001);
     assert!(search(&c, "전북현", "zhh").is_empty(), "3 characters < 4");
     assert_eq!(search(&c, "전북 현대", "zhh").len(), 1);
@@ -159,8 +177,11 @@ fn search_counts_characters_not_bytes() {
 fn search_groups_by_sport_in_sport_order_and_games_by_kick_off() {
     let mut c = small();
     c.update_sport(3, |s| s.order = 0).unwrap();
-    c.insert_game(Game { start_ts: 1_600_000_000, ..game(1002, 100, "Everton", Some("Arsenal")) })
-        .unwrap();
+    c.insert_game(Game {
+        start_ts: 1_600_000_000,
+        ..game(1002, 100, "Everton", Some("Arsenal"))
+    })
+    .unwrap();
     let groups = search(&c, "a", "eng");
     let names: Vec<_> = groups.iter().map(|g| g.name.as_str()).collect();
     assert_eq!(names, ["Basketball", "Football"]);
@@ -173,7 +194,8 @@ fn search_groups_by_sport_in_sport_order_and_games_by_kick_off() {
 #[test]
 fn search_results_have_the_spec_shape() {
     let mut c = small();
-    c.insert_game(game(1003, 100, "Outright winner", None)).unwrap();
+    c.insert_game(game(1003, 100, "Outright winner", None))
+        .unwrap();
     let json = serde_json::to_value(search(&c, "outright", "eng")).unwrap();
     assert_eq!(
         json,

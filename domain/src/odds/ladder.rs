@@ -26,6 +26,7 @@ pub enum LadderError {
     OutOfOrder(String),
 }
 
+#[rustfmt::skip]
 const STANDARD: &[(u32, u32)] = &[
     (100, 1), (90, 1), (80, 1), (75, 1), (66, 1), (50, 1), (45, 1), (40, 1), (33, 1), (30, 1),
     (28, 1), (25, 1), (22, 1), (20, 1), (18, 1), (16, 1), (15, 1), (14, 1), (13, 1), (12, 1),
@@ -49,7 +50,10 @@ impl FractionalLadder {
             return Err(LadderError::BadStep(format!("{n}/{d}")));
         }
         if let Some(pair) = steps.windows(2).find(|w| value(w[1]) >= value(w[0])) {
-            return Err(LadderError::OutOfOrder(format!("{}/{}", pair[1].0, pair[1].1)));
+            return Err(LadderError::OutOfOrder(format!(
+                "{}/{}",
+                pair[1].0, pair[1].1
+            )));
         }
         Ok(FractionalLadder { steps })
     }
@@ -102,13 +106,20 @@ impl TryFrom<Vec<String>> for FractionalLadder {
     type Error = LadderError;
 
     fn try_from(texts: Vec<String>) -> Result<Self, Self::Error> {
-        let steps = texts.iter().map(|t| parse_step(t)).collect::<Result<_, _>>()?;
+        let steps = texts
+            .iter()
+            .map(|t| parse_step(t))
+            .collect::<Result<_, _>>()?;
         FractionalLadder::new(steps)
     }
 }
 
 impl From<FractionalLadder> for Vec<String> {
     fn from(ladder: FractionalLadder) -> Self {
-        ladder.steps.iter().map(|(n, d)| format!("{n}/{d}")).collect()
+        ladder
+            .steps
+            .iter()
+            .map(|(n, d)| format!("{n}/{d}"))
+            .collect()
     }
 }

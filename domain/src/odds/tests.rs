@@ -34,7 +34,10 @@ fn every_shared_vector_displays_as_expected() {
         );
     }
     for format in OddsFormat::ALL {
-        assert!(vectors.iter().any(|v| v.format == format.name()), "{format} covered");
+        assert!(
+            vectors.iter().any(|v| v.format == format.name()),
+            "{format} covered"
+        );
     }
 }
 
@@ -63,21 +66,37 @@ fn malay_and_indo_turn_negative_on_opposite_sides_of_evens() {
 #[test]
 fn fractional_without_a_ladder_is_the_simplest_exact_fraction() {
     assert_eq!(display(dec!(2.75), OddsFormat::Fractional, None), "7/4");
-    assert_eq!(display(dec!(1.333), OddsFormat::Fractional, None), "333/1000");
+    assert_eq!(
+        display(dec!(1.333), OddsFormat::Fractional, None),
+        "333/1000"
+    );
 }
 
 #[test]
 fn fractional_with_a_ladder_takes_the_nearest_step_and_shorter_on_a_tie() {
     let ladder = FractionalLadder::standard();
-    assert_eq!(display(dec!(1.333), OddsFormat::Fractional, Some(&ladder)), "1/3");
-    assert_eq!(display(dec!(8.75), OddsFormat::Fractional, Some(&ladder)), "15/2");
-    assert_eq!(display(dec!(2000), OddsFormat::Fractional, Some(&ladder)), "100/1");
+    assert_eq!(
+        display(dec!(1.333), OddsFormat::Fractional, Some(&ladder)),
+        "1/3"
+    );
+    assert_eq!(
+        display(dec!(8.75), OddsFormat::Fractional, Some(&ladder)),
+        "15/2"
+    );
+    assert_eq!(
+        display(dec!(2000), OddsFormat::Fractional, Some(&ladder)),
+        "100/1"
+    );
 }
 
 #[test]
 fn prices_at_or_below_one_show_a_dash_except_in_decimal() {
     for format in OddsFormat::ALL {
-        let expected = if format == OddsFormat::Decimal { "1.00" } else { "-" };
+        let expected = if format == OddsFormat::Decimal {
+            "1.00"
+        } else {
+            "-"
+        };
         assert_eq!(display(dec!(1), format, None), expected);
     }
 }
@@ -86,7 +105,10 @@ fn prices_at_or_below_one_show_a_dash_except_in_decimal() {
 fn formats_parse_from_their_names_case_insensitively() {
     for format in OddsFormat::ALL {
         assert_eq!(format.name().parse::<OddsFormat>(), Ok(format));
-        assert_eq!(format.name().to_uppercase().parse::<OddsFormat>(), Ok(format));
+        assert_eq!(
+            format.name().to_uppercase().parse::<OddsFormat>(),
+            Ok(format)
+        );
     }
     assert!("hong kong".parse::<OddsFormat>().is_err());
     assert_eq!(
@@ -98,7 +120,10 @@ fn formats_parse_from_their_names_case_insensitively() {
 #[test]
 fn the_standard_ladder_runs_from_100_to_1_down_to_1_to_100() {
     let ladder = FractionalLadder::standard();
-    assert_eq!(FractionalLadder::new(ladder.steps().to_vec()), Ok(ladder.clone()));
+    assert_eq!(
+        FractionalLadder::new(ladder.steps().to_vec()),
+        Ok(ladder.clone())
+    );
     assert!(ladder.steps().len() >= 90);
     assert_eq!(ladder.steps().first(), Some(&(100, 1)));
     assert_eq!(ladder.steps().last(), Some(&(1, 100)));
@@ -106,13 +131,18 @@ fn the_standard_ladder_runs_from_100_to_1_down_to_1_to_100() {
 
 #[test]
 fn a_configured_ladder_must_be_fractions_in_descending_order() {
-    let parse = |steps: &[&str]| {
-        serde_json::from_value::<FractionalLadder>(serde_json::json!(steps))
-    };
-    assert_eq!(parse(&["2/1", "1/1", "1/2"]).unwrap().steps(), &[(2, 1), (1, 1), (1, 2)]);
+    let parse =
+        |steps: &[&str]| serde_json::from_value::<FractionalLadder>(serde_json::json!(steps));
+    assert_eq!(
+        parse(&["2/1", "1/1", "1/2"]).unwrap().steps(),
+        &[(2, 1), (1, 1), (1, 2)]
+    );
     assert!(parse(&[]).is_err());
     assert!(parse(&["1/1", "2/1"]).is_err());
-    assert!(parse(&["1/1", "2/2"]).is_err(), "equal values are not descending");
+    assert!(
+        parse(&["1/1", "2/2"]).is_err(),
+        "equal values are not descending"
+    );
     assert!(parse(&["1/0"]).is_err());
     assert!(parse(&["one/two"]).is_err());
     assert_eq!(FractionalLadder::new(vec![]), Err(LadderError::Empty));

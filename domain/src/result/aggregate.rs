@@ -160,6 +160,9 @@ impl Aggregate for GameResult {
         }
         self.game_id = Some(game_id);
         self.score = Some(score);
-        self.outcomes = selections.into_iter().map(|s| (s.event_id, s.outcome)).collect();
+        self.outcomes = selections
+            .into_iter()
+            .map(|s| (s.event_id, s.outcome))
+            .collect();
     }
 }

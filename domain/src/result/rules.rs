@@ -96,7 +96,12 @@ fn won(yes: bool) -> SelectionOutcome {
 /// The outcome of selection `event_type` (with its own `base` line) of a
 /// `market_type` market, or `None` when the score cannot settle it (an
 /// unknown market, or a half-time market without a half-time score).
-pub fn settle(market_type: &str, event_type: &str, base: Option<Decimal>, score: &FinalScore) -> Option<SelectionOutcome> {
+pub fn settle(
+    market_type: &str,
+    event_type: &str,
+    base: Option<Decimal>,
+    score: &FinalScore,
+) -> Option<SelectionOutcome> {
     let (t1, t2) = (score.team1, score.team2);
     let line = base.unwrap_or_default();
     let total = |n: u32| Decimal::from(n);
@@ -116,7 +121,11 @@ pub fn settle(market_type: &str, event_type: &str, base: Option<Decimal>, score:
             _ => '2',
         })),
         "AsianHandicap" | "FirstHalfAsianHandicap" => {
-            let (a, b) = if market_type == "AsianHandicap" { (t1, t2) } else { score.first_half? };
+            let (a, b) = if market_type == "AsianHandicap" {
+                (t1, t2)
+            } else {
+                score.first_half?
+            };
             let (mine, theirs) = match event_type {
                 "Home" => (a, b),
                 "Away" => (b, a),
@@ -125,7 +134,11 @@ pub fn settle(market_type: &str, event_type: &str, base: Option<Decimal>, score:
             on_line(line, |l| total(mine) + l - total(theirs))
         }
         "OverUnder" | "AsianTotal" | "CornerOverUnder" => {
-            let sum = if market_type == "CornerOverUnder" { score.corners? } else { t1 + t2 };
+            let sum = if market_type == "CornerOverUnder" {
+                score.corners?
+            } else {
+                t1 + t2
+            };
             match event_type {
                 "Over" => on_line(line, |l| total(sum) - l),
                 "Under" => on_line(line, |l| l - total(sum)),

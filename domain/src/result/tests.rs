@@ -18,7 +18,10 @@ fn match_result_markets_pay_the_result() {
     assert_eq!(settle("P1XP2", "P1", None, &score(2, 1)), Some(Won));
     assert_eq!(settle("P1XP2", "X", None, &score(2, 1)), Some(Lost));
     assert_eq!(settle("P1XP2", "X", None, &score(1, 1)), Some(Won));
-    assert_eq!(settle("FirstHalfP1XP2", "P2", None, &score(2, 1)), Some(Won));
+    assert_eq!(
+        settle("FirstHalfP1XP2", "P2", None, &score(2, 1)),
+        Some(Won)
+    );
     assert_eq!(settle("P1P2", "P1", None, &score(1, 1)), Some(Returned));
     assert_eq!(settle("DoubleChance", "1X", None, &score(1, 1)), Some(Won));
     assert_eq!(settle("DoubleChance", "12", None, &score(1, 1)), Some(Lost));
@@ -27,67 +30,151 @@ fn match_result_markets_pay_the_result() {
 #[test]
 fn asian_handicap_quarter_lines_settle_in_halves() {
     // Home -0.25 (0 / -0.5): a draw loses half, a win wins all.
-    assert_eq!(settle("AsianHandicap", "Home", Some(dec!(-0.25)), &score(1, 1)), Some(HalfLost));
-    assert_eq!(settle("AsianHandicap", "Home", Some(dec!(-0.25)), &score(2, 1)), Some(Won));
+    assert_eq!(
+        settle("AsianHandicap", "Home", Some(dec!(-0.25)), &score(1, 1)),
+        Some(HalfLost)
+    );
+    assert_eq!(
+        settle("AsianHandicap", "Home", Some(dec!(-0.25)), &score(2, 1)),
+        Some(Won)
+    );
     // Away +0.25 on a draw wins half.
-    assert_eq!(settle("AsianHandicap", "Away", Some(dec!(0.25)), &score(1, 1)), Some(HalfWon));
+    assert_eq!(
+        settle("AsianHandicap", "Away", Some(dec!(0.25)), &score(1, 1)),
+        Some(HalfWon)
+    );
     // Home -1 on a one-goal win is a push; -0.75 wins half.
-    assert_eq!(settle("AsianHandicap", "Home", Some(dec!(-1)), &score(2, 1)), Some(Returned));
-    assert_eq!(settle("AsianHandicap", "Home", Some(dec!(-0.75)), &score(2, 1)), Some(HalfWon));
-    assert_eq!(settle("AsianHandicap", "Home", Some(dec!(-1.5)), &score(2, 1)), Some(Lost));
+    assert_eq!(
+        settle("AsianHandicap", "Home", Some(dec!(-1)), &score(2, 1)),
+        Some(Returned)
+    );
+    assert_eq!(
+        settle("AsianHandicap", "Home", Some(dec!(-0.75)), &score(2, 1)),
+        Some(HalfWon)
+    );
+    assert_eq!(
+        settle("AsianHandicap", "Home", Some(dec!(-1.5)), &score(2, 1)),
+        Some(Lost)
+    );
 }
 
 #[test]
 fn totals_compare_with_the_line_and_quarter_lines_split() {
-    assert_eq!(settle("OverUnder", "Over", Some(dec!(2.5)), &score(2, 1)), Some(Won));
-    assert_eq!(settle("OverUnder", "Under", Some(dec!(2.5)), &score(2, 1)), Some(Lost));
-    assert_eq!(settle("OverUnder", "Over", Some(dec!(3)), &score(2, 1)), Some(Returned));
+    assert_eq!(
+        settle("OverUnder", "Over", Some(dec!(2.5)), &score(2, 1)),
+        Some(Won)
+    );
+    assert_eq!(
+        settle("OverUnder", "Under", Some(dec!(2.5)), &score(2, 1)),
+        Some(Lost)
+    );
+    assert_eq!(
+        settle("OverUnder", "Over", Some(dec!(3)), &score(2, 1)),
+        Some(Returned)
+    );
     // Total 3 against 2.75 (2.5 / 3): the 2.5 half wins Over, the 3 half pushes.
-    assert_eq!(settle("AsianTotal", "Over", Some(dec!(2.75)), &score(2, 1)), Some(HalfWon));
-    assert_eq!(settle("AsianTotal", "Under", Some(dec!(2.75)), &score(2, 1)), Some(HalfLost));
-    assert_eq!(settle("AsianTotal", "Under", Some(dec!(2.25)), &score(2, 1)), Some(Lost));
-    assert_eq!(settle("CornerOverUnder", "Over", Some(dec!(8.5)), &score(0, 0)), Some(Won));
+    assert_eq!(
+        settle("AsianTotal", "Over", Some(dec!(2.75)), &score(2, 1)),
+        Some(HalfWon)
+    );
+    assert_eq!(
+        settle("AsianTotal", "Under", Some(dec!(2.75)), &score(2, 1)),
+        Some(HalfLost)
+    );
+    assert_eq!(
+        settle("AsianTotal", "Under", Some(dec!(2.25)), &score(2, 1)),
+        Some(Lost)
+    );
+    assert_eq!(
+        settle("CornerOverUnder", "Over", Some(dec!(8.5)), &score(0, 0)),
+        Some(Won)
+    );
 }
 
 #[test]
 fn both_teams_to_score_needs_a_goal_each() {
-    assert_eq!(settle("BothTeamsToScore", "Yes", None, &score(1, 1)), Some(Won));
-    assert_eq!(settle("BothTeamsToScore", "No", None, &score(1, 0)), Some(Won));
+    assert_eq!(
+        settle("BothTeamsToScore", "Yes", None, &score(1, 1)),
+        Some(Won)
+    );
+    assert_eq!(
+        settle("BothTeamsToScore", "No", None, &score(1, 0)),
+        Some(Won)
+    );
 }
 
 #[test]
 fn unknown_markets_and_missing_scores_do_not_settle() {
     assert_eq!(settle("CorrectScore", "1:0", None, &score(1, 0)), None);
-    let no_half = FinalScore { first_half: None, ..score(1, 0) };
+    let no_half = FinalScore {
+        first_half: None,
+        ..score(1, 0)
+    };
     assert_eq!(settle("FirstHalfP1XP2", "P1", None, &no_half), None);
 }
 
 fn selections(outcome: SelectionOutcome) -> Vec<SelectionResult> {
-    vec![SelectionResult { event_id: 7, market_id: 3, outcome }]
+    vec![SelectionResult {
+        event_id: 7,
+        market_id: 3,
+        outcome,
+    }]
 }
 
 #[test]
 fn a_game_is_resulted_once() {
-    let resulted = ResultEvent::GameResulted { game_id: 1, score: score(1, 0), selections: selections(Won), at_ms: 5 };
+    let resulted = ResultEvent::GameResulted {
+        game_id: 1,
+        score: score(1, 0),
+        selections: selections(Won),
+        at_ms: 5,
+    };
     TestFramework::<GameResult>::with(())
         .given(vec![resulted])
-        .when(ResultCommand::Record { game_id: 1, score: score(1, 0), selections: selections(Won), at_ms: 6 })
+        .when(ResultCommand::Record {
+            game_id: 1,
+            score: score(1, 0),
+            selections: selections(Won),
+            at_ms: 6,
+        })
         .then_expect_error(ResultError::AlreadyResulted);
 }
 
 #[test]
 fn a_correction_must_change_something_and_needs_a_result() {
-    let resulted = ResultEvent::GameResulted { game_id: 1, score: score(1, 0), selections: selections(Won), at_ms: 5 };
+    let resulted = ResultEvent::GameResulted {
+        game_id: 1,
+        score: score(1, 0),
+        selections: selections(Won),
+        at_ms: 5,
+    };
     TestFramework::<GameResult>::with(())
         .given(vec![resulted.clone()])
-        .when(ResultCommand::Correct { score: score(1, 0), selections: selections(Won), at_ms: 6 })
+        .when(ResultCommand::Correct {
+            score: score(1, 0),
+            selections: selections(Won),
+            at_ms: 6,
+        })
         .then_expect_error(ResultError::NothingToCorrect);
     TestFramework::<GameResult>::with(())
         .given(vec![resulted])
-        .when(ResultCommand::Correct { score: score(0, 1), selections: selections(Lost), at_ms: 6 })
-        .then_expect_events(vec![ResultEvent::ResultCorrected { game_id: 1, score: score(0, 1), selections: selections(Lost), at_ms: 6 }]);
+        .when(ResultCommand::Correct {
+            score: score(0, 1),
+            selections: selections(Lost),
+            at_ms: 6,
+        })
+        .then_expect_events(vec![ResultEvent::ResultCorrected {
+            game_id: 1,
+            score: score(0, 1),
+            selections: selections(Lost),
+            at_ms: 6,
+        }]);
     TestFramework::<GameResult>::with(())
         .given_no_previous_events()
-        .when(ResultCommand::Correct { score: score(0, 1), selections: selections(Lost), at_ms: 6 })
+        .when(ResultCommand::Correct {
+            score: score(0, 1),
+            selections: selections(Lost),
+            at_ms: 6,
+        })
         .then_expect_error(ResultError::NotResulted);
 }

@@ -1,0 +1,395 @@
+//! Swarm sessions and subscription fan-out.
+//!
+//! Subscriptions with the same `what` and `where` share one group: the
+//! query runs once per catalogue change, its diff is serialised once, and
+//! the same bytes go to every member (the subid is derived from the query,
+//! so the bytes are identical for all). A WebSocket member gets them on its
+//! socket; a long-poll member collects them until its next `whats_up`.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use commands::clock::SharedClock;
+use commands::live::LiveCatalogue;
+use commands::sessions::Sessions;
+use domain::swarm::{self, Answer, Command, Query, Request};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, watch};
+
+/// A long-poll session not polled for this long is lost (code 5).
+pub const POLL_SESSION_TTL_MS: i64 = 60_000;
+/// Pushes a long-poll session may hold before it is dropped.
+const POLL_QUEUE_LIMIT: usize = 2_000;
+
+pub enum Sink {
+    Socket(mpsc::Sender<Utf8Bytes>),
+    Poll(Mutex<VecDeque<Utf8Bytes>>),
+}
+
+pub struct Session {
+    pub sid: String,
+    pub language: String,
+    user: Mutex<Option<String>>,
+    subs: Mutex<HashSet<String>>,
+    sink: Sink,
+    last_seen: AtomicI64,
+}
+
+impl Session {
+    pub fn user(&self) -> Option<String> {
+        self.user.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Hands a push to the member; false when it cannot keep up.
+    fn deliver(&self, message: &Utf8Bytes) -> bool {
+        match &self.sink {
+            Sink::Socket(tx) => tx.try_send(message.clone()).is_ok(),
+            Sink::Poll(queue) => {
+                let mut queue = queue.lock().unwrap_or_else(|p| p.into_inner());
+                queue.push_back(message.clone());
+                queue.len() <= POLL_QUEUE_LIMIT
+            }
+        }
+    }
+
+    fn drain(&self) -> Vec<Utf8Bytes> {
+        match &self.sink {
+            Sink::Poll(queue) => queue
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .drain(..)
+                .collect(),
+            Sink::Socket(_) => Vec::new(),
+        }
+    }
+}
+
+struct Group {
+    query: Query,
+    last: Value,
+    members: HashSet<String>,
+}
+
+pub struct Hub {
+    live: Arc<LiveCatalogue>,
+    sessions: Arc<Sessions>,
+    clock: SharedClock,
+    members: Mutex<HashMap<String, Arc<Session>>>,
+    groups: Mutex<HashMap<String, Group>>,
+}
+
+fn subid_of(params: &Value) -> String {
+    // serde_json objects keep keys sorted: the text is canonical.
+    let key = format!(
+        "{}|{}",
+        params.get("what").unwrap_or(&Value::Null),
+        params.get("where").unwrap_or(&Value::Null)
+    );
+    let digest = Sha256::digest(key.as_bytes());
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn text(answer: &Answer) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(answer).unwrap_or_else(|_| "{}".to_string()))
+}
+
+/// Where a request came from.
+pub enum Origin<'a> {
+    /// A WebSocket: its session (once requested) and its outgoing channel.
+    Socket {
+        session: &'a mut Option<Arc<Session>>,
+        out: &'a mpsc::Sender<Utf8Bytes>,
+    },
+    /// An HTTP POST with the `swarm-session` header's value.
+    Poll { sid: Option<&'a str> },
+}
+
+impl Hub {
+    pub fn new(live: Arc<LiveCatalogue>, sessions: Arc<Sessions>, clock: SharedClock) -> Arc<Self> {
+        Arc::new(Self {
+            live,
+            sessions,
+            clock,
+            members: Mutex::new(HashMap::new()),
+            groups: Mutex::new(HashMap::new()),
+        })
+    }
+
+    pub fn session_count(&self) -> usize {
+        self.members.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    fn find(&self, sid: &str) -> Option<Arc<Session>> {
+        self.members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(sid)
+            .cloned()
+    }
+
+    fn open(&self, language: String, sink: Sink) -> Arc<Session> {
+        let sid = commands::codes::random_id(24);
+        let session = Arc::new(Session {
+            sid: sid.clone(),
+            language,
+            user: Mutex::new(None),
+            subs: Mutex::new(HashSet::new()),
+            sink,
+            last_seen: AtomicI64::new(self.clock.now_ms()),
+        });
+        self.members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(sid, session.clone());
+        session
+    }
+
+    /// Forgets a session and its subscriptions.
+    pub fn close(&self, session: &Session) {
+        self.members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&session.sid);
+        let subs: Vec<String> = session
+            .subs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain()
+            .collect();
+        let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
+        for subid in subs {
+            leave(&mut groups, &subid, &session.sid);
+        }
+    }
+
+    /// Answers one request (as text).
+    pub async fn handle(&self, origin: Origin<'_>, text_in: &str) -> Utf8Bytes {
+        let request = match swarm::parse_request(text_in) {
+            Ok(request) => request,
+            Err(error) => return text(&error.answer()),
+        };
+        let session = match (&origin, request.command) {
+            (_, Command::RequestSession) => None,
+            (Origin::Socket { session, .. }, _) => Option::clone(session),
+            (Origin::Poll { sid }, _) => sid.and_then(|sid| self.find(sid)),
+        };
+        if request.command == Command::RequestSession {
+            return text(&self.request_session(origin, &request));
+        }
+        let Some(session) = session else {
+            return text(&Answer::error(
+                request.rid.clone(),
+                swarm::SESSION_LOST,
+                "session lost",
+            ));
+        };
+        session
+            .last_seen
+            .store(self.clock.now_ms(), Ordering::Relaxed);
+        text(&self.command(&session, &request).await)
+    }
+
+    fn request_session(&self, origin: Origin<'_>, request: &Request) -> Answer {
+        let params: swarm::RequestSessionParams = match request.params_as() {
+            Ok(p) => p,
+            Err(e) => return e.answer(),
+        };
+        let language = params.language.unwrap_or_else(|| "eng".to_string());
+        let session = match origin {
+            Origin::Socket { session, out } => {
+                if let Some(old) = session.take() {
+                    self.close(&old);
+                }
+                let opened = self.open(language, Sink::Socket(out.clone()));
+                *session = Some(opened.clone());
+                opened
+            }
+            Origin::Poll { .. } => self.open(language, Sink::Poll(Mutex::new(VecDeque::new()))),
+        };
+        request.ok(json!({ "sid": session.sid }))
+    }
+
+    async fn command(&self, session: &Arc<Session>, request: &Request) -> Answer {
+        match request.command {
+            Command::Get => self.get(session, request),
+            Command::Unsubscribe => {
+                let params: swarm::UnsubscribeParams = match request.params_as() {
+                    Ok(p) => p,
+                    Err(e) => return e.answer(),
+                };
+                let known = session
+                    .subs
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&params.subid);
+                if known {
+                    leave(
+                        &mut self.groups.lock().unwrap_or_else(|p| p.into_inner()),
+                        &params.subid,
+                        &session.sid,
+                    );
+                }
+                request.ok(json!({}))
+            }
+            Command::WhatsUp => {
+                let pushes: Vec<Value> = session
+                    .drain()
+                    .iter()
+                    .filter_map(|m| serde_json::from_str(m.as_str()).ok())
+                    .collect();
+                request.ok(Value::Array(pushes))
+            }
+            Command::Login | Command::RestoreLogin => {
+                let params: swarm::RestoreLoginParams = match request.params_as() {
+                    Ok(p) => p,
+                    Err(e) => return e.answer(),
+                };
+                match self.sessions.authenticate(&params.auth_token).await {
+                    Ok(found) if found.user_id == params.user_id => {
+                        *session.user.lock().unwrap_or_else(|p| p.into_inner()) =
+                            Some(found.user_id.clone());
+                        request.ok(json!({ "user_id": found.user_id }))
+                    }
+                    _ => Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in"),
+                }
+            }
+            Command::Ping => request.ok(json!("pong")),
+            Command::Logout => {
+                *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                request.ok(json!({}))
+            }
+            // Betting commands need a member; their service comes with the
+            // betslip (issue 5).
+            _ if session.user().is_none() => {
+                Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in")
+            }
+            other => Answer::error(
+                request.rid.clone(),
+                swarm::INVALID_COMMAND,
+                format!("'{other}' is not available yet"),
+            ),
+        }
+    }
+
+    fn get(&self, session: &Arc<Session>, request: &Request) -> Answer {
+        let get = match request.get_params() {
+            Ok(get) => get,
+            Err(e) => return e.answer(),
+        };
+        if !get.subscribe {
+            return request.ok(self.live.read(|c| swarm::run(c, &get.query)));
+        }
+        let subid = subid_of(&request.params);
+        let data = {
+            let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
+            let group = groups.entry(subid.clone()).or_insert_with(|| Group {
+                last: self.live.read(|c| swarm::run(c, &get.query)),
+                query: get.query,
+                members: HashSet::new(),
+            });
+            group.members.insert(session.sid.clone());
+            group.last.clone()
+        };
+        session
+            .subs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(subid.clone());
+        request.ok(json!({ "subid": subid, "data": data }))
+    }
+
+    /// Re-runs every group's query after catalogue changes and pushes the
+    /// diffs, until `stop`.
+    pub async fn run(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
+        let mut changes = self.live.changes();
+        let mut last_sweep = self.clock.now_ms();
+        loop {
+            tokio::select! {
+                changed = changes.changed() => if changed.is_err() { return },
+                _ = tokio::time::sleep(Duration::from_secs(5)) => {}
+                _ = stop.changed() => {}
+            }
+            if *stop.borrow() {
+                return;
+            }
+            changes.mark_unchanged();
+            self.push_changes();
+            let now = self.clock.now_ms();
+            if now - last_sweep > 10_000 {
+                self.sweep(now);
+                last_sweep = now;
+            }
+        }
+    }
+
+    /// One round of fan-out (public for the benchmark).
+    pub fn push_changes(&self) {
+        let mut outgoing: Vec<(Utf8Bytes, Vec<String>)> = Vec::new();
+        {
+            let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
+            self.live.read(|catalogue| {
+                for (subid, group) in groups.iter_mut() {
+                    let now = swarm::run(catalogue, &group.query);
+                    if let Some(diff) = swarm::diff(&group.last, &now) {
+                        group.last = now;
+                        let push = text(&Answer::push([(subid.clone(), diff)]));
+                        outgoing.push((push, group.members.iter().cloned().collect()));
+                    }
+                }
+            });
+        }
+        if outgoing.is_empty() {
+            return;
+        }
+        let members = self
+            .members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let mut slow = Vec::new();
+        for (push, sids) in &outgoing {
+            for sid in sids {
+                if let Some(session) = members.get(sid) {
+                    if !session.deliver(push) {
+                        slow.push(session.clone());
+                    }
+                }
+            }
+        }
+        for session in slow {
+            tracing::warn!(sid = %session.sid, "swarm member cannot keep up; dropped");
+            self.close(&session);
+        }
+    }
+
+    /// Drops long-poll sessions nobody polls any more.
+    fn sweep(&self, now: i64) {
+        let stale: Vec<Arc<Session>> = self
+            .members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|s| {
+                matches!(s.sink, Sink::Poll(_))
+                    && now - s.last_seen.load(Ordering::Relaxed) > POLL_SESSION_TTL_MS
+            })
+            .cloned()
+            .collect();
+        for session in stale {
+            self.close(&session);
+        }
+    }
+}
+
+fn leave(groups: &mut HashMap<String, Group>, subid: &str, sid: &str) {
+    if let Some(group) = groups.get_mut(subid) {
+        group.members.remove(sid);
+        if group.members.is_empty() {
+            groups.remove(subid);
+        }
+    }
+}

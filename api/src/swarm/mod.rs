@@ -1,0 +1,91 @@
+//! The Swarm-style sportsbook data protocol at `/swarm` (DESIGN wire
+//! contract): WebSocket, or HTTP POST with `swarm-session` plus `whats_up`
+//! polling. The protocol's pure core is `domain::swarm`; `hub` keeps the
+//! sessions and fans out subscription diffs.
+
+pub mod hub;
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+
+use crate::app::AppState;
+use hub::{Hub, Origin};
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/swarm", get(socket).post(poll))
+}
+
+async fn socket(upgrade: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    let hub = state.hub.clone();
+    upgrade.on_upgrade(move |ws| serve(hub, ws))
+}
+
+/// One WebSocket: requests in, answers and pushes out through one writer.
+async fn serve(hub: Arc<Hub>, ws: WebSocket) {
+    let (mut writer, mut reader) = ws.split();
+    let (out, mut outgoing) = mpsc::channel(4_096);
+    let write = tokio::spawn(async move {
+        while let Some(text) = outgoing.recv().await {
+            if writer.send(Message::Text(text)).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut session = None;
+    while let Some(Ok(message)) = reader.next().await {
+        let answer = match message {
+            Message::Text(text) => {
+                hub.handle(
+                    Origin::Socket {
+                        session: &mut session,
+                        out: &out,
+                    },
+                    text.as_str(),
+                )
+                .await
+            }
+            Message::Binary(bytes) => {
+                let text = String::from_utf8_lossy(&bytes).to_string();
+                hub.handle(
+                    Origin::Socket {
+                        session: &mut session,
+                        out: &out,
+                    },
+                    &text,
+                )
+                .await
+            }
+            Message::Close(_) => break,
+            _ => continue,
+        };
+        if out.send(answer).await.is_err() {
+            break;
+        }
+    }
+    if let Some(session) = session {
+        hub.close(&session);
+    }
+    drop(out);
+    let _ = write.await;
+}
+
+/// The long-poll fallback: one request per POST.
+async fn poll(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+    let sid = headers.get("swarm-session").and_then(|v| v.to_str().ok());
+    let text = String::from_utf8_lossy(&body);
+    let answer = state.hub.handle(Origin::Poll { sid }, &text).await;
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.as_str().to_string(),
+    )
+        .into_response()
+}

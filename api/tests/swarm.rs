@@ -1,0 +1,259 @@
+//! The Swarm-style data protocol at /swarm: WebSocket and HTTP long-poll.
+
+mod common;
+
+use commands::StoreKind;
+use common::{http, start, Client};
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+commands::on_both_stores!(
+    a_poll_session_gets_data_and_subscription_diffs,
+    pushed_diffs_applied_to_the_snapshot_equal_a_fresh_snapshot,
+    a_lost_session_answers_code_5,
+    a_websocket_survives_malformed_messages_and_streams_pushes,
+    restore_login_binds_the_member_and_betting_needs_it,
+);
+
+async fn swarm(server: &common::Server, sid: Option<&str>, body: Value) -> Value {
+    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    if let Some(sid) = sid {
+        headers.push(("swarm-session".to_string(), sid.to_string()));
+    }
+    http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .json()
+}
+
+async fn session(server: &common::Server) -> String {
+    let answer = swarm(server, None, json!({"command": "request_session", "params": {"language": "eng", "site_id": 1054, "source": 42}, "rid": "r1"})).await;
+    assert_eq!(answer["code"], 0, "{answer}");
+    assert_eq!(answer["rid"], "r1");
+    answer["data"]["sid"].as_str().unwrap().to_string()
+}
+
+fn live_games() -> Value {
+    json!({"source": "betting",
+        "what": {"sport": ["id", "name"], "game": ["id", "team1_name", "team2_name", "type", "info"], "market": [], "event": []},
+        "where": {"game": {"type": 1}}})
+}
+
+/// Moves every live price a little, as the feed would.
+fn move_prices(server: &common::Server) {
+    server.running.state.live.update(|catalogue| {
+        let ids: Vec<u64> = catalogue.events().keys().copied().collect();
+        for id in ids.iter().step_by(3) {
+            let _ = catalogue.update_event(*id, |e| e.price += rust_decimal::Decimal::new(1, 2));
+        }
+        let market = *catalogue.markets().keys().next().unwrap();
+        catalogue.remove_market(market);
+    });
+}
+
+async fn a_poll_session_gets_data_and_subscription_diffs(kind: StoreKind) {
+    let server = start(kind).await;
+    let sid = session(&server).await;
+    let sports = swarm(&server, Some(&sid), json!({"command": "get", "params": {"source": "betting", "what": {"sport": ["id", "name", "alias"]}}, "rid": 2})).await;
+    assert_eq!(sports["rid"], 2);
+    assert_eq!(sports["data"]["sport"]["1"]["name"], "Football");
+    assert_eq!(sports["data"]["sport"]["3"]["name"], "Basketball");
+    let subscribed = swarm(&server, Some(&sid), json!({"command": "get", "params": {"subscribe": true, "what": live_games()["what"], "where": live_games()["where"]}, "rid": 3})).await;
+    assert_eq!(subscribed["code"], 0, "{subscribed}");
+    let subid = subscribed["data"]["subid"].as_str().unwrap().to_string();
+    assert!(
+        subscribed["data"]["data"]["sport"]
+            .as_object()
+            .unwrap()
+            .len()
+            >= 3
+    );
+    move_prices(&server);
+    let mut pushes = Vec::new();
+    for _ in 0..100 {
+        let answer = swarm(
+            &server,
+            Some(&sid),
+            json!({"command": "whats_up", "rid": "w"}),
+        )
+        .await;
+        pushes.extend(answer["data"].as_array().unwrap().clone());
+        if !pushes.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let push = &pushes[0];
+    assert_eq!(push["code"], 0);
+    assert_eq!(push["rid"], "0");
+    assert!(push["data"][&subid].is_object(), "{push}");
+    let unsubscribed = swarm(
+        &server,
+        Some(&sid),
+        json!({"command": "unsubscribe", "params": {"subid": subid}, "rid": 9}),
+    )
+    .await;
+    assert_eq!(unsubscribed["code"], 0);
+    server.stop().await;
+}
+
+async fn pushed_diffs_applied_to_the_snapshot_equal_a_fresh_snapshot(kind: StoreKind) {
+    let server = start(kind).await;
+    let sid = session(&server).await;
+    let params =
+        json!({"subscribe": true, "what": live_games()["what"], "where": live_games()["where"]});
+    let subscribed = swarm(
+        &server,
+        Some(&sid),
+        json!({"command": "get", "params": params, "rid": 1}),
+    )
+    .await;
+    let subid = subscribed["data"]["subid"].as_str().unwrap().to_string();
+    let mut view = subscribed["data"]["data"].clone();
+    for _ in 0..5 {
+        move_prices(&server);
+        tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+        let answer = swarm(
+            &server,
+            Some(&sid),
+            json!({"command": "whats_up", "rid": "w"}),
+        )
+        .await;
+        for push in answer["data"].as_array().unwrap() {
+            if let Some(diff) = push["data"].get(&subid) {
+                domain::swarm::merge(&mut view, diff);
+            }
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let answer = swarm(
+        &server,
+        Some(&sid),
+        json!({"command": "whats_up", "rid": "w"}),
+    )
+    .await;
+    for push in answer["data"].as_array().unwrap() {
+        if let Some(diff) = push["data"].get(&subid) {
+            domain::swarm::merge(&mut view, diff);
+        }
+    }
+    let fresh = swarm(&server, Some(&sid), json!({"command": "get", "params": {"what": live_games()["what"], "where": live_games()["where"]}, "rid": 2})).await;
+    assert_eq!(view, fresh["data"]);
+    server.stop().await;
+}
+
+async fn a_lost_session_answers_code_5(kind: StoreKind) {
+    let server = start(kind).await;
+    let answer = swarm(
+        &server,
+        Some("nope"),
+        json!({"command": "get", "params": {"what": {"sport": []}}, "rid": 1}),
+    )
+    .await;
+    assert_eq!(answer["code"], 5);
+    assert_eq!(answer["rid"], 1);
+    let answer = swarm(&server, None, json!({"command": "whats_up", "rid": 2})).await;
+    assert_eq!(answer["code"], 5);
+    server.stop().await;
+}
+
+async fn a_websocket_survives_malformed_messages_and_streams_pushes(kind: StoreKind) {
+    let server = start(kind).await;
+    let url = format!("ws://{}/swarm", server.addr());
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let ask = async |ws: &mut tokio_tungstenite::WebSocketStream<_>, text: String| -> Value {
+        ws.send(Message::Text(text.into())).await.unwrap();
+        loop {
+            let message = ws.next().await.unwrap().unwrap();
+            if let Message::Text(text) = message {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                if value["rid"] != "0" {
+                    return value;
+                }
+            }
+        }
+    };
+    assert_eq!(ask(&mut ws, "{not json".into()).await["code"], 2);
+    assert_eq!(
+        ask(&mut ws, r#"{"command":"teleport","rid":1}"#.into()).await["code"],
+        2
+    );
+    assert_eq!(
+        ask(
+            &mut ws,
+            r#"{"command":"get","rid":2,"params":{"what":{"sport":[]}}}"#.into()
+        )
+        .await["code"],
+        5
+    );
+    let sid = ask(
+        &mut ws,
+        r#"{"command":"request_session","rid":3,"params":{"language":"zhh"}}"#.into(),
+    )
+    .await;
+    assert_eq!(sid["code"], 0);
+    let bad = ask(
+        &mut ws,
+        r#"{"command":"get","rid":4,"params":{"what":{"planet":[]}}}"#.into(),
+    )
+    .await;
+    assert_eq!(bad["code"], 3, "{bad}");
+    let params =
+        json!({"subscribe": true, "what": live_games()["what"], "where": live_games()["where"]});
+    let subscribed = ask(
+        &mut ws,
+        json!({"command": "get", "params": params, "rid": 5}).to_string(),
+    )
+    .await;
+    let subid = subscribed["data"]["subid"].as_str().unwrap().to_string();
+    move_prices(&server);
+    let push = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            if let Message::Text(text) = ws.next().await.unwrap().unwrap() {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                if value["rid"] == "0" {
+                    return value;
+                }
+            }
+        }
+    })
+    .await
+    .expect("a push");
+    assert!(push["data"][&subid].is_object());
+    ws.close(None).await.unwrap();
+    // The server is still fine.
+    assert_eq!(
+        http(server.addr(), "GET", "/healthz", &[], b"")
+            .await
+            .status,
+        200
+    );
+    server.stop().await;
+}
+
+async fn restore_login_binds_the_member_and_betting_needs_it(kind: StoreKind) {
+    let server = start(kind).await;
+    let sid = session(&server).await;
+    let bet =
+        json!({"command": "do_bet", "params": {"type": 1, "amount": 1, "bets": []}, "rid": 1});
+    assert_eq!(swarm(&server, Some(&sid), bet.clone()).await["code"], 12);
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let (user_id, token) = (
+        login["data"]["user_id"].clone(),
+        login["data"]["auth_token"].clone(),
+    );
+    let wrong = swarm(&server, Some(&sid), json!({"command": "restore_login", "params": {"user_id": user_id, "auth_token": "bad"}, "rid": 2})).await;
+    assert_eq!(wrong["code"], 12);
+    let restored = swarm(&server, Some(&sid), json!({"command": "restore_login", "params": {"user_id": user_id, "auth_token": token}, "rid": 3})).await;
+    assert_eq!(restored["code"], 0, "{restored}");
+    assert_eq!(restored["data"]["user_id"], user_id);
+    assert_ne!(swarm(&server, Some(&sid), bet).await["code"], 12);
+    server.stop().await;
+}
