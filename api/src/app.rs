@@ -211,6 +211,7 @@ impl AppState {
     pub fn router(&self) -> Router {
         let layered = routes::account::router()
             .merge(routes::user::router())
+            .merge(routes::sport::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,

@@ -14,7 +14,38 @@ commands::on_both_stores!(
     a_lost_session_answers_code_5,
     a_websocket_survives_malformed_messages_and_streams_pushes,
     restore_login_binds_the_member_and_betting_needs_it,
+    sport_search_groups_games_by_sport_and_needs_four_characters,
 );
+
+async fn sport_search_groups_games_by_sport_and_needs_four_characters(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    let team = server
+        .running
+        .state
+        .live
+        .read(|c| c.games().values().next().unwrap().team1_name.clone());
+    let found = client
+        .post(
+            "/api/sport/search",
+            json!({"term": team, "language": "zhh"}),
+        )
+        .await;
+    assert_eq!(found["status"], 0, "{found}");
+    let groups = found["data"].as_array().unwrap();
+    assert!(!groups.is_empty());
+    let result = &groups[0]["results"][0];
+    assert!(result["game"]["id"].is_u64());
+    assert!(result["competition"]["name"].is_string());
+    let short = client
+        .post(
+            "/api/sport/search",
+            json!({"term": "A r", "language": "zhh"}),
+        )
+        .await;
+    assert_eq!(short["data"], json!([]));
+    server.stop().await;
+}
 
 async fn swarm(server: &common::Server, sid: Option<&str>, body: Value) -> Value {
     let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];

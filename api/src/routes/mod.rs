@@ -5,5 +5,6 @@ pub mod auth;
 pub mod dev;
 pub mod health;
 pub mod partner;
+pub mod sport;
 pub mod user;
 pub mod web;

@@ -1,0 +1,39 @@
+//! Sportsbook calls on the main API: the sport search (spec 001 section
+//! 2.11). Live data itself travels over `/swarm`.
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+
+use crate::app::AppState;
+use crate::error::{ok, ApiError, Envelope};
+use crate::transport::Payload;
+
+pub fn router() -> Router<AppState> {
+    Router::new().route("/api/sport/search", post(search).get(search))
+}
+
+#[derive(Deserialize)]
+struct SearchBody {
+    #[serde(default)]
+    term: String,
+    #[serde(default)]
+    language: String,
+}
+
+/// Games grouped by sport; too short a term (spaces ignored) finds nothing.
+async fn search(
+    State(state): State<AppState>,
+    Payload(body): Payload<SearchBody>,
+) -> Result<Json<Envelope<Vec<domain::catalogue::SearchGroup>>>, ApiError> {
+    let language = if body.language.is_empty() {
+        "zhh"
+    } else {
+        body.language.as_str()
+    };
+    let groups = state
+        .live
+        .read(|catalogue| domain::catalogue::search(catalogue, &body.term, language));
+    Ok(ok(groups))
+}
