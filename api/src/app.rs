@@ -24,7 +24,7 @@ use commands::accounts::AccountService;
 use commands::clock::{SharedClock, SystemClock};
 use commands::codes::{Codes, Outbox};
 use commands::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
-use commands::live::{LiveCatalogue, ResultService};
+use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::sessions::Sessions;
 use domain::catalogue::Catalogue;
 
@@ -41,7 +41,7 @@ pub struct AppState {
     pub live: Arc<LiveCatalogue>,
     pub results: Arc<ResultService>,
     pub hub: Arc<Hub>,
-    feed: Arc<std::sync::Mutex<Option<Box<dyn Feed>>>>,
+    feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
@@ -74,11 +74,10 @@ pub fn backend(db: &Db) -> Backend {
     }
 }
 
-/// The configured feed and the catalogue it starts from. A fixture that
-/// does not load is a start-up error, not an empty sportsbook.
-pub fn open_feed(config: &Config, now_s: i64) -> anyhow::Result<(Box<dyn Feed>, Catalogue)> {
-    let mut catalogue = Catalogue::new();
-    let mut feed: Box<dyn Feed> = match config.feed.source.as_str() {
+/// The configured feed. A fixture that does not load is a start-up error,
+/// not an empty sportsbook.
+pub fn open_feed(config: &Config) -> anyhow::Result<Box<dyn Feed>> {
+    let feed: Box<dyn Feed> = match config.feed.source.as_str() {
         "fixture" => {
             let path = &config.feed.fixture_file;
             let text = std::fs::read_to_string(path)
@@ -97,8 +96,7 @@ pub fn open_feed(config: &Config, now_s: i64) -> anyhow::Result<(Box<dyn Feed>, 
             price_moves_per_tick: config.feed.price_moves_per_tick,
         })),
     };
-    feed.start(&mut catalogue, now_s);
-    Ok((feed, catalogue))
+    Ok(feed)
 }
 
 /// Every projection of the platform.
@@ -153,9 +151,11 @@ impl AppState {
             clock.clone(),
             config.accounts.session_lifetime_ms,
         );
-        let (feed, catalogue) = open_feed(&config, clock.now_ms() / 1000)?;
-        let live = LiveCatalogue::new(catalogue);
+        let live = LiveCatalogue::new(Catalogue::new());
         let results = ResultService::new(&db, store, retry, command_metrics.clone());
+        // The catalogue is loaded (or seeded) before the first request.
+        let mut feed = LiveFeed::new(&db, open_feed(&config)?);
+        feed.step(&live, &results, clock.now_ms()).await?;
         let sessions = Arc::new(sessions);
         let hub = Hub::new(live.clone(), sessions.clone(), clock.clone());
         let accounts = AccountService::new(

@@ -288,3 +288,97 @@ async fn restore_login_binds_the_member_and_betting_needs_it(kind: StoreKind) {
     assert_ne!(swarm(&server, Some(&sid), bet).await["code"], 12);
     server.stop().await;
 }
+
+/// Two `api` processes on one Postgres: the one holding the feed's lock
+/// ticks it; the other applies the logged changes, and its subscribers get
+/// pushes. When the first stops, the second takes the feed over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_subscriber_on_another_process_receives_the_feeds_changes() {
+    let mut config = common::config(true);
+    config.feed.tick_ms = 100;
+    let first = common::start_with(StoreKind::Postgres, config.clone()).await;
+    let schema: String = sqlx::query_scalar("SELECT current_schema()::text")
+        .fetch_one(&first.running.state.db.any)
+        .await
+        .unwrap();
+    let db = commands::Db::open_postgres(&commands::db::testing::postgres_url(), Some(&schema))
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let second = api::app::start(config, db, listener).await.unwrap();
+    let second = common::Server {
+        running: second,
+        clock: commands::clock::ManualClock::at(0),
+    };
+
+    let sid = session(&second).await;
+    let params = json!({"subscribe": true, "what": {"event": ["id", "price"]}, "where": {}});
+    let subscribed = swarm(
+        &second,
+        Some(&sid),
+        json!({"command": "get", "params": params, "rid": 1}),
+    )
+    .await;
+    let subid = subscribed["data"]["subid"].as_str().unwrap().to_string();
+    assert!(
+        subscribed["data"]["data"]["event"]
+            .as_object()
+            .unwrap()
+            .len()
+            > 100,
+        "the follower has the catalogue"
+    );
+    let mut pushed = false;
+    for _ in 0..100 {
+        let answer = swarm(
+            &second,
+            Some(&sid),
+            json!({"command": "whats_up", "rid": "w"}),
+        )
+        .await;
+        if answer["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["data"].get(&subid).is_some())
+        {
+            pushed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(
+        pushed,
+        "the follower's subscriber got the leader's price moves"
+    );
+    let leader_view = first.running.state.live.read(|c| c.clone());
+    let mut converged = false;
+    for _ in 0..40 {
+        let follower_view = second.running.state.live.read(|c| c.clone());
+        let leader_now = first.running.state.live.read(|c| c.clone());
+        if follower_view == leader_now {
+            converged = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    assert!(converged, "the follower's catalogue equals the leader's");
+    first.stop().await;
+    // The second process takes the feed over and keeps it moving.
+    let mut moved = false;
+    for _ in 0..100 {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        if second.running.state.live.read(|c| c.clone()) != leader_view
+            && second.running.state.live.version() > 0
+        {
+            let before = second.running.state.live.read(|c| c.clone());
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            if second.running.state.live.read(|c| c.clone()) != before {
+                moved = true;
+                break;
+            }
+        }
+    }
+    assert!(moved, "the survivor runs the feed");
+    second.stop().await;
+}

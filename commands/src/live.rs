@@ -7,12 +7,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use domain::catalogue::Catalogue;
+use domain::catalogue::{Catalogue, ChangeSet};
 use domain::result::{GameResult, ResultCommand, ResultError};
+use sqlx::{AnyPool, Row};
 use tokio::sync::watch;
 
 use crate::clock::SharedClock;
-use crate::db::Db;
+use crate::db::{Db, StorePool};
 use crate::feed::{Feed, Finished};
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::metrics::CommandMetrics;
@@ -100,10 +101,263 @@ impl ResultService {
     }
 }
 
-/// Runs `feed` every `tick` until `stop`: ticks under the write lock, then
-/// records the results of finished games.
+/// Snapshots and change sets of the catalogue, in the store.
+pub struct CatalogueLog {
+    pool: AnyPool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LiveError {
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("catalogue log entry {id}: {reason}")]
+    Entry { id: i64, reason: String },
+}
+
+enum Entry {
+    Snapshot(Catalogue),
+    Changes(ChangeSet),
+}
+
+impl CatalogueLog {
+    pub fn new(pool: AnyPool) -> Self {
+        Self { pool }
+    }
+
+    async fn append(&self, kind: &str, body: String, at_ms: i64) -> Result<i64, LiveError> {
+        Ok(sqlx::query_scalar(
+            "INSERT INTO catalogue_log (kind, body, at_ms) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(kind)
+        .bind(body)
+        .bind(at_ms)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    async fn snapshot(&self, catalogue: &Catalogue, at_ms: i64) -> Result<i64, LiveError> {
+        let body = serde_json::to_string(catalogue).map_err(|e| LiveError::Entry {
+            id: 0,
+            reason: e.to_string(),
+        })?;
+        let id = self.append("snapshot", body, at_ms).await?;
+        // Everything before the previous snapshot is history nobody reads.
+        sqlx::query(
+            "DELETE FROM catalogue_log WHERE id < (SELECT coalesce(max(id), 0) FROM catalogue_log WHERE kind = 'snapshot' AND id < $1)",
+        )
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(id)
+    }
+
+    async fn changes(&self, changes: &ChangeSet, at_ms: i64) -> Result<i64, LiveError> {
+        let body = serde_json::to_string(changes).map_err(|e| LiveError::Entry {
+            id: 0,
+            reason: e.to_string(),
+        })?;
+        self.append("changes", body, at_ms).await
+    }
+
+    async fn latest_snapshot_id(&self) -> Result<Option<i64>, LiveError> {
+        Ok(
+            sqlx::query_scalar("SELECT max(id) FROM catalogue_log WHERE kind = 'snapshot'")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Entries from `from` (inclusive), in order.
+    async fn from(&self, from: i64, limit: i64) -> Result<Vec<(i64, Entry)>, LiveError> {
+        let rows = sqlx::query(
+            "SELECT id, kind, body FROM catalogue_log WHERE id >= $1 ORDER BY id LIMIT $2",
+        )
+        .bind(from)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut entries = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: i64 = row.try_get("id")?;
+            let kind: String = row.try_get("kind")?;
+            let body: String = row.try_get("body")?;
+            let bad = |e: serde_json::Error| LiveError::Entry {
+                id,
+                reason: e.to_string(),
+            };
+            let entry = if kind == "snapshot" {
+                Entry::Snapshot(serde_json::from_str(&body).map_err(bad)?)
+            } else {
+                Entry::Changes(serde_json::from_str(&body).map_err(bad)?)
+            };
+            entries.push((id, entry));
+        }
+        Ok(entries)
+    }
+}
+
+/// Which process runs the feed. On Postgres the holder of an advisory lock
+/// on its own connection (if that connection dies the lock goes with it and
+/// another process takes over); SQLite has one process.
+enum Leadership {
+    Alone,
+    Postgres(Option<sqlx::PgConnection>),
+}
+
+const FEED_LOCK: i64 = 0x0fee_d001;
+
+/// The feed and the catalogue log together: the leader ticks the feed and
+/// writes change sets; every process applies what the log says.
+pub struct LiveFeed {
+    feed: Box<dyn Feed>,
+    log: CatalogueLog,
+    leadership: Leadership,
+    pg: Option<sqlx::PgPool>,
+    applied: i64,
+    since_snapshot: u32,
+    started: bool,
+}
+
+/// Change sets between two snapshots.
+const SNAPSHOT_EVERY: u32 = 300;
+
+impl LiveFeed {
+    pub fn new(db: &Db, feed: Box<dyn Feed>) -> Self {
+        let (leadership, pg) = match &db.pool {
+            StorePool::Postgres(pool) => (Leadership::Postgres(None), Some(pool.clone())),
+            StorePool::Sqlite(_) => (Leadership::Alone, None),
+        };
+        Self {
+            feed,
+            log: CatalogueLog::new(db.any.clone()),
+            leadership,
+            pg,
+            applied: 0,
+            since_snapshot: 0,
+            started: false,
+        }
+    }
+
+    pub fn is_leader(&self) -> bool {
+        matches!(
+            self.leadership,
+            Leadership::Alone | Leadership::Postgres(Some(_))
+        )
+    }
+
+    /// Tries to become (or stay) the feed's process.
+    async fn lead(&mut self) -> bool {
+        let Leadership::Postgres(held) = &mut self.leadership else {
+            return true;
+        };
+        use sqlx::Connection;
+        if let Some(connection) = held {
+            if connection.ping().await.is_ok() {
+                return true;
+            }
+            *held = None;
+            self.started = false;
+        }
+        let Some(pool) = &self.pg else { return false };
+        let Ok(pooled) = pool.acquire().await else {
+            return false;
+        };
+        let mut connection = pooled.detach();
+        // Keyed by schema too: deployments in separate schemas of one
+        // database (and parallel tests) each have their own feed.
+        let won: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))")
+            .bind(FEED_LOCK as i32)
+            .fetch_one(&mut connection)
+            .await
+            .unwrap_or(false);
+        if won {
+            *held = Some(connection);
+            self.started = false;
+        }
+        won
+    }
+
+    /// Applies the log entries this process has not seen.
+    async fn catch_up(&mut self, live: &LiveCatalogue) -> Result<(), LiveError> {
+        if self.applied == 0 {
+            match self.log.latest_snapshot_id().await? {
+                Some(id) => self.applied = id - 1,
+                None => return Ok(()),
+            }
+        }
+        loop {
+            let entries = self.log.from(self.applied + 1, 500).await?;
+            if entries.is_empty() {
+                return Ok(());
+            }
+            live.update(|catalogue| {
+                for (id, entry) in &entries {
+                    match entry {
+                        Entry::Snapshot(snapshot) => *catalogue = snapshot.clone(),
+                        Entry::Changes(changes) => {
+                            if let Err(e) = catalogue.apply_changes(changes) {
+                                tracing::error!(id, error = %e, "catalogue change not applied");
+                            }
+                        }
+                    }
+                }
+            });
+            self.applied = entries.last().map(|(id, _)| *id).unwrap_or(self.applied);
+        }
+    }
+
+    /// One step: lead or follow.
+    pub async fn step(
+        &mut self,
+        live: &LiveCatalogue,
+        results: &ResultService,
+        now_ms: i64,
+    ) -> Result<(), LiveError> {
+        let now_s = now_ms / 1000;
+        if !self.lead().await {
+            return self.catch_up(live).await;
+        }
+        if !self.started {
+            // New leader: take the catalogue as the log has it, or seed one.
+            self.catch_up(live).await?;
+            let empty = live.read(|c| c.sports().is_empty());
+            if empty {
+                live.update(|c| self.feed.start(c, now_s));
+            } else {
+                live.read(|c| self.feed.adopt(c, now_s));
+            }
+            let current = live.read(|c| c.clone());
+            self.applied = self.log.snapshot(&current, now_ms).await?;
+            self.since_snapshot = 0;
+            self.started = true;
+            return Ok(());
+        }
+        let mut next = live.read(|c| c.clone());
+        let finished = self.feed.tick(&mut next, now_s);
+        let changes = live.read(|current| next.changes_since(current));
+        if !changes.is_empty() {
+            self.applied = if self.since_snapshot >= SNAPSHOT_EVERY {
+                self.since_snapshot = 0;
+                self.log.snapshot(&next, now_ms).await?
+            } else {
+                self.since_snapshot += 1;
+                self.log.changes(&changes, now_ms).await?
+            };
+            live.update(|c| *c = next);
+        }
+        for game in finished {
+            let game_id = game.game_id;
+            if let Err(e) = results.record(game, now_ms).await {
+                tracing::error!(game_id, error = %e, "result not recorded");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the live feed every `tick` until `stop`.
 pub async fn run_feed(
-    mut feed: Box<dyn Feed>,
+    mut feed: LiveFeed,
     live: Arc<LiveCatalogue>,
     results: Arc<ResultService>,
     clock: SharedClock,
@@ -120,13 +374,8 @@ pub async fn run_feed(
         if *stop.borrow() {
             return;
         }
-        let now_ms = clock.now_ms();
-        let finished = live.update(|catalogue| feed.tick(catalogue, now_ms / 1000));
-        for game in finished {
-            let game_id = game.game_id;
-            if let Err(e) = results.record(game, now_ms).await {
-                tracing::error!(game_id, error = %e, "result not recorded");
-            }
+        if let Err(e) = feed.step(&live, &results, clock.now_ms()).await {
+            tracing::error!(error = %e, "live feed step failed; retrying next tick");
         }
     }
 }

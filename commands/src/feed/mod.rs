@@ -23,6 +23,8 @@ pub struct Finished {
 pub trait Feed: Send {
     /// Fills an empty catalogue.
     fn start(&mut self, catalogue: &mut Catalogue, now_s: i64);
+    /// Takes over a catalogue another process's feed built (failover).
+    fn adopt(&mut self, catalogue: &Catalogue, now_s: i64);
     /// Moves the catalogue on to `now_s`; returns the games that finished.
     fn tick(&mut self, catalogue: &mut Catalogue, now_s: i64) -> Vec<Finished>;
 }

@@ -668,6 +668,45 @@ impl Feed for Simulator {
         self.go_live(catalogue, now_s);
     }
 
+    /// Continues a catalogue built elsewhere: ids go on from its largest,
+    /// and its games are played on from their live info (edges unknown).
+    fn adopt(&mut self, catalogue: &Catalogue, now_s: i64) {
+        let largest = [
+            catalogue.regions().keys().max(),
+            catalogue.competitions().keys().max(),
+            catalogue.games().keys().max(),
+            catalogue.markets().keys().max(),
+            catalogue.events().keys().max(),
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .copied()
+        .unwrap_or(0);
+        self.next_id = self.next_id.max(largest);
+        self.plays.clear();
+        for game in catalogue.games().values() {
+            let sport_id = catalogue.lineage(game.id).map(|l| l.sport.id).unwrap_or(1);
+            let info = game
+                .info
+                .as_ref()
+                .filter(|_| game.game_type == GameType::Live);
+            // The clock runs 90 minutes in `live_seconds`.
+            let live_for = info.map(|i| i64::from(i.clock) * self.settings.live_seconds / 5_400);
+            self.plays.insert(
+                game.id,
+                Play {
+                    sport_id,
+                    edge: 0,
+                    live_since: live_for.map(|secs| now_s - secs),
+                    score: info.map(|i| (i.score1, i.score2)).unwrap_or((0, 0)),
+                    first_half: None,
+                    corners: 0,
+                },
+            );
+        }
+    }
+
     fn tick(&mut self, catalogue: &mut Catalogue, now_s: i64) -> Vec<Finished> {
         self.go_live(catalogue, now_s);
         for _ in 0..self.settings.price_moves_per_tick {
@@ -763,6 +802,42 @@ mod tests {
             .filter(|g| g.game_type == GameType::Prematch)
             .count();
         assert!(prematch >= 40);
+    }
+
+    #[test]
+    fn a_second_simulator_adopts_the_catalogue_and_plays_on() {
+        let (catalogue, _) = run(8, 10);
+        let mut next = Simulator::new(SimulatorSettings {
+            seed: 99,
+            live_seconds: 60,
+            ..Default::default()
+        });
+        let mut adopted = catalogue.clone();
+        next.adopt(&adopted, 1_800_000_010);
+        // A prematch game withdrawn: the simulator schedules a new one.
+        let withdrawn = adopted
+            .games()
+            .values()
+            .find(|g| g.game_type == GameType::Prematch)
+            .unwrap()
+            .id;
+        adopted.remove_game(withdrawn);
+        let live_before = adopted
+            .games()
+            .values()
+            .filter(|g| g.game_type == GameType::Live)
+            .count();
+        let mut finished = Vec::new();
+        for t in 11..=120 {
+            finished.extend(next.tick(&mut adopted, 1_800_000_000 + t));
+        }
+        assert!(live_before > 0);
+        assert!(!finished.is_empty(), "adopted live games finish");
+        let largest_before = catalogue.events().keys().max().copied().unwrap();
+        assert!(
+            adopted.events().keys().any(|id| *id > largest_before),
+            "new ids continue"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //! - `handicap`: quarter-line display and split.
 //! - `search`: sport search with per-language minimum length, game links.
 
+mod changes;
 mod handicap;
 mod model;
 mod search;
@@ -34,6 +35,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub use changes::{ChangeSet, Removed};
 pub use handicap::{handicap_lines, split_quarter};
 pub use model::{
     Competition, Event, Game, GameType, LiveInfo, Market, Region, Sport, UnknownGameType,

@@ -388,11 +388,17 @@ fn odds_at_three_places(price: rust_decimal::Decimal) -> rust_decimal::Decimal {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Snapshot {
+    #[serde(alias = "sports")]
     pub sport: Vec<Sport>,
+    #[serde(alias = "regions")]
     pub region: Vec<Region>,
+    #[serde(alias = "competitions")]
     pub competition: Vec<Competition>,
+    #[serde(alias = "games")]
     pub game: Vec<Game>,
+    #[serde(alias = "markets")]
     pub market: Vec<Market>,
+    #[serde(alias = "events")]
     pub event: Vec<Event>,
 }
 
