@@ -12,6 +12,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod bench_swarm;
 pub mod captcha;
 pub mod config;
 pub mod error;

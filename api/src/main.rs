@@ -85,6 +85,8 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
         ["projections", "rebuild", rest @ ..] => rebuild(Config::load()?, rest).await,
         ["projections", "status"] => status(Config::load()?).await,
         ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
+        ["bench", "swarm", rest @ ..] => api::bench_swarm::run(rest).await,
+        ["bench", "swarm-clients", rest @ ..] => api::bench_swarm::clients(rest).await,
         ["help" | "--help" | "-h"] => {
             println!("{}", USAGE);
             Ok(())
@@ -93,7 +95,7 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
     }
 }
 
-const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api bench wallet [--clients N] [--seconds S]";
+const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;

@@ -265,11 +265,12 @@ impl LiveFeed {
         let mut connection = pooled.detach();
         // Keyed by schema too: deployments in separate schemas of one
         // database (and parallel tests) each have their own feed.
-        let won: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))")
-            .bind(FEED_LOCK as i32)
-            .fetch_one(&mut connection)
-            .await
-            .unwrap_or(false);
+        let won: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock($1, hashtext(current_schema()))")
+                .bind(FEED_LOCK as i32)
+                .fetch_one(&mut connection)
+                .await
+                .unwrap_or(false);
         if won {
             *held = Some(connection);
             self.started = false;

@@ -80,6 +80,8 @@ pub struct Hub {
     clock: SharedClock,
     members: Mutex<HashMap<String, Arc<Session>>>,
     groups: Mutex<HashMap<String, Group>>,
+    /// The benchmark's copy of every push sent, with when.
+    recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
 }
 
 fn subid_of(params: &Value) -> String {
@@ -116,7 +118,21 @@ impl Hub {
             clock,
             members: Mutex::new(HashMap::new()),
             groups: Mutex::new(HashMap::new()),
+            recorded: Mutex::new(None),
         })
+    }
+
+    /// Starts keeping a copy of every push (benchmark only).
+    pub fn record_pushes(&self) {
+        *self.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(Vec::new());
+    }
+
+    pub fn recorded_pushes(&self) -> Vec<(std::time::Instant, Utf8Bytes)> {
+        self.recorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .unwrap_or_default()
     }
 
     pub fn session_count(&self) -> usize {
@@ -344,6 +360,15 @@ impl Hub {
         }
         if outgoing.is_empty() {
             return;
+        }
+        if let Some(recorded) = self
+            .recorded
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_mut()
+        {
+            let now = std::time::Instant::now();
+            recorded.extend(outgoing.iter().map(|(push, _)| (now, push.clone())));
         }
         let members = self
             .members

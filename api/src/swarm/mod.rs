@@ -24,8 +24,20 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/swarm", get(socket).post(poll))
 }
 
-async fn socket(upgrade: WebSocketUpgrade, State(state): State<AppState>) -> Response {
-    let hub = state.hub.clone();
+/// `/swarm` alone over a hub (the fan-out benchmark serves this).
+pub fn standalone(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/swarm", get(socket).post(poll))
+        .with_state(hub)
+}
+
+impl axum::extract::FromRef<AppState> for Arc<Hub> {
+    fn from_ref(state: &AppState) -> Self {
+        state.hub.clone()
+    }
+}
+
+async fn socket(upgrade: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
     upgrade.on_upgrade(move |ws| serve(hub, ws))
 }
 
@@ -79,10 +91,10 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
 }
 
 /// The long-poll fallback: one request per POST.
-async fn poll(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
+async fn poll(State(hub): State<Arc<Hub>>, headers: HeaderMap, body: Bytes) -> Response {
     let sid = headers.get("swarm-session").and_then(|v| v.to_str().ok());
     let text = String::from_utf8_lossy(&body);
-    let answer = state.hub.handle(Origin::Poll { sid }, &text).await;
+    let answer = hub.handle(Origin::Poll { sid }, &text).await;
     (
         [(header::CONTENT_TYPE, "application/json")],
         answer.as_str().to_string(),

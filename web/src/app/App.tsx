@@ -7,12 +7,12 @@ import { Loader } from '../features/shell/Loader';
 import { MainMenu } from '../features/shell/MainMenu';
 import { NoticeToast } from '../features/shell/Notice';
 import { Popups } from '../features/shell/Popups';
-import { Home } from '../features/home/Home';
+import { Footer } from '../features/shell/Footer';
 import { configActions } from '../features/config/configSlice';
 import { selectMainMenu } from '../features/config/selectors';
 import { useT } from '../features/i18n/useT';
 import { useAppDispatch, useAppSelector } from './hooks';
-import { matchRoute, usePathname, type SettingPage } from './router';
+import { isNativeApp, matchRoute, usePathname, useScrollTopOnPathChange, type SettingPage } from './router';
 import { selectAppReady, selectBootError } from './selectors';
 
 const pages = () => import('../features/account/settings/SettingsPages');
@@ -25,6 +25,12 @@ const SETTING_COMPONENTS: Record<SettingPage, ReturnType<typeof lazy>> = {
   mailbind: lazy(() => pages().then((m) => ({ default: m.MailBind }))),
   changerealname: lazy(() => pages().then((m) => ({ default: m.ChangeRealName }))),
 };
+// Route screens load on first use: the first-load bundle stays small.
+const sport = () => import('../features/sport/screens');
+const Home = lazy(() => import('../features/home/Home').then((m) => ({ default: m.Home })));
+const SportPage = lazy(() => sport().then((m) => ({ default: m.SportPage })));
+const GamePage = lazy(() => sport().then((m) => ({ default: m.GamePage })));
+const ScoresPage = lazy(() => sport().then((m) => ({ default: m.ScoresPage })));
 const UserCenter = lazy(() => pages().then((m) => ({ default: m.UserCenter })));
 const UserInfoPage = lazy(() => pages().then((m) => ({ default: m.UserInfoPage })));
 
@@ -33,6 +39,7 @@ export function App() {
   const ready = useAppSelector(selectAppReady);
   const bootError = useAppSelector(selectBootError);
   const t = useT();
+  useScrollTopOnPathChange();
 
   useEffect(() => {
     dispatch(configActions.loadRequested());
@@ -40,15 +47,17 @@ export function App() {
 
   if (bootError) return <BootError error={bootError} />;
   if (!ready) return <Loader label={t('app.loading')} />;
+  const nativeApp = isNativeApp();
   return (
     <div className="app">
-      <Header />
+      {!nativeApp && <Header />}
       <MainMenu />
       <main className="content">
         <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
           <Page />
         </Suspense>
       </main>
+      <Footer />
       <LeftMenu />
       <Popups />
       <NoticeToast />
@@ -63,6 +72,12 @@ function Page() {
       return <Home />;
     case 'section':
       return <EmptyState />;
+    case 'sport':
+      return <SportPage key={`${route.section}/${route.esportsType ?? ''}`} {...route} />;
+    case 'game':
+      return <GamePage key={route.gameId} gameId={route.gameId} />;
+    case 'scores':
+      return <ScoresPage id={route.id} />;
     case 'setting': {
       const Component = SETTING_COMPONENTS[route.name];
       return <Component />;

@@ -5,7 +5,9 @@ import { i18nSaga } from '../features/i18n/sagas';
 import { balanceSaga } from '../features/balance/sagas';
 import { sessionSaga } from '../features/session/sagas';
 import { formsSaga } from '../features/account/sagas';
+import { liveSaga } from '../features/live/sagas';
+import { sportSaga } from '../features/sport/sagas';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga)]);
+  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga), fork(liveSaga), fork(sportSaga)]);
 }

@@ -6,9 +6,12 @@ import balance from '../features/balance/balanceSlice';
 import session from '../features/session/sessionSlice';
 import ui from '../features/shell/uiSlice';
 import forms from '../features/account/formsSlice';
+import live from '../features/live/liveSlice';
+import sport from '../features/sport/sportSlice';
+import selections from '../features/selections/selectionsSlice';
 import { rootSaga } from './rootSaga';
 
-export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms });
+export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms, live, sport, selections });
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** A fresh store with its sagas running; tests build their own the same way. */

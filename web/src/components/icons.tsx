@@ -26,3 +26,21 @@ export const BallIcon = (p: IconProps) => (
     <path d="M12 8V3M15.8 10.76l4.76-1.54M14.35 15.24l2.94 4.04M9.65 15.24l-2.94 4.04M8.2 10.76L3.44 9.22" />
   </svg>
 );
+export const LockIcon = (p: IconProps) => (
+  <svg {...base} {...p}><rect x="5" y="11" width="14" height="10" rx="2" /><path d="M8 11V8a4 4 0 0 1 8 0v3" /></svg>
+);
+export const BackIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M15 5l-7 7 7 7" /></svg>
+);
+export const SearchIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="11" cy="11" r="7" /><path d="M20 20l-3.5-3.5" /></svg>
+);
+export const CloseIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M6 6l12 12M18 6L6 18" /></svg>
+);
+export const ChevronIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M9 6l6 6-6 6" /></svg>
+);
+export const UpIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M6 15l6-6 6 6" /></svg>
+);

@@ -9,6 +9,11 @@ export interface SiteConfig {
   currencies: string[];
   default_currency: string;
   odds_format: string;
+  /** Fractional odds on the standard ladder (default) or as exact fractions. */
+  fractional_ladder?: boolean;
+  /** Sport ids of the esports and virtual sports sections (spec 000 section 9: configured). */
+  esports_sport_ids?: number[];
+  virtual_sport_ids?: number[];
   main_menu_order: string[];
   balance_poll_ms: number;
   session_lifetime_ms: number;

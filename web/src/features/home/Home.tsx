@@ -1,27 +1,37 @@
-import { useAppSelector } from '../../app/hooks';
-import { BallIcon } from '../../components/icons';
+import { lazy, Suspense } from 'react';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { isNativeApp } from '../../app/router';
+import { BallIcon, SearchIcon } from '../../components/icons';
 import { selectBrand } from '../config/selectors';
 import { useT } from '../i18n/useT';
-import { EmptyState } from '../shell/EmptyState';
+import { sportActions } from '../sport/sportSlice';
 
-/** Home placeholder until the sportsbook lists arrive. */
+const HomeSport = lazy(() => import('../sport/screens').then((m) => ({ default: m.HomeSport })));
+
+/** Home: the banner (not in native-app mode), search, live now and upcoming highlights. */
 export function Home() {
   const t = useT();
+  const dispatch = useAppDispatch();
   const brand = useAppSelector(selectBrand);
   return (
     <div className="home" data-testid="home">
-      <section className="hero">
-        <div className="hero__text">
-          <p className="hero__eyebrow">{brand}</p>
-          <h1 className="hero__title">{t('home.hero.title')}</h1>
-          <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
-        </div>
-        <BallIcon className="hero__ball" width={84} height={84} strokeWidth={1.2} />
-      </section>
-      <section className="card">
-        <h2 className="card__title">{t('home.popular')}</h2>
-        <EmptyState />
-      </section>
+      {!isNativeApp() && (
+        <section className="hero" data-testid="banner">
+          <div className="hero__text">
+            <p className="hero__eyebrow">{brand}</p>
+            <h1 className="hero__title">{t('home.hero.title')}</h1>
+            <p className="hero__subtitle">{t('home.hero.subtitle')}</p>
+          </div>
+          <BallIcon className="hero__ball" width={84} height={84} strokeWidth={1.2} />
+        </section>
+      )}
+      <button type="button" className="home-search" data-testid="home-search" onClick={() => dispatch(sportActions.searchOpened(true))}>
+        <SearchIcon width={18} height={18} />
+        <span>{t('sport.search.placeholder')}</span>
+      </button>
+      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+        <HomeSport />
+      </Suspense>
     </div>
   );
 }

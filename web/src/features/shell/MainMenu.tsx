@@ -1,12 +1,12 @@
 import { useAppSelector } from '../../app/hooks';
-import { Link, usePathname } from '../../app/router';
+import { Link, menuItems, usePathname } from '../../app/router';
 import { selectMainMenu } from '../config/selectors';
 import { useT } from '../i18n/useT';
 
 /** Section tabs in the configured main menu order. */
 export function MainMenu() {
   const t = useT();
-  const items = useAppSelector(selectMainMenu);
+  const items = menuItems(useAppSelector(selectMainMenu));
   const current = usePathname().split('/')[1] ?? '';
 
   return (

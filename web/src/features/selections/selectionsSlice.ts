@@ -1,0 +1,41 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+
+/** A picked price: what the betslip (a later issue) builds its events from. */
+export interface Selection {
+  gameId: number;
+  marketId: number;
+  eventId: number;
+  price: string;
+  base: string | null;
+  marketName: string;
+  eventName: string;
+  team1: string;
+  team2: string;
+  isLive: boolean;
+}
+
+export interface SelectionsState {
+  items: Selection[];
+}
+
+const initialState: SelectionsState = { items: [] };
+
+const selectionsSlice = createSlice({
+  name: 'selections',
+  initialState,
+  reducers: {
+    /** Picks a price, or drops it when picked already; one pick per market. */
+    toggled(state, action: PayloadAction<Selection>) {
+      const pick = action.payload;
+      const had = state.items.some((s) => s.eventId === pick.eventId);
+      state.items = state.items.filter((s) => s.marketId !== pick.marketId);
+      if (!had) state.items.push(pick);
+    },
+    cleared(state) {
+      state.items = [];
+    },
+  },
+});
+
+export const selectionsActions = selectionsSlice.actions;
+export default selectionsSlice.reducer;
