@@ -131,6 +131,47 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'nickname.png') });
     },
   },
+  {
+    name: 'live list, a live game, and a price that moves',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/live', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'game-row').first().waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'game-clock').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'live.png') });
+      await byTestId(page, 'game-link').first().click();
+      await byTestId(page, 'game-page').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'price-value').first().waitFor({ timeout: TIMEOUT_MS });
+      if (!/\/live\/game\/\d+$/.test(new URL(page.url()).pathname)) throw new Error(`unexpected game path ${page.url()}`);
+      const prices = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-testid=price]')]
+        .map((el) => [el.getAttribute('data-event'), el.querySelector('[data-testid=price-value]')?.firstChild?.textContent ?? 'locked'])));
+      const before = await prices();
+      if (Object.keys(before).length === 0) throw new Error('no prices on the game page');
+      let changed = false;
+      for (let i = 0; i < 60 && !changed; i++) {
+        await page.waitForTimeout(500);
+        const now = await prices();
+        changed = Object.entries(before).some(([id, price]) => id in now && now[id] !== price);
+      }
+      if (!changed) throw new Error(`no price changed within 30 s: ${JSON.stringify(before)}`);
+      await page.screenshot({ path: resolve(SHOTS, 'game.png') });
+    },
+  },
+  {
+    name: 'prematch list and the search overlay',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/prematch', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'game-row').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'prematch.png') });
+      const team = (await page.locator('.game-row__name').first().textContent()).trim();
+      await byTestId(page, 'search-button').click();
+      await byTestId(page, 'search-overlay').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'search-input').fill(team.slice(0, 6));
+      await byTestId(page, 'search-result').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'search.png') });
+      await byTestId(page, 'search-result').first().click();
+      await byTestId(page, 'game-page').waitFor({ timeout: TIMEOUT_MS });
+    },
+  },
 ];
 
 async function main() {

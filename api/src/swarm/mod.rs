@@ -46,8 +46,17 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
     let (mut writer, mut reader) = ws.split();
     let (out, mut outgoing) = mpsc::channel(4_096);
     let write = tokio::spawn(async move {
+        // Everything already queued goes out with one flush.
         while let Some(text) = outgoing.recv().await {
-            if writer.send(Message::Text(text)).await.is_err() {
+            if writer.feed(Message::Text(text)).await.is_err() {
+                break;
+            }
+            while let Ok(more) = outgoing.try_recv() {
+                if writer.feed(Message::Text(more)).await.is_err() {
+                    return;
+                }
+            }
+            if writer.flush().await.is_err() {
                 break;
             }
         }

@@ -81,7 +81,7 @@ class Emitter {
   emit(event: ConnectionEvent) {
     if (this.ended) return;
     if (event.type === 'closed') this.ended = true;
-    this.listeners.forEach((l) => l(event));
+    [...this.listeners].forEach((l) => l(event)); // a copy: a listener added meanwhile misses this event
   }
 }
 

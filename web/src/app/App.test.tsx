@@ -61,7 +61,7 @@ describe('App shell', () => {
     expect(await screen.findByTestId('balance', {}, { timeout: 4000 })).toHaveTextContent('10,000.00');
     expect(screen.getByTestId('balance-currency')).toHaveTextContent('CNY');
     expect(await screen.findByText('Demo King')).toBeInTheDocument();
-    expect(screen.getByText(zhh['empty.no_data']!)).toBeInTheDocument();
+    expect(await screen.findByTestId('banner')).toHaveTextContent(zhh['home.hero.title']!);
     expect(api.last('user/getbalance')!.headers.UserToken).toBe('tok');
     expect(localStorage.getItem('webKey')).toBe('T');
   });

@@ -49,7 +49,7 @@ export function App() {
   if (!ready) return <Loader label={t('app.loading')} />;
   const nativeApp = isNativeApp();
   return (
-    <div className="app">
+    <div className={nativeApp ? 'app app--native' : 'app'}>
       {!nativeApp && <Header />}
       <MainMenu />
       <main className="content">

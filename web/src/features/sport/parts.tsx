@@ -140,9 +140,20 @@ export function SportChips({ sports, base, active }: { sports: SportData[]; base
   );
 }
 
-const GLYPHS: Record<number, string> = { 1: '⚽', 2: '🏒', 3: '🏀', 4: '🎾', 75: '🎮', 300: '🕹' };
+/** Small line icons per sport (emoji are missing from many Android and Linux fonts). */
+const GLYPHS: Record<number, string> = {
+  1: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm0 5 3.8 2.8-1.5 4.4H9.7l-1.5-4.4z',
+  2: 'M5 4l7 12M19 4l-7 12M4 19h6M14 19h6',
+  3: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM3 12h18M12 3v18M5.6 5.6c3 3 3 9.8 0 12.8M18.4 5.6c-3 3-3 9.8 0 12.8',
+  4: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5 6.5c4 3 4 8 0 11M19 6.5c-4 3-4 8 0 11',
+  75: 'M6 9h12a3 3 0 0 1 3 3v3a2 2 0 0 1-3.5 1.3L16 15H8l-1.5 1.3A2 2 0 0 1 3 15v-3a3 3 0 0 1 3-3zM8 11v3M6.5 12.5h3M16 12h.01M18 13.5h.01',
+  300: 'M4 5h16v11H4zM9 20h6M12 16v4M9 10.5l2 2 4-4',
+};
 export const SportGlyph = ({ sportId }: { sportId: number }) => (
-  <span className="sport-glyph" aria-hidden="true">{GLYPHS[sportId] ?? '•'}</span>
+  <svg className="sport-glyph" viewBox="0 0 24 24" width="15" height="15" fill="none" stroke="currentColor" strokeWidth="1.8"
+    strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <path d={GLYPHS[sportId] ?? 'M12 4a8 8 0 1 0 0 16 8 8 0 0 0 0-16z'} />
+  </svg>
 );
 
 export function SectionTitle({ children, live }: { children: ReactNode; live?: boolean }) {
