@@ -52,6 +52,8 @@ struct SportSpec {
     draws: bool,
     /// Expected total score (goals, points, games) and the state names.
     scoring: u32,
+    /// Regulation time shown on the clock (0: the sport has no clock).
+    minutes: u32,
     states: &'static [&'static str],
     regions: &'static [(&'static str, &'static [&'static str])],
     teams: &'static [&'static str],
@@ -64,6 +66,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "Soccer",
         draws: true,
         scoring: 3,
+        minutes: 90,
         states: &["1st half", "2nd half"],
         regions: &[
             ("England", &["Premier League", "Championship"]),
@@ -96,6 +99,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "IceHockey",
         draws: true,
         scoring: 5,
+        minutes: 60,
         states: &["period1", "period2", "period3"],
         regions: &[("USA", &["NHL"]), ("Finland", &["Liiga"])],
         teams: &[
@@ -108,6 +112,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "Basketball",
         draws: false,
         scoring: 210,
+        minutes: 48,
         states: &["quarter1", "quarter2", "quarter3", "quarter4"],
         regions: &[("USA", &["NBA"]), ("China", &["CBA"])],
         teams: &[
@@ -127,6 +132,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "Tennis",
         draws: false,
         scoring: 22,
+        minutes: 0,
         states: &["set1", "set2", "set3"],
         regions: &[("World", &["ATP Tour", "WTA Tour"])],
         teams: &[
@@ -146,6 +152,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "CounterStrike",
         draws: false,
         scoring: 3,
+        minutes: 0,
         states: &["map1", "map2", "map3"],
         regions: &[("World", &["ESL Pro League"])],
         teams: &["Natus Vincere", "FaZe", "Vitality", "G2", "Spirit", "MOUZ"],
@@ -156,6 +163,7 @@ const SPORTS: &[SportSpec] = &[
         alias: "VirtualFootball",
         draws: true,
         scoring: 3,
+        minutes: 90,
         states: &["1st half", "2nd half"],
         regions: &[("Virtual", &["Virtual League"])],
         teams: &[
@@ -222,6 +230,28 @@ impl Simulator {
         round_odds((fair * dec(94, 2)).max(dec(101, 2)))
     }
 
+    /// The teams of a competition's region: the sport's team list is
+    /// grouped by region in the order of its regions.
+    fn teams_of(
+        catalogue: &Catalogue,
+        sport: &'static SportSpec,
+        competition_id: u64,
+    ) -> &'static [&'static str] {
+        let region = catalogue
+            .competitions()
+            .get(&competition_id)
+            .and_then(|c| catalogue.regions().get(&c.region_id))
+            .map(|r| r.name.as_str());
+        let index = sport
+            .regions
+            .iter()
+            .position(|(name, _)| Some(*name) == region)
+            .unwrap_or(0);
+        let per_region = (sport.teams.len() / sport.regions.len().max(1)).max(2);
+        let start = (index * per_region).min(sport.teams.len() - per_region);
+        &sport.teams[start..start + per_region]
+    }
+
     fn add_game(
         &mut self,
         catalogue: &mut Catalogue,
@@ -230,8 +260,9 @@ impl Simulator {
         start_ts: i64,
     ) {
         let sport = spec(sport_id);
-        let a = self.rng.random_range(0..sport.teams.len());
-        let mut b = self.rng.random_range(0..sport.teams.len() - 1);
+        let teams = Self::teams_of(catalogue, sport, competition_id);
+        let a = self.rng.random_range(0..teams.len());
+        let mut b = self.rng.random_range(0..teams.len() - 1);
         if b >= a {
             b += 1;
         }
@@ -242,8 +273,8 @@ impl Simulator {
             competition_id,
             game_type: GameType::Prematch,
             start_ts,
-            team1_name: sport.teams[a].to_string(),
-            team2_name: Some(sport.teams[b].to_string()),
+            team1_name: teams[a].to_string(),
+            team2_name: Some(teams[b].to_string()),
             is_blocked: false,
             info: None,
             markets_count: 0,
@@ -555,7 +586,7 @@ impl Simulator {
             if entry.first_half.is_none() && progress >= 0.5 {
                 entry.first_half = Some(score);
             }
-            let clock = (progress * 90.0 * 60.0) as u32;
+            let clock = (progress * f64::from(sport.minutes) * 60.0) as u32;
             let _ = catalogue.update_game(id, |g| {
                 if let Some(info) = g.info.as_mut() {
                     info.clock = clock;
@@ -691,8 +722,13 @@ impl Feed for Simulator {
                 .info
                 .as_ref()
                 .filter(|_| game.game_type == GameType::Live);
-            // The clock runs 90 minutes in `live_seconds`.
-            let live_for = info.map(|i| i64::from(i.clock) * self.settings.live_seconds / 5_400);
+            // The clock runs the sport's regulation time in `live_seconds`;
+            // a sport without a clock is taken as half played.
+            let regulation = i64::from(spec(sport_id).minutes) * 60;
+            let live_for = info.map(|i| match regulation {
+                0 => self.settings.live_seconds / 2,
+                r => i64::from(i.clock) * self.settings.live_seconds / r,
+            });
             self.plays.insert(
                 game.id,
                 Play {
@@ -775,6 +811,22 @@ mod tests {
         let horizon = 1_800_000_000 + 8 * 86_400;
         assert!(catalogue.games().values().all(|g| g.start_ts <= horizon));
         assert!(catalogue.events().values().all(|e| e.price >= dec(101, 2)));
+    }
+
+    #[test]
+    fn teams_play_in_their_own_region() {
+        let (catalogue, _) = run(4, 3);
+        let english = ["Arsenal", "Chelsea", "Liverpool", "Everton"];
+        for game in catalogue.games().values() {
+            let lineage = catalogue.lineage(game.id).unwrap();
+            if lineage.region.name == "England" {
+                assert!(
+                    english.contains(&game.team1_name.as_str()),
+                    "{}",
+                    game.team1_name
+                );
+            }
+        }
     }
 
     #[test]
