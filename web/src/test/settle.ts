@@ -8,9 +8,14 @@ export async function settle(rounds = 30) {
   }
 }
 
-/** Settles until `cond` holds (the first WebCrypto calls take longest). */
+/**
+ * Settles until `cond` holds (the first WebCrypto calls take longest).
+ * Bounded by real time, not by rounds: WebCrypto runs on the thread pool,
+ * which a busy machine (CI runs the Rust tests alongside) slows down.
+ */
 export async function until(cond: () => boolean, what = 'condition') {
-  for (let i = 0; i < 3000 && !cond(); i++) await settle(1);
+  const deadline = performance.now() + 15_000;
+  while (!cond() && performance.now() < deadline) await settle(1);
   if (!cond()) throw new Error(`timed out waiting for ${what}`);
   await settle(5);
 }
