@@ -41,6 +41,8 @@ pub struct AppState {
     pub live: Arc<LiveCatalogue>,
     pub results: Arc<ResultService>,
     pub hub: Arc<Hub>,
+    pub realtime: Arc<crate::realtime::Realtime>,
+    pub notifications: Arc<commands::notify::Notifications>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -168,6 +170,10 @@ impl AppState {
             clock.clone(),
             config.accounts.settings(),
         );
+        let notifications = Arc::new(commands::notify::Notifications::new(
+            db.any.clone(),
+            clock.clone(),
+        ));
         Ok(Self {
             config: Arc::new(config),
             db,
@@ -179,6 +185,8 @@ impl AppState {
             live,
             results: Arc::new(results),
             hub,
+            realtime: crate::realtime::Realtime::new(),
+            notifications,
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
@@ -188,7 +196,14 @@ impl AppState {
 
     /// Starts the feed loop and the Swarm fan-out; they stop with `stop`.
     pub fn spawn_live(&self, stop: watch::Receiver<bool>) -> Vec<tokio::task::JoinHandle<()>> {
-        let mut tasks = vec![tokio::spawn(self.hub.clone().run(stop.clone()))];
+        let mut tasks = vec![
+            tokio::spawn(self.hub.clone().run(stop.clone())),
+            tokio::spawn(
+                self.realtime
+                    .clone()
+                    .run(self.notifications.clone(), stop.clone()),
+            ),
+        ];
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(
                 feed,
@@ -220,7 +235,8 @@ impl AppState {
             .merge(layered)
             .merge(routes::account::open_router())
             .merge(routes::partner::router())
-            .merge(crate::swarm::router());
+            .merge(crate::swarm::router())
+            .merge(crate::realtime::router());
         if self.config.demo_mode {
             api = api.merge(routes::dev::router());
         }

@@ -17,6 +17,7 @@ pub mod captcha;
 pub mod config;
 pub mod error;
 pub mod metrics;
+pub mod realtime;
 pub mod routes;
 pub mod secrets;
 pub mod swarm;

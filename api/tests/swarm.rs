@@ -382,3 +382,69 @@ async fn a_subscriber_on_another_process_receives_the_feeds_changes() {
     assert!(moved, "the survivor runs the feed");
     second.stop().await;
 }
+
+/// The realtime socket: init gives a client id, p answers p, and after
+/// user/bindws the member's notifications arrive on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn realtime_notifications_reach_the_bound_socket() {
+    let server = start(StoreKind::Sqlite).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr()))
+        .await
+        .unwrap();
+    let next = async |ws: &mut tokio_tungstenite::WebSocketStream<_>| -> Value {
+        loop {
+            if let Message::Text(text) = ws.next().await.unwrap().unwrap() {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    };
+    ws.send(Message::Text(r#"{"type":"init"}"#.into()))
+        .await
+        .unwrap();
+    let init = next(&mut ws).await;
+    let client_id = init["client_id"].as_str().unwrap().to_string();
+    ws.send(Message::Text(r#"{"type":"p"}"#.into()))
+        .await
+        .unwrap();
+    assert_eq!(next(&mut ws).await["type"], "p");
+    let mut client = Client::new(&server).await;
+    assert_eq!(client.login(&server, "demo", "demo1234").await["status"], 0);
+    assert_eq!(
+        client
+            .post("/api/user/bindws", json!({"client_id": "nope"}))
+            .await["status"],
+        -10101
+    );
+    assert_eq!(
+        client
+            .post("/api/user/bindws", json!({"client_id": client_id}))
+            .await["status"],
+        0
+    );
+    let user_id = server
+        .running
+        .state
+        .accounts
+        .find("demo")
+        .await
+        .unwrap()
+        .unwrap();
+    server
+        .running
+        .state
+        .notifications
+        .send(
+            &user_id,
+            commands::notify::WIN,
+            &json!({"subject": "win", "id": 7, "money": "12.00", "bonus": "0.00"}),
+        )
+        .await
+        .unwrap();
+    let pushed = tokio::time::timeout(std::time::Duration::from_secs(5), next(&mut ws))
+        .await
+        .unwrap();
+    assert_eq!(pushed["type"], 1004);
+    assert_eq!(pushed["data"]["money"], "12.00");
+    assert_eq!(pushed["client_id"], client_id.as_str());
+    server.stop().await;
+}

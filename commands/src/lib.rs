@@ -19,6 +19,7 @@ pub mod framework;
 pub mod limits;
 pub mod live;
 pub mod metrics;
+pub mod notify;
 pub mod sessions;
 pub mod store;
 pub mod wallet;

@@ -34,6 +34,7 @@ pub fn router() -> Router<AppState> {
             "/api/user/messagesconfig",
             post(messages_config).get(messages_config),
         )
+        .route("/api/user/bindws", post(bind_ws))
 }
 
 type Answer<T> = Result<Json<Envelope<T>>, ApiError>;
@@ -375,4 +376,26 @@ async fn messages_config() -> Answer<Value> {
         {"type": 1004, "name": "win"},
         {"type": 1005, "name": "warm tip"},
     ]})))
+}
+
+#[derive(Deserialize)]
+struct BindBody {
+    #[serde(default)]
+    client_id: String,
+}
+
+/// Binds the realtime socket `client_id` (from `/ws` init) to the member.
+async fn bind_ws(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<BindBody>,
+) -> Answer<Value> {
+    if !state.realtime.bind(&body.client_id, &member.user_id) {
+        return Err(ApiError::field(
+            -10101,
+            "Value client_id is not valid.",
+            "client_id",
+        ));
+    }
+    Ok(ok(Value::Null))
 }
