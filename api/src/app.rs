@@ -42,6 +42,7 @@ pub struct AppState {
     pub results: Arc<ResultService>,
     pub hub: Arc<Hub>,
     pub realtime: Arc<crate::realtime::Realtime>,
+    pub betting: Arc<crate::betting::Betting>,
     pub notifications: Arc<commands::notify::Notifications>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
@@ -103,7 +104,11 @@ pub fn open_feed(config: &Config) -> anyhow::Result<Box<dyn Feed>> {
 
 /// Every projection of the platform.
 pub fn projections() -> Vec<Arc<dyn Projection>> {
-    vec![Arc::new(BalanceProjection)]
+    vec![
+        Arc::new(BalanceProjection),
+        Arc::new(projections::bets::BetHistoryProjection),
+        Arc::new(projections::settlement::SettlementProjection),
+    ]
 }
 
 impl AppState {
@@ -134,6 +139,7 @@ impl AppState {
         };
         let wallets =
             WalletService::notifying(&db, store, retry, command_metrics.clone(), runner.waker());
+        let command_metrics_for_bets = command_metrics.clone();
 
         let pairs = Pairs::new(&config.transport.pairs)
             .ok_or_else(|| anyhow::anyhow!("transport pairs must be 16-byte keys and ivs"))?;
@@ -174,11 +180,31 @@ impl AppState {
             db.any.clone(),
             clock.clone(),
         ));
+        let wallets = Arc::new(wallets);
+        let accounts = Arc::new(accounts);
+        let bets = commands::bets::BetService::new(
+            &db,
+            store,
+            retry,
+            command_metrics_for_bets,
+            wallets.clone(),
+            live.clone(),
+            clock.clone(),
+            notifications.clone(),
+            config.bets.settings(),
+        );
+        let betting = Arc::new(crate::betting::Betting {
+            bets: Arc::new(bets),
+            accounts: accounts.clone(),
+            pool: db.any.clone(),
+        });
+        hub.set_betting(betting.clone());
         Ok(Self {
             config: Arc::new(config),
             db,
-            wallets: Arc::new(wallets),
-            accounts: Arc::new(accounts),
+            wallets,
+            accounts,
+            betting,
             transport: Arc::new(transport),
             login_key: Arc::new(login_key),
             clock,
@@ -227,6 +253,7 @@ impl AppState {
         let layered = routes::account::router()
             .merge(routes::user::router())
             .merge(routes::sport::router())
+            .merge(routes::report::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,

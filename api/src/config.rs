@@ -16,6 +16,7 @@ pub struct Config {
     pub accounts: Accounts,
     pub partner: Partner,
     pub feed: FeedConfig,
+    pub bets: BetsConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -97,6 +98,24 @@ impl Accounts {
                 lock_ms: self.lock_ms,
             },
             verify_new_devices: self.verify_new_devices,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct BetsConfig {
+    pub min_stake: rust_decimal::Decimal,
+    pub max_stake: rust_decimal::Decimal,
+    pub max_express_odds: rust_decimal::Decimal,
+}
+
+impl BetsConfig {
+    pub fn settings(&self) -> commands::bets::BetSettings {
+        commands::bets::BetSettings {
+            min_stake: self.min_stake,
+            max_stake: self.max_stake,
+            max_express_odds: self.max_express_odds,
+            ..Default::default()
         }
     }
 }
@@ -198,6 +217,11 @@ impl Config {
         }
         if self.feed.tick_ms == 0 || self.feed.live_seconds < 10 {
             bail!("feed.tick_ms must be positive and feed.live_seconds at least 10");
+        }
+        if self.bets.min_stake <= rust_decimal::Decimal::ZERO
+            || self.bets.max_stake < self.bets.min_stake
+        {
+            bail!("bets.min_stake must be positive and not above bets.max_stake");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

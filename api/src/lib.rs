@@ -13,6 +13,7 @@
 pub mod app;
 pub mod bench;
 pub mod bench_swarm;
+pub mod betting;
 pub mod captcha;
 pub mod config;
 pub mod error;

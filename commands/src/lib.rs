@@ -12,6 +12,7 @@
 //! - `metrics`: command counters for `/metrics`.
 
 pub mod accounts;
+pub mod bets;
 pub mod clock;
 pub mod codes;
 pub mod db;

@@ -91,6 +91,22 @@ impl ResultService {
         }
     }
 
+    /// Corrects a game's result (support or the feed's correction).
+    pub async fn correct(
+        &self,
+        finished: Finished,
+        at_ms: i64,
+    ) -> Result<(), CommandError<ResultError>> {
+        let command = ResultCommand::Correct {
+            score: finished.score,
+            selections: finished.selections,
+            at_ms,
+        };
+        self.framework
+            .execute(&finished.game_id.to_string(), command, HashMap::new())
+            .await
+    }
+
     pub async fn load(&self, game_id: u64) -> Result<GameResult, String> {
         self.framework
             .store()

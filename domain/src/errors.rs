@@ -46,6 +46,39 @@ impl Code {
     /// Platform-defined: a second registration under the same user id.
     pub const ACCOUNT_ALREADY_REGISTERED: Code = Code(-10103);
 
+    // Bet placement (spec 000 sections 5 and 8). The spec's codes first,
+    // then platform-defined codes (19xx) for the betslip messages the spec
+    // lists without a number.
+    pub const GAME_STARTED: Code = Code(1100);
+    pub const WRONG_COEFFICIENT: Code = Code(1108);
+    pub const MEMBER_LIMIT: Code = Code(1510);
+    pub const STAKE_ABOVE_MAX: Code = Code(1550);
+    pub const STAKE_BELOW_MIN: Code = Code(1560);
+    pub const ODDS_CHANGED: Code = Code(1800);
+    /// Platform-defined: fewer selections than the bet type needs.
+    pub const NOT_ENOUGH_EVENTS: Code = Code(1901);
+    /// Platform-defined: a selection is deleted or suspended.
+    pub const EVENT_NOT_AVAILABLE: Code = Code(1902);
+    /// Platform-defined: a selection is blocked.
+    pub const EVENT_BLOCKED: Code = Code(1903);
+    /// Platform-defined: two selections of one game in one bet.
+    pub const BET_CONFLICT: Code = Code(1904);
+    /// Platform-defined: a single-only selection combined with others.
+    pub const SINGLE_ONLY: Code = Code(1905);
+    /// Platform-defined: total express odds above the limit.
+    pub const ODDS_LIMIT: Code = Code(1906);
+    /// Platform-defined: price -1 (SP) where no starting price is offered.
+    pub const SP_NOT_AVAILABLE: Code = Code(1907);
+    /// Platform-defined: each-way where the selection does not offer it.
+    pub const EACH_WAY_NOT_AVAILABLE: Code = Code(1908);
+    /// Platform-defined: a malformed bet (system size, single with several
+    /// selections, a selection twice).
+    pub const INVALID_BET: Code = Code(1909);
+    /// Platform-defined: a bet command the bet's state does not allow.
+    pub const BET_STATE: Code = Code(1910);
+    /// Platform-defined: a command for a bet id never placed.
+    pub const UNKNOWN_BET: Code = Code(1911);
+
     pub fn message(self) -> String {
         match CATALOGUE.iter().find(|(c, _)| *c == self.0) {
             Some((_, m)) => (*m).to_string(),
@@ -110,6 +143,17 @@ const CATALOGUE: &[(i32, &str)] = &[
     (20003, "amount below minimum"),
     (20004, "amount above maximum"),
     (20007, "already have a valid withdrawal request"),
+    (1901, "Add more events to place a bet."),
+    (1902, "Event is not available."),
+    (1903, "Event is blocked."),
+    (1904, "This bet cannot be combined with:"),
+    (1905, "Some events in betslip conflict with others."),
+    (1906, "Odds limit exceeded."),
+    (1907, "Starting price is not available for this event."),
+    (1908, "Each way is not available for this event."),
+    (1909, "The bet is not valid."),
+    (1910, "This bet cannot be changed now."),
+    (1911, "Unknown bet"),
 ];
 
 #[cfg(test)]

@@ -14,10 +14,13 @@
 //!   game > market > event), market tabs, quarter lines, sport search.
 //! - `odds`: odds formats (decimal, fractional with a ladder, american,
 //!   hongkong, malay, indo); vectors shared with the client in testdata/.
+//! - `bet/`: placement rules (`slip`), settlement (`settle`) and the Bet
+//!   aggregate (placed, held, declined, settled, re-settled on corrections).
 //! - `swarm/`: the pure core of the Swarm-style data protocol: request
 //!   envelope, `get` queries run against the catalogue, push diffs.
 
 pub mod account;
+pub mod bet;
 pub mod catalogue;
 pub mod errors;
 pub mod money;

@@ -11,7 +11,9 @@
 //! - `balances`: the balance per member and currency.
 
 pub mod balances;
+pub mod bets;
 pub mod runner;
+pub mod settlement;
 pub mod stream;
 
 pub use runner::{Projection, ProjectionError, ProjectionMetrics, Runner};

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod dev;
 pub mod health;
 pub mod partner;
+pub mod report;
 pub mod sport;
 pub mod user;
 pub mod web;

@@ -80,6 +80,8 @@ pub struct Hub {
     clock: SharedClock,
     members: Mutex<HashMap<String, Arc<Session>>>,
     groups: Mutex<HashMap<String, Group>>,
+    /// Betting, once the app has wired it (the benchmark has none).
+    betting: std::sync::OnceLock<Arc<crate::betting::Betting>>,
     /// The benchmark's copy of every push sent, with when.
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
 }
@@ -119,7 +121,12 @@ impl Hub {
             members: Mutex::new(HashMap::new()),
             groups: Mutex::new(HashMap::new()),
             recorded: Mutex::new(None),
+            betting: std::sync::OnceLock::new(),
         })
+    }
+
+    pub fn set_betting(&self, betting: Arc<crate::betting::Betting>) {
+        let _ = self.betting.set(betting);
     }
 
     /// Starts keeping a copy of every push (benchmark only).
@@ -278,10 +285,27 @@ impl Hub {
                 *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 request.ok(json!({}))
             }
-            // Betting commands need a member; their service comes with the
-            // betslip (issue 5).
+            // Betting commands need a member.
             _ if session.user().is_none() => {
                 Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in")
+            }
+            Command::DoBet | Command::GetMaxBet | Command::BetHistory
+                if self.betting.get().is_some() =>
+            {
+                let betting = self.betting.get().expect("checked");
+                let user = session.user().unwrap_or_default();
+                let result = match request.command {
+                    Command::DoBet => betting.do_bet(&user, &request.params).await,
+                    Command::GetMaxBet => betting.max_bet(&user).await,
+                    _ => betting
+                        .history(&user, &request.params)
+                        .await
+                        .map(|(list, total)| json!({ "bets": list, "total": total })),
+                };
+                match result {
+                    Ok(data) => request.ok(data),
+                    Err(e) => Answer::error(request.rid.clone(), swarm::INVALID_PARAMS, e),
+                }
             }
             other => Answer::error(
                 request.rid.clone(),

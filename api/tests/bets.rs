@@ -1,0 +1,223 @@
+//! Bets end to end: do_bet over /swarm, the stake taken once, settlement
+//! from a game result, a correction re-settling with the difference, the
+//! history and the win notification.
+
+mod common;
+
+use commands::feed::Finished;
+use commands::StoreKind;
+use common::{http, start, Client};
+use domain::catalogue::GameType;
+use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+commands::on_both_stores!(
+    a_single_bet_takes_the_stake_once_settles_and_pays_once,
+    refusals_answer_their_codes_and_move_no_money,
+);
+
+async fn swarm(server: &common::Server, sid: &str, body: Value) -> Value {
+    let headers = vec![
+        ("swarm-session".to_string(), sid.to_string()),
+        ("Content-Type".to_string(), "application/json".to_string()),
+    ];
+    http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .json()
+}
+
+/// A logged-in member with a restored Swarm session.
+async fn member(server: &common::Server) -> (Client, String) {
+    let mut client = Client::new(server).await;
+    let login = client.login(server, "demo", "demo1234").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let session = http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        json!({"command": "request_session", "params": {}, "rid": 1})
+            .to_string()
+            .as_bytes(),
+    )
+    .await
+    .json();
+    let sid = session["data"]["sid"].as_str().unwrap().to_string();
+    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
+        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}})).await;
+    assert_eq!(restored["code"], 0, "{restored}");
+    (client, sid)
+}
+
+/// A prematch selection with a price, its game and market.
+fn pick(server: &common::Server) -> (u64, u64, u64, Decimal) {
+    server.running.state.live.read(|c| {
+        let game = c
+            .games()
+            .values()
+            .find(|g| g.game_type == GameType::Prematch && !g.is_blocked)
+            .unwrap();
+        let market = c
+            .markets_of(game.id)
+            .find(|m| m.market_type == "P1XP2" || m.market_type == "P1P2")
+            .unwrap();
+        let event = c.events_of(market.id).next().unwrap();
+        (event.id, market.id, game.id, event.price)
+    })
+}
+
+async fn balance(client: &Client) -> String {
+    client.post("/api/user/getbalance", json!({})).await["data"]["balance"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn settle_until(server: &common::Server, client: &Client, bet_id: i64, status: i64) -> Value {
+    for _ in 0..200 {
+        server.running.state.runner.catch_up_all().await.unwrap();
+        server.running.state.betting.settle_open().await.unwrap();
+        server.running.state.runner.catch_up_all().await.unwrap();
+        let history = client
+            .post("/api/report/betrecods", json!({"BetId": bet_id}))
+            .await;
+        let record = history["data"]["list"][0].clone();
+        if record["outcome"] == status {
+            return record;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("bet {bet_id} never reached status {status}");
+}
+
+async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind) {
+    let server = start(kind).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, market_id, game_id, price) = pick(&server);
+    let before = balance(&client).await;
+    assert_eq!(before, "10000.00");
+    let placed = swarm(
+        &server,
+        &sid,
+        json!({"command": "do_bet", "rid": 3, "params": {
+        "type": 1, "mode": 2, "amount": "100", "each_way": false, "source": 42,
+        "bets": [{"event_id": event_id, "price": price.to_string(), "banker": false}]}}),
+    )
+    .await;
+    assert_eq!(placed["code"], 0, "{placed}");
+    assert_eq!(placed["data"]["result"], "OK", "{placed}");
+    let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
+    assert_eq!(placed["data"]["details"]["amount"], "100.00");
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, "9900.00");
+
+    let history = client.post("/api/report/betrecods", json!({})).await;
+    let record = &history["data"]["list"][0];
+    assert_eq!(record["BetId"], bet_id);
+    assert_eq!(record["outcome"], 0);
+    assert_eq!(record["events"][0]["outcome"], 3);
+    assert!(
+        !record["events"][0]["event_name"]
+            .as_str()
+            .unwrap()
+            .starts_with('W'),
+        "team names in place of W1/W2"
+    );
+
+    // The game ends and the pick won.
+    let won = Finished {
+        game_id,
+        score: FinalScore {
+            team1: 1,
+            team2: 0,
+            first_half: None,
+            corners: None,
+        },
+        selections: vec![SelectionResult {
+            event_id,
+            market_id,
+            outcome: SelectionOutcome::Won,
+        }],
+    };
+    server
+        .running
+        .state
+        .results
+        .record(won.clone(), 1)
+        .await
+        .unwrap();
+    let record = settle_until(&server, &client, bet_id, 3).await;
+    let payout = (Decimal::from(100) * price).round_dp(2);
+    assert_eq!(record["payout"], format!("{payout:.2}"));
+    server.running.state.runner.catch_up_all().await.unwrap();
+    let after_win = Decimal::from(9900) + payout;
+    assert_eq!(balance(&client).await, format!("{after_win:.2}"));
+    // Settling again pays nothing more.
+    server.running.state.betting.settle_open().await.unwrap();
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, format!("{after_win:.2}"));
+
+    // A correction: the pick lost after all; the payout is taken back.
+    let lost = Finished {
+        selections: vec![SelectionResult {
+            event_id,
+            market_id,
+            outcome: SelectionOutcome::Lost,
+        }],
+        ..won
+    };
+    server.running.state.results.correct(lost, 2).await.unwrap();
+    let record = settle_until(&server, &client, bet_id, 1).await;
+    assert_eq!(record["payout"], "0.00");
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, "9900.00");
+    let notes = server
+        .running
+        .state
+        .notifications
+        .after(0, 10)
+        .await
+        .unwrap();
+    assert!(notes
+        .iter()
+        .any(|n| n.kind == 1004 && n.body["id"] == bet_id.to_string()));
+    server.stop().await;
+}
+
+async fn refusals_answer_their_codes_and_move_no_money(kind: StoreKind) {
+    let server = start(kind).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, _, _, price) = pick(&server);
+    let bet = |amount: &str, price: Decimal, mode: i64| {
+        json!({"command": "do_bet", "rid": 9, "params": {
+        "type": 1, "mode": mode, "amount": amount, "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
+    let poor = swarm(&server, &sid, bet("20000", price, 2)).await;
+    assert_eq!(poor["data"]["result"], 2400, "{poor}");
+    assert_eq!(poor["data"]["result_text"], "Insufficient balance.");
+    let changed = swarm(&server, &sid, bet("10", price + Decimal::ONE, 0)).await;
+    assert_eq!(changed["data"]["result"], 1800, "{changed}");
+    assert_eq!(changed["data"]["details"][0]["event_id"], event_id);
+    let empty = swarm(&server, &sid, bet("0", price, 2)).await;
+    assert_ne!(empty["data"]["result"], "OK");
+    let gone = swarm(&server, &sid, json!({"command": "do_bet", "rid": 9, "params": {"type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": 1, "price": "2"}]}})).await;
+    assert_ne!(gone["data"]["result"], "OK");
+    let express_of_one = swarm(&server, &sid, json!({"command": "do_bet", "rid": 9, "params": {"type": 2, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}})).await;
+    assert_eq!(
+        express_of_one["data"]["result_text"],
+        "Add more events to place a bet."
+    );
+    let max = swarm(&server, &sid, json!({"command": "get_max_bet", "rid": 10, "params": {"type": 1, "bets": [{"event_id": event_id}]}})).await;
+    assert_eq!(max["data"]["amount"], "10000.00");
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, "10000.00");
+    server.stop().await;
+}

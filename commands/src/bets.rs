@@ -1,0 +1,440 @@
+//! Bet placement and settlement.
+//!
+//! Placement takes the stake exactly once, keyed by the bet id: a
+//! `bet_placements` row records each step (reserving -> placed -> taken,
+//! or released), the wallet holds the stake (`bet:{id}`), the Bet
+//! aggregate records the bet, and the stake is taken (`bet:{id}:take`).
+//! Every step is idempotent, so `recover` can finish or undo a placement a
+//! crash interrupted: a bet that exists gets its stake taken, a stake held
+//! for a bet that does not exist is released.
+//!
+//! Settlement carries out the tasks of the `settlement` projection: the Bet
+//! aggregate settles (or re-settles after a corrected result, with the
+//! difference), and the wallet pays `bet:{id}:payout:{version}` (or takes
+//! back `bet:{id}:adjust:{version}`) once per result version.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use cqrs_es::EventStore;
+use domain::bet::{
+    validate, Bet, BetCommand, BetEvent, BetLimits, BetRefusal, BetRequest, ExpressBonus, Quote,
+    ValidBet,
+};
+use domain::result::SelectionOutcome;
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletError, WalletId};
+use domain::Currency;
+use rust_decimal::Decimal;
+use serde_json::json;
+use sqlx::{AnyPool, Row};
+
+use crate::clock::SharedClock;
+use crate::db::Db;
+use crate::framework::{CommandError, Framework, RetryPolicy};
+use crate::live::LiveCatalogue;
+use crate::metrics::CommandMetrics;
+use crate::notify::{Notifications, WIN};
+use crate::store::StoreOptions;
+use crate::wallet::WalletService;
+
+/// Stakes and limits per currency.
+#[derive(Debug, Clone)]
+pub struct BetSettings {
+    pub min_stake: Decimal,
+    pub max_stake: Decimal,
+    /// Total express odds maximum: 1000 (default) or the 10000 reading.
+    pub max_express_odds: Decimal,
+    pub express_bonus: ExpressBonus,
+}
+
+impl Default for BetSettings {
+    fn default() -> Self {
+        Self {
+            min_stake: Decimal::ONE,
+            max_stake: Decimal::from(50_000),
+            max_express_odds: domain::bet::EXPRESS_ODDS_LIMIT,
+            express_bonus: ExpressBonus::default(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    #[error("{0}")]
+    Refused(BetRefusal),
+    #[error("internal: {0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for PlaceError {
+    fn from(e: sqlx::Error) -> Self {
+        PlaceError::Internal(e.to_string())
+    }
+}
+
+/// An accepted bet, for the `do_bet` answer.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub bet_id: String,
+    pub currency: Currency,
+    pub bet: ValidBet,
+}
+
+pub struct BetService {
+    framework: Framework<Bet>,
+    wallets: Arc<WalletService>,
+    live: Arc<LiveCatalogue>,
+    pool: AnyPool,
+    clock: SharedClock,
+    notifications: Arc<Notifications>,
+    settings: BetSettings,
+}
+
+impl BetService {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        db: &Db,
+        options: StoreOptions,
+        retry: RetryPolicy,
+        metrics: CommandMetrics,
+        wallets: Arc<WalletService>,
+        live: Arc<LiveCatalogue>,
+        clock: SharedClock,
+        notifications: Arc<Notifications>,
+        settings: BetSettings,
+    ) -> Self {
+        Self {
+            framework: Framework::new(db, options, (), retry, metrics, None),
+            wallets,
+            live,
+            pool: db.any.clone(),
+            clock,
+            notifications,
+            settings,
+        }
+    }
+
+    fn limits(&self, currency: Currency) -> BetLimits {
+        let mut limits = BetLimits::new(currency, self.settings.min_stake, self.settings.max_stake);
+        limits.max_express_odds = self.settings.max_express_odds;
+        limits
+    }
+
+    /// The largest stake the member could place now.
+    pub async fn max_bet(
+        &self,
+        member_id: &str,
+        currency: Currency,
+    ) -> Result<Decimal, PlaceError> {
+        let balance = self.balance(member_id, currency).await?;
+        Ok(balance.min(self.settings.max_stake))
+    }
+
+    async fn balance(&self, member_id: &str, currency: Currency) -> Result<Decimal, PlaceError> {
+        let wallet = self
+            .wallets
+            .load(&WalletId::new(member_id, currency))
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        Ok(wallet.balances().main)
+    }
+
+    async fn wallet(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        reference: String,
+        action: WalletAction,
+    ) -> Result<(), CommandError<WalletError>> {
+        self.wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member_id, currency),
+                reference,
+                action,
+            ))
+            .await
+            .map(|_| ())
+    }
+
+    async fn step(&self, bet_id: &str, state: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE bet_placements SET state = $2, updated_ms = $3 WHERE bet_id = $1")
+            .bind(bet_id)
+            .bind(state)
+            .bind(self.clock.now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Validates a `do_bet` against the live catalogue and places it.
+    pub async fn place(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        request: &BetRequest,
+    ) -> Result<Placed, PlaceError> {
+        let now_ms = self.clock.now_ms();
+        let quotes: BTreeMap<u64, Quote> = self.live.read(|catalogue| {
+            request
+                .selections
+                .iter()
+                .filter_map(|pick| {
+                    Quote::from_catalogue(catalogue, pick.event_id, now_ms / 1000)
+                        .map(|q| (pick.event_id, q))
+                })
+                .collect()
+        });
+        let balance = self.balance(member_id, currency).await?;
+        let bet = validate(request, &quotes, &self.limits(currency), balance)
+            .map_err(PlaceError::Refused)?;
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO bet_ids (created_ms) VALUES ($1) RETURNING id")
+                .bind(now_ms)
+                .fetch_one(&self.pool)
+                .await?;
+        let bet_id = id.to_string();
+        sqlx::query(
+            "INSERT INTO bet_placements (bet_id, member_id, currency, stake, state, updated_ms) VALUES ($1, $2, $3, $4, 'reserving', $5)",
+        )
+        .bind(&bet_id)
+        .bind(member_id)
+        .bind(currency.code())
+        .bind(bet.stake.to_string())
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        let reserve = WalletAction::ReserveStake {
+            amount: bet.stake,
+            pot: Pot::Main,
+        };
+        match self
+            .wallet(member_id, currency, format!("bet:{bet_id}"), reserve)
+            .await
+        {
+            Ok(()) => {}
+            Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
+                self.step(&bet_id, "released").await?;
+                return Err(PlaceError::Refused(BetRefusal::InsufficientBalance));
+            }
+            Err(e) => {
+                // Unknown whether the stake is held: recovery settles it.
+                return Err(PlaceError::Internal(e.to_string()));
+            }
+        }
+        self.step(&bet_id, "reserved").await?;
+        let place = BetCommand::Place {
+            bet_id: bet_id.clone(),
+            member_id: member_id.to_string(),
+            currency,
+            request_id: bet_id.clone(),
+            bet: bet.clone(),
+            express_bonus: self.settings.express_bonus,
+            at_ms: now_ms,
+        };
+        if let Err(e) = self.framework.execute(&bet_id, place, HashMap::new()).await {
+            let release = WalletAction::ReleaseStake {
+                reservation: format!("bet:{bet_id}"),
+            };
+            let _ = self
+                .wallet(
+                    member_id,
+                    currency,
+                    format!("bet:{bet_id}:release"),
+                    release,
+                )
+                .await;
+            self.step(&bet_id, "released").await?;
+            return Err(PlaceError::Internal(e.to_string()));
+        }
+        self.step(&bet_id, "placed").await?;
+        if !bet.super_bet {
+            self.take_stake(&bet_id, member_id, currency).await?;
+        }
+        Ok(Placed {
+            bet_id,
+            currency,
+            bet,
+        })
+    }
+
+    async fn take_stake(
+        &self,
+        bet_id: &str,
+        member_id: &str,
+        currency: Currency,
+    ) -> Result<(), PlaceError> {
+        let take = WalletAction::TakeStake {
+            reservation: format!("bet:{bet_id}"),
+        };
+        self.wallet(member_id, currency, format!("bet:{bet_id}:take"), take)
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        self.step(bet_id, "taken").await?;
+        Ok(())
+    }
+
+    /// Finishes or undoes placements interrupted more than `older_than_ms`
+    /// ago. Returns how many it handled.
+    pub async fn recover(&self, older_than_ms: i64) -> Result<usize, PlaceError> {
+        let cutoff = self.clock.now_ms() - older_than_ms;
+        let rows = sqlx::query(
+            "SELECT bet_id, member_id, currency FROM bet_placements WHERE state IN ('reserving', 'reserved', 'placed') AND updated_ms < $1 LIMIT 500",
+        )
+        .bind(cutoff)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut handled = 0;
+        for row in rows {
+            let bet_id: String = row.try_get("bet_id")?;
+            let member_id: String = row.try_get("member_id")?;
+            let currency: Currency = row
+                .try_get::<String, _>("currency")?
+                .parse()
+                .map_err(|e| PlaceError::Internal(format!("{e}")))?;
+            let bet = self.load(&bet_id).await?;
+            match bet.placement.as_ref() {
+                Some(placement) if !placement.bet.super_bet => {
+                    self.take_stake(&bet_id, &member_id, currency).await?
+                }
+                Some(_) => continue,
+                None => {
+                    let release = WalletAction::ReleaseStake {
+                        reservation: format!("bet:{bet_id}"),
+                    };
+                    match self
+                        .wallet(
+                            &member_id,
+                            currency,
+                            format!("bet:{bet_id}:release"),
+                            release,
+                        )
+                        .await
+                    {
+                        Ok(()) | Err(CommandError::Rejected(WalletError::UnknownReservation)) => {}
+                        Err(e) => return Err(PlaceError::Internal(e.to_string())),
+                    }
+                    self.step(&bet_id, "released").await?;
+                }
+            }
+            handled += 1;
+        }
+        Ok(handled)
+    }
+
+    pub async fn load(&self, bet_id: &str) -> Result<Bet, PlaceError> {
+        self.framework
+            .store()
+            .load_current(bet_id)
+            .await
+            .map(|l| l.aggregate)
+            .map_err(|e| PlaceError::Internal(e.to_string()))
+    }
+
+    pub async fn events(&self, bet_id: &str) -> Result<Vec<BetEvent>, PlaceError> {
+        let events = self
+            .framework
+            .store()
+            .load_events(bet_id)
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        Ok(events.into_iter().map(|e| e.payload).collect())
+    }
+
+    /// Settles `bet_id` on the outcomes known at `version` and pays what is
+    /// due, once per version.
+    pub async fn settle(
+        &self,
+        bet_id: &str,
+        version: u64,
+        outcomes: BTreeMap<u64, SelectionOutcome>,
+    ) -> Result<(), PlaceError> {
+        let at_ms = self.clock.now_ms();
+        let command = BetCommand::Settle {
+            result_version: version,
+            outcomes,
+            sp_prices: BTreeMap::new(),
+            at_ms,
+        };
+        if let Err(e) = self
+            .framework
+            .execute(bet_id, command, HashMap::new())
+            .await
+        {
+            // A bet still on hold or declined is not settled.
+            return match e {
+                CommandError::Rejected(_) => Ok(()),
+                other => Err(PlaceError::Internal(other.to_string())),
+            };
+        }
+        let due = self.events(bet_id).await?.into_iter().find(|e| match e {
+            BetEvent::BetSettled { result_version, .. }
+            | BetEvent::BetResettled { result_version, .. } => *result_version == version,
+            _ => false,
+        });
+        let Some(event) = due else { return Ok(()) };
+        let (member_id, currency, status, payout) = match &event {
+            BetEvent::BetSettled {
+                member_id,
+                currency,
+                status,
+                payout,
+                ..
+            }
+            | BetEvent::BetResettled {
+                member_id,
+                currency,
+                status,
+                payout,
+                ..
+            } => (member_id.clone(), *currency, *status, *payout),
+            _ => return Ok(()),
+        };
+        let amount = currency.round(event.amount_due());
+        if amount > Decimal::ZERO {
+            let pay = WalletAction::PayOut {
+                amount,
+                pot: Pot::Main,
+            };
+            self.wallet(
+                &member_id,
+                currency,
+                format!("bet:{bet_id}:payout:{version}"),
+                pay,
+            )
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        } else if amount < Decimal::ZERO {
+            // A correction that lowers the payout takes the difference back.
+            let take = WalletAction::Debit {
+                amount: -amount,
+                pot: Pot::Main,
+                kind: MovementKind::Adjustment,
+            };
+            match self
+                .wallet(
+                    &member_id,
+                    currency,
+                    format!("bet:{bet_id}:adjust:{version}"),
+                    take,
+                )
+                .await
+            {
+                Ok(()) => {}
+                Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
+                    tracing::warn!(bet_id, %amount, "correction cannot be taken back: balance too low; left for support");
+                }
+                Err(e) => return Err(PlaceError::Internal(e.to_string())),
+            }
+        }
+        if matches!(event, BetEvent::BetSettled { .. })
+            && payout > Decimal::ZERO
+            && status.code() == 3
+        {
+            let body = json!({"subject": "win", "id": bet_id, "money": currency.round(payout).to_string(), "bonus": "0.00"});
+            if let Err(e) = self.notifications.send(&member_id, WIN, &body).await {
+                tracing::warn!(bet_id, error = %e, "win notification not sent");
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,157 @@
+//! Bets: placement rules, settlement and the Bet aggregate.
+//!
+//! - `model`: the request, quote, limits, accepted bet and refusal shapes.
+//! - `slip`: `validate` turns a member's `do_bet` request plus what the live
+//!   catalogue says now (one `Quote` per pick) into a `ValidBet` with the
+//!   accepted prices, or refuses it with a catalogue code (spec 000 sections
+//!   5 and 8).
+//! - `settle`: the payout of a `ValidBet` from its selections' outcomes
+//!   (single, express, system, chain, each-way, SP), optional express bonus.
+//! - `Bet` aggregate (`aggregate`, `commands`, `events`): one per bet id;
+//!   placed, accepted (super bets), declined, settled once and re-settled
+//!   with compensating events when a result is corrected (invariant 4).
+//!
+//! The numeric enums travel as their spec numbers (bet type 1..4, accept
+//! mode -1..2, status -5..5).
+
+mod aggregate;
+mod commands;
+mod events;
+mod model;
+mod settle;
+#[cfg(test)]
+mod settle_tests;
+mod slip;
+#[cfg(test)]
+mod slip_tests;
+#[cfg(test)]
+mod tests;
+
+pub use aggregate::{Bet, Placement};
+pub use commands::BetCommand;
+pub use events::BetEvent;
+pub use model::{
+    BetLimits, BetRefusal, BetRequest, Leg, LegNames, Pick, PriceChange, Quote, ValidBet,
+    EXPRESS_ODDS_LIMIT, EXPRESS_ODDS_LIMIT_HIGH, SP_PRICE,
+};
+pub use settle::{outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults};
+pub use slip::{better_odds, combinations, place_odds, validate};
+
+use serde::{Deserialize, Serialize};
+
+use crate::Code;
+
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident : $repr:ty, $what:literal { $($(#[$vmeta:meta])* $variant:ident = $code:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(try_from = $what, into = $what)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The spec's number.
+            pub fn code(self) -> $repr {
+                match self {
+                    $($name::$variant => $code),+
+                }
+            }
+        }
+
+        impl From<$name> for $repr {
+            fn from(value: $name) -> $repr {
+                value.code()
+            }
+        }
+
+        impl TryFrom<$repr> for $name {
+            type Error = String;
+
+            fn try_from(code: $repr) -> Result<Self, Self::Error> {
+                match code {
+                    $($code => Ok($name::$variant),)+
+                    other => Err(format!(concat!("unknown ", stringify!($name), " {}"), other)),
+                }
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// Bet type (spec 000 section 3).
+    BetType: u8, "u8" {
+        Single = 1,
+        Express = 2,
+        System = 3,
+        Chain = 4,
+    }
+}
+
+wire_enum! {
+    /// How the member accepts price changes between the slip and placement
+    /// (`mode` of `do_bet`).
+    AcceptMode: i8, "i8" {
+        /// -1: a super bet: no price change accepted, but a stake above the
+        /// limits goes to support for approval instead of being refused.
+        SuperBet = -1,
+        /// 0: refuse on any change.
+        NoChanges = 0,
+        /// 1: accept higher prices only.
+        Higher = 1,
+        /// 2: accept any price or base.
+        Any = 2,
+    }
+}
+
+wire_enum! {
+    /// Bet status (spec 000 section 3).
+    #[derive(Default)]
+    BetStatus: i8, "i8" {
+        OnHold = -5,
+        Declined = -4,
+        #[default]
+        Unsettled = 0,
+        Lost = 1,
+        Returned = 2,
+        Won = 3,
+        CashedOut = 5,
+    }
+}
+
+impl BetType {
+    /// Fewest selections the type takes.
+    pub fn min_events(self) -> usize {
+        match self {
+            BetType::Single => 1,
+            BetType::Express | BetType::Chain => 2,
+            BetType::System => 3,
+        }
+    }
+}
+
+/// Why a command on a Bet was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BetError {
+    #[error("Unknown bet")]
+    NotPlaced,
+    #[error("This bet cannot be changed now.")]
+    AlreadyPlaced,
+    #[error("This bet cannot be changed now.")]
+    NotOnHold,
+    #[error("This bet cannot be changed now.")]
+    AlreadySettled,
+    #[error("This bet cannot be changed now.")]
+    NotOpen,
+}
+
+impl BetError {
+    pub fn code(&self) -> Code {
+        match self {
+            BetError::NotPlaced => Code::UNKNOWN_BET,
+            _ => Code::BET_STATE,
+        }
+    }
+}

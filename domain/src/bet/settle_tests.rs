@@ -1,0 +1,604 @@
+//! Settlement: tables per type, a brute-force oracle over every outcome
+//! combination (n <= 4 legs, 5 outcomes each), and seeded properties.
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+use super::*;
+use crate::catalogue::testgen::Rng;
+use crate::catalogue::GameType;
+use crate::result::SelectionOutcome::{self, *};
+use crate::Currency;
+
+const ALL: [SelectionOutcome; 5] = [Won, HalfWon, Returned, HalfLost, Lost];
+const CNY: Currency = Currency::Cny;
+const EW_COEFF: Decimal = dec!(0.25);
+
+fn leg(event_id: u64, price: Decimal, each_way: bool) -> Leg {
+    let ew_coeff = each_way.then_some(EW_COEFF);
+    Leg {
+        event_id,
+        market_id: event_id * 10,
+        game_id: event_id * 100,
+        price,
+        requested_price: price,
+        base: None,
+        place_price: ew_coeff
+            .filter(|_| price != SP_PRICE)
+            .map(|c| place_odds(price, c)),
+        ew_coeff,
+        banker: false,
+        game_type: GameType::Prematch,
+        start_ts: 0,
+        names: LegNames::default(),
+    }
+}
+
+/// A bet on legs 1..=n at `prices`, built directly (no catalogue).
+fn bet(
+    bet_type: BetType,
+    prices: &[Decimal],
+    unit: Decimal,
+    each_way: bool,
+    k: usize,
+    bankers: &[usize],
+) -> ValidBet {
+    let n = prices.len();
+    let mut legs: Vec<Leg> = prices
+        .iter()
+        .enumerate()
+        .map(|(i, p)| leg(i as u64 + 1, *p, each_way))
+        .collect();
+    for &b in bankers {
+        legs[b].banker = true;
+    }
+    let combinations = match bet_type {
+        BetType::System => combinations(n, k, bankers),
+        _ => vec![(0..n).collect()],
+    };
+    let parts = if each_way { 2 } else { 1 };
+    ValidBet {
+        bet_type,
+        mode: AcceptMode::NoChanges,
+        each_way,
+        super_bet: false,
+        better_odds: false,
+        bonus_id: None,
+        sys_bet: (bet_type == BetType::System).then_some(k as u32),
+        unit_stake: unit,
+        stake: CNY.round(unit * Decimal::from(combinations.len() * parts)),
+        legs,
+        combinations,
+        odds: None,
+        possible_win: None,
+    }
+}
+
+fn results(outcomes: &[Option<SelectionOutcome>]) -> LegResults {
+    LegResults::new(
+        outcomes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| o.map(|o| (i as u64 + 1, o)))
+            .collect(),
+    )
+}
+
+fn known(outcomes: &[SelectionOutcome]) -> LegResults {
+    results(&outcomes.iter().copied().map(Some).collect::<Vec<_>>())
+}
+
+fn pay(bet: &ValidBet, outcomes: &[SelectionOutcome]) -> (BetStatus, Decimal) {
+    let s = settle(bet, &known(outcomes), CNY, ExpressBonus::None);
+    (s.status, s.payout)
+}
+
+// ---- tables -------------------------------------------------------------
+
+#[test]
+fn a_single_pays_per_outcome() {
+    let single = bet(BetType::Single, &[dec!(2.5)], dec!(10), false, 1, &[]);
+    let table = [
+        (Won, BetStatus::Won, dec!(25)),
+        (HalfWon, BetStatus::Won, dec!(17.5)),
+        (Returned, BetStatus::Returned, dec!(10)),
+        (HalfLost, BetStatus::Lost, dec!(5)),
+        (Lost, BetStatus::Lost, dec!(0)),
+    ];
+    for (outcome, status, payout) in table {
+        assert_eq!(pay(&single, &[outcome]), (status, payout), "{outcome:?}");
+    }
+    let open = settle(&single, &LegResults::default(), CNY, ExpressBonus::None);
+    assert_eq!(open, BetSettlement::unsettled());
+}
+
+#[test]
+fn an_express_multiplies_its_leg_factors() {
+    let express = bet(
+        BetType::Express,
+        &[dec!(2), dec!(3)],
+        dec!(10),
+        false,
+        2,
+        &[],
+    );
+    let table = [
+        ([Won, Won], BetStatus::Won, dec!(60)),
+        ([Won, HalfWon], BetStatus::Won, dec!(40)),
+        ([HalfLost, Won], BetStatus::Won, dec!(15)),
+        ([Returned, Returned], BetStatus::Returned, dec!(10)),
+        ([HalfLost, Returned], BetStatus::Lost, dec!(5)),
+        ([Won, Lost], BetStatus::Lost, dec!(0)),
+    ];
+    for (outcomes, status, payout) in table {
+        assert_eq!(pay(&express, &outcomes), (status, payout), "{outcomes:?}");
+    }
+}
+
+#[test]
+fn a_chain_carries_up_to_the_stake_and_banks_the_rest() {
+    let chain = bet(BetType::Chain, &[dec!(2), dec!(3)], dec!(10), false, 2, &[]);
+    let table = [
+        ([Won, Won], BetStatus::Won, dec!(40)),
+        ([Won, Lost], BetStatus::Returned, dec!(10)),
+        ([Lost, Won], BetStatus::Lost, dec!(0)),
+        ([HalfLost, Won], BetStatus::Won, dec!(15)),
+        ([Returned, Returned], BetStatus::Returned, dec!(10)),
+        ([HalfWon, HalfLost], BetStatus::Returned, dec!(10)),
+    ];
+    for (outcomes, status, payout) in table {
+        assert_eq!(pay(&chain, &outcomes), (status, payout), "{outcomes:?}");
+    }
+    let even = bet(BetType::Chain, &[dec!(2), dec!(2)], dec!(10), false, 2, &[]);
+    assert_eq!(pay(&even, &[Won, Won]), (BetStatus::Won, dec!(30)));
+}
+
+#[test]
+fn a_lost_leg_ends_a_chain_before_the_later_legs_are_known() {
+    let chain = bet(
+        BetType::Chain,
+        &[dec!(2), dec!(3), dec!(4)],
+        dec!(10),
+        false,
+        3,
+        &[],
+    );
+    let s = settle(
+        &chain,
+        &results(&[Some(Won), Some(Lost), None]),
+        CNY,
+        ExpressBonus::None,
+    );
+    assert_eq!((s.status, s.payout), (BetStatus::Returned, dec!(10)));
+    let s = settle(
+        &chain,
+        &results(&[None, Some(Lost), None]),
+        CNY,
+        ExpressBonus::None,
+    );
+    assert_eq!(s.status, BetStatus::Unsettled);
+}
+
+#[test]
+fn an_express_with_a_lost_leg_settles_before_the_others_are_known() {
+    let express = bet(
+        BetType::Express,
+        &[dec!(2), dec!(3)],
+        dec!(10),
+        false,
+        2,
+        &[],
+    );
+    let s = settle(
+        &express,
+        &results(&[None, Some(Lost)]),
+        CNY,
+        ExpressBonus::None,
+    );
+    assert_eq!((s.status, s.payout), (BetStatus::Lost, dec!(0)));
+    let s = settle(
+        &express,
+        &results(&[None, Some(Won)]),
+        CNY,
+        ExpressBonus::None,
+    );
+    assert_eq!(s.status, BetStatus::Unsettled);
+}
+
+#[test]
+fn a_system_pays_each_combination_as_an_express() {
+    let system = bet(
+        BetType::System,
+        &[dec!(2), dec!(3), dec!(4)],
+        dec!(1),
+        false,
+        2,
+        &[],
+    );
+    assert_eq!(system.stake, dec!(3));
+    assert_eq!(pay(&system, &[Won, Won, Won]), (BetStatus::Won, dec!(26)));
+    assert_eq!(pay(&system, &[Won, Won, Lost]), (BetStatus::Won, dec!(6)));
+    assert_eq!(
+        pay(&system, &[Won, Lost, HalfLost]),
+        (BetStatus::Lost, dec!(1))
+    );
+    assert_eq!(pay(&system, &[Lost, Lost, Won]), (BetStatus::Lost, dec!(0)));
+}
+
+#[test]
+fn each_way_pays_the_place_part_on_place_odds() {
+    let ew = bet(BetType::Single, &[dec!(5)], dec!(10), true, 1, &[]);
+    assert_eq!(ew.stake, dec!(20));
+    assert_eq!(ew.legs[0].place_price, Some(dec!(2)));
+    assert_eq!(pay(&ew, &[Won]), (BetStatus::Won, dec!(70)));
+    assert_eq!(pay(&ew, &[HalfWon]), (BetStatus::Won, dec!(45)));
+    assert_eq!(pay(&ew, &[Returned]), (BetStatus::Returned, dec!(20)));
+    assert_eq!(pay(&ew, &[Lost]), (BetStatus::Lost, dec!(0)));
+}
+
+#[test]
+fn sp_legs_settle_at_the_starting_price_or_return() {
+    let sp = bet(BetType::Single, &[SP_PRICE], dec!(10), false, 1, &[]);
+    let mut with_price = known(&[Won]);
+    with_price.sp_prices.insert(1, dec!(4));
+    let s = settle(&sp, &with_price, CNY, ExpressBonus::None);
+    assert_eq!((s.status, s.payout), (BetStatus::Won, dec!(40)));
+    assert_eq!(pay(&sp, &[Won]), (BetStatus::Returned, dec!(10)));
+    assert_eq!(pay(&sp, &[HalfWon]), (BetStatus::Returned, dec!(10)));
+    assert_eq!(pay(&sp, &[HalfLost]), (BetStatus::Lost, dec!(5)));
+    assert_eq!(pay(&sp, &[Lost]), (BetStatus::Lost, dec!(0)));
+    let ew = bet(BetType::Single, &[SP_PRICE], dec!(10), true, 1, &[]);
+    let s = settle(&ew, &with_price, CNY, ExpressBonus::None);
+    assert_eq!(s.payout, dec!(40) + dec!(17.5));
+}
+
+#[test]
+fn the_express_bonus_is_off_by_default_and_pays_a_percent_of_winnings() {
+    let express = bet(
+        BetType::Express,
+        &[dec!(2), dec!(3)],
+        dec!(10),
+        false,
+        2,
+        &[],
+    );
+    let won = known(&[Won, Won]);
+    assert_eq!(
+        settle(&express, &won, CNY, ExpressBonus::default()).bonus,
+        dec!(0)
+    );
+    let s = settle(&express, &won, CNY, ExpressBonus::PerSelection);
+    assert_eq!(
+        (s.payout, s.bonus, s.total()),
+        (dec!(60), dec!(1), dec!(61))
+    );
+    let lost = known(&[Won, Lost]);
+    assert_eq!(
+        settle(&express, &lost, CNY, ExpressBonus::Ladder).bonus,
+        dec!(0)
+    );
+    let ladder: Vec<Decimal> = (1..=12).map(|n| ExpressBonus::Ladder.percent(n)).collect();
+    let expected = [1, 2, 3, 4, 5, 10, 15, 20, 25, 30, 30, 30].map(Decimal::from);
+    assert_eq!(ladder, expected);
+    let system = bet(
+        BetType::System,
+        &[dec!(2), dec!(3), dec!(4)],
+        dec!(1),
+        false,
+        2,
+        &[],
+    );
+    let all_won = known(&[Won, Won, Won]);
+    assert_eq!(
+        settle(&system, &all_won, CNY, ExpressBonus::PerSelection).bonus,
+        dec!(0)
+    );
+}
+
+#[test]
+fn a_settlement_travels_with_status_numbers() {
+    let s = BetSettlement {
+        status: BetStatus::Won,
+        payout: dec!(25.00),
+        bonus: dec!(0.00),
+    };
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["status"], 3);
+    assert_eq!(json["payout"], "25.00");
+    let codes: Vec<i8> = BetStatus::ALL.iter().map(|s| s.code()).collect();
+    assert_eq!(codes, vec![-5, -4, 0, 1, 2, 3, 5]);
+}
+
+// ---- brute force ----------------------------------------------------------
+
+/// A half outcome is two half stakes on whole outcomes: the oracle never
+/// uses the (price + 1) / 2 rule, it enumerates the halves.
+fn halves(o: SelectionOutcome) -> &'static [(u8, SelectionOutcome)] {
+    match o {
+        Won => &[(2, Won)],
+        Returned => &[(2, Returned)],
+        Lost => &[(2, Lost)],
+        HalfWon => &[(1, Won), (1, Returned)],
+        HalfLost => &[(1, Returned), (1, Lost)],
+    }
+}
+
+fn whole(o: SelectionOutcome, price: Decimal) -> Decimal {
+    match o {
+        Won => price,
+        Returned => Decimal::ONE,
+        _ => Decimal::ZERO,
+    }
+}
+
+/// stake x every path through the halves, weighted.
+fn oracle_express(stake: Decimal, prices: &[Decimal], outcomes: &[SelectionOutcome]) -> Decimal {
+    let Some((&first, rest)) = outcomes.split_first() else {
+        return stake;
+    };
+    halves(first)
+        .iter()
+        .map(|(weight, o)| {
+            let share = stake * Decimal::from(*weight) / Decimal::TWO;
+            oracle_express(share * whole(*o, prices[0]), &prices[1..], rest)
+        })
+        .sum()
+}
+
+fn oracle_chain(unit: Decimal, prices: &[Decimal], outcomes: &[SelectionOutcome]) -> Decimal {
+    let (mut riding, mut banked) = (unit, Decimal::ZERO);
+    for (p, o) in prices.iter().zip(outcomes) {
+        let back = CNY.round(oracle_express(riding, &[*p], &[*o]));
+        if back.is_zero() {
+            return banked;
+        }
+        riding = back.min(unit);
+        banked += back - riding;
+    }
+    banked + riding
+}
+
+fn oracle(
+    bet_type: BetType,
+    prices: &[Decimal],
+    unit: Decimal,
+    each_way: bool,
+    k: usize,
+    bankers: &[usize],
+    outcomes: &[SelectionOutcome],
+) -> Decimal {
+    let n = prices.len();
+    let place: Vec<Decimal> = prices.iter().map(|p| place_odds(*p, EW_COEFF)).collect();
+    let mut parts = vec![prices.to_vec()];
+    if each_way {
+        parts.push(place);
+    }
+    let banker_mask: u32 = bankers.iter().map(|b| 1 << b).sum();
+    let mut total = Decimal::ZERO;
+    for part in &parts {
+        total += match bet_type {
+            BetType::Single | BetType::Express => CNY.round(oracle_express(unit, part, outcomes)),
+            BetType::Chain => oracle_chain(unit, part, outcomes),
+            BetType::System => (0u32..1 << n)
+                .filter(|m| m.count_ones() as usize == k && m & banker_mask == banker_mask)
+                .map(|m| {
+                    let idx: Vec<usize> = (0..n).filter(|i| m & (1 << i) != 0).collect();
+                    let ps: Vec<Decimal> = idx.iter().map(|&i| part[i]).collect();
+                    let os: Vec<SelectionOutcome> = idx.iter().map(|&i| outcomes[i]).collect();
+                    CNY.round(oracle_express(unit, &ps, &os))
+                })
+                .sum(),
+        };
+    }
+    total
+}
+
+/// Every bet shape on n legs: (type, k, bankers).
+fn shapes(n: usize) -> Vec<(BetType, usize, Vec<usize>)> {
+    let mut out = Vec::new();
+    if n == 1 {
+        out.push((BetType::Single, 1, vec![]));
+    }
+    if n >= 2 {
+        out.push((BetType::Express, n, vec![]));
+        out.push((BetType::Chain, n, vec![]));
+    }
+    for k in 2..n {
+        for b in 0..k {
+            out.push((BetType::System, k, (0..b).collect()));
+        }
+    }
+    out
+}
+
+fn every_outcome(n: usize) -> Vec<Vec<SelectionOutcome>> {
+    (0..5usize.pow(n as u32))
+        .map(|mut code| {
+            (0..n)
+                .map(|_| {
+                    let o = ALL[code % 5];
+                    code /= 5;
+                    o
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_type_matches_the_brute_force_oracle_on_every_outcome_combination() {
+    let price_sets = [
+        vec![dec!(2.5), dec!(1.8), dec!(3.25), dec!(1.45)],
+        vec![dec!(1.01), dec!(7.777), dec!(1.333), dec!(15)],
+    ];
+    let mut checked = 0;
+    for all_prices in &price_sets {
+        for n in 1..=4 {
+            let prices = &all_prices[..n];
+            for (bet_type, k, bankers) in shapes(n) {
+                for each_way in [false, true] {
+                    let unit = dec!(3.33);
+                    let b = bet(bet_type, prices, unit, each_way, k, &bankers);
+                    for outcomes in every_outcome(n) {
+                        let expected =
+                            oracle(bet_type, prices, unit, each_way, k, &bankers, &outcomes);
+                        let (status, payout) = pay(&b, &outcomes);
+                        let what =
+                            format!("{bet_type:?} k{k} b{bankers:?} ew{each_way} {outcomes:?}");
+                        assert_eq!(payout, expected, "{what}");
+                        assert_eq!(status, status_of(expected, b.stake), "{what}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
+fn a_bet_settles_early_exactly_when_no_missing_outcome_can_change_it() {
+    let prices = [dec!(2.5), dec!(1.8), dec!(3.25)];
+    for n in 1..=3 {
+        for (bet_type, k, bankers) in shapes(n) {
+            let b = bet(bet_type, &prices[..n], dec!(7), false, k, &bankers);
+            // Each leg: 0..5 an outcome, 5 missing.
+            for code in 0..6usize.pow(n as u32) {
+                let partial: Vec<Option<SelectionOutcome>> = (0..n)
+                    .map(|i| ALL.get(code / 6usize.pow(i as u32) % 6).copied())
+                    .collect();
+                let now = settle(&b, &results(&partial), CNY, ExpressBonus::None);
+                let missing: Vec<usize> = (0..n).filter(|&i| partial[i].is_none()).collect();
+                let completions: Vec<BetSettlement> = every_outcome(missing.len())
+                    .into_iter()
+                    .map(|fill| {
+                        let mut full = partial.clone();
+                        for (slot, o) in missing.iter().zip(fill) {
+                            full[*slot] = Some(o);
+                        }
+                        settle(&b, &results(&full), CNY, ExpressBonus::None)
+                    })
+                    .collect();
+                let fixed = completions.iter().all(|c| *c == completions[0]);
+                let what = format!("{bet_type:?} k{k} {partial:?}");
+                if now.status == BetStatus::Unsettled {
+                    assert!(!fixed, "could have settled: {what}");
+                } else {
+                    assert!(fixed, "settled too early: {what}");
+                    assert_eq!(now, completions[0], "{what}");
+                }
+            }
+        }
+    }
+}
+
+// ---- seeded properties ------------------------------------------------------
+
+fn random_price(rng: &mut Rng) -> Decimal {
+    Decimal::new(1010 + rng.below(14_000) as i64, 3)
+}
+
+fn random_bet(rng: &mut Rng) -> (ValidBet, Vec<Decimal>) {
+    let bet_type = *rng.pick(BetType::ALL);
+    let n = match bet_type {
+        BetType::Single => 1,
+        BetType::Express | BetType::Chain => 2 + rng.below(5) as usize,
+        BetType::System => 3 + rng.below(4) as usize,
+    };
+    let prices: Vec<Decimal> = (0..n).map(|_| random_price(rng)).collect();
+    let k = match bet_type {
+        BetType::System => 2 + rng.below(n as u64 - 2) as usize,
+        _ => n,
+    };
+    let bankers: Vec<usize> = match bet_type {
+        BetType::System => (0..rng.below(k as u64) as usize).collect(),
+        _ => vec![],
+    };
+    let unit = Decimal::new(1 + rng.below(50_000) as i64, 2);
+    let each_way = rng.chance(30);
+    (bet(bet_type, &prices, unit, each_way, k, &bankers), prices)
+}
+
+#[test]
+fn a_payout_never_exceeds_the_stake_times_every_price_plus_the_bonus() {
+    let mut rng = Rng::new(7);
+    for _ in 0..3000 {
+        let (b, prices) = random_bet(&mut rng);
+        let outcomes: Vec<SelectionOutcome> = prices.iter().map(|_| *rng.pick(&ALL)).collect();
+        let terms = *rng.pick(&[
+            ExpressBonus::None,
+            ExpressBonus::PerSelection,
+            ExpressBonus::Ladder,
+        ]);
+        let s = settle(&b, &known(&outcomes), CNY, terms);
+        let product: Decimal = prices.iter().product();
+        let lines = Decimal::from(b.combinations.len() * b.parts() + b.legs.len());
+        let bound = b.stake * product + lines * dec!(0.01);
+        let percent = terms.percent(b.legs.len());
+        assert!(s.payout <= bound, "{b:?} {outcomes:?} {s:?}");
+        assert!(s.payout >= Decimal::ZERO);
+        assert!(s.bonus <= CNY.round(bound * percent / dec!(100)) + dec!(0.01));
+        assert!(s.status != BetStatus::Unsettled);
+    }
+}
+
+#[test]
+fn a_system_equals_the_sum_of_its_combinations_as_expresses() {
+    let mut rng = Rng::new(11);
+    let mut systems = 0;
+    while systems < 500 {
+        let (b, prices) = random_bet(&mut rng);
+        if b.bet_type != BetType::System {
+            continue;
+        }
+        systems += 1;
+        let outcomes: Vec<SelectionOutcome> = prices.iter().map(|_| *rng.pick(&ALL)).collect();
+        let whole = settle(&b, &known(&outcomes), CNY, ExpressBonus::None).payout;
+        let parts: Decimal = b
+            .combinations
+            .iter()
+            .map(|combo| {
+                let ps: Vec<Decimal> = combo.iter().map(|&i| prices[i]).collect();
+                let os: Vec<SelectionOutcome> = combo.iter().map(|&i| outcomes[i]).collect();
+                let express = bet(
+                    BetType::Express,
+                    &ps,
+                    b.unit_stake,
+                    b.each_way,
+                    ps.len(),
+                    &[],
+                );
+                settle(&express, &known(&os), CNY, ExpressBonus::None).payout
+            })
+            .sum();
+        assert_eq!(whole, parts, "{b:?} {outcomes:?}");
+    }
+}
+
+#[test]
+fn returned_everywhere_pays_back_the_stake() {
+    let mut rng = Rng::new(13);
+    for _ in 0..1000 {
+        let (b, prices) = random_bet(&mut rng);
+        let outcomes = vec![Returned; prices.len()];
+        let s = settle(&b, &known(&outcomes), CNY, ExpressBonus::Ladder);
+        assert_eq!(s.payout, b.stake, "{b:?}");
+        assert_eq!(s.status, BetStatus::Returned);
+        assert_eq!(s.bonus, dec!(0));
+    }
+}
+
+#[test]
+fn outcomes_of_other_events_do_not_matter() {
+    let single = bet(BetType::Single, &[dec!(2)], dec!(10), false, 1, &[]);
+    let mut r = known(&[Won]);
+    r.outcomes.insert(99, Lost);
+    let noise: BTreeMap<u64, Decimal> = [(98, dec!(5))].into();
+    r.sp_prices = noise;
+    assert_eq!(
+        settle(&single, &r, CNY, ExpressBonus::None).payout,
+        dec!(20)
+    );
+}

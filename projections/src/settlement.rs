@@ -1,0 +1,215 @@
+//! Projection `settlement`: the process manager's memory for settling bets
+//! from results. It reads bets and game results from the global stream in
+//! order, so a bet placed just before its game's result is never missed:
+//! it records which bet waits on which selection and the latest outcome of
+//! each selection, and when every selection of a bet has an outcome it
+//! writes a settlement task. Tasks are carried out after the projection's
+//! transaction commits (by `commands::bets`), idempotently, so a crash
+//! anywhere re-runs them without paying twice.
+
+use domain::bet::BetEvent;
+use domain::result::ResultEvent;
+use futures::future::BoxFuture;
+use sqlx::{AnyConnection, Executor, Row};
+
+use crate::runner::{Projection, ProjectionError};
+use crate::stream::StoredEvent;
+
+pub const NAME: &str = "settlement";
+
+pub struct SettlementProjection;
+
+/// The outcome's wire name, as stored.
+fn outcome_text(outcome: domain::result::SelectionOutcome) -> String {
+    serde_json::to_value(outcome)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Queues a settlement of `bet_id` at `version` when every selection of
+/// the bet has an outcome.
+async fn queue_if_complete(
+    conn: &mut AnyConnection,
+    bet_id: &str,
+    version: i64,
+    now_ms: i64,
+) -> Result<(), sqlx::Error> {
+    let missing: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM settlement_legs l LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
+         WHERE l.bet_id = $1 AND o.event_id IS NULL",
+    )
+    .bind(bet_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    if missing > 0 {
+        return Ok(());
+    }
+    sqlx::query(
+        "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES ($1, $2, 0, $3)",
+    )
+    .bind(bet_id)
+    .bind(version)
+    .bind(now_ms)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+impl Projection for SettlementProjection {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn aggregate_types(&self) -> &'static [&'static str] {
+        &["Bet", "GameResult"]
+    }
+
+    fn apply<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+        events: &'a [StoredEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            // Result versions count the results read, in stream order: a
+            // correction is always read after what it corrects, so its
+            // version is higher (the Bet aggregate ignores older ones).
+            let mut version: i64 = sqlx::query_scalar::<_, Option<i64>>(
+                "SELECT max(version) FROM settlement_outcomes",
+            )
+            .fetch_one(&mut *conn)
+            .await?
+            .unwrap_or(0);
+            for stored in events {
+                let Some(payload) = stored.payload.as_deref() else {
+                    continue;
+                };
+                match stored.aggregate_type.as_str() {
+                    "Bet" => {
+                        let event: BetEvent = serde_json::from_str(payload)
+                            .map_err(|e| ProjectionError::bad_event(stored, e))?;
+                        let BetEvent::BetPlaced { bet, .. } = event else {
+                            continue;
+                        };
+                        let bet_id = stored.aggregate_id.as_str();
+                        for leg in &bet.legs {
+                            sqlx::query(
+                                "INSERT INTO settlement_legs (event_id, bet_id) VALUES ($1, $2) ON CONFLICT (event_id, bet_id) DO NOTHING",
+                            )
+                            .bind(leg.event_id as i64)
+                            .bind(bet_id)
+                            .execute(&mut *conn)
+                            .await?;
+                        }
+                        queue_if_complete(conn, bet_id, version, now_ms()).await?;
+                    }
+                    "GameResult" => {
+                        let event: ResultEvent = serde_json::from_str(payload)
+                            .map_err(|e| ProjectionError::bad_event(stored, e))?;
+                        let (ResultEvent::GameResulted { selections, .. }
+                        | ResultEvent::ResultCorrected { selections, .. }) = event;
+                        version += 1;
+                        let mut bets = std::collections::BTreeSet::new();
+                        for selection in &selections {
+                            sqlx::query(
+                                "INSERT INTO settlement_outcomes (event_id, outcome, version) VALUES ($1, $2, $3)
+                                 ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version",
+                            )
+                            .bind(selection.event_id as i64)
+                            .bind(outcome_text(selection.outcome))
+                            .bind(version)
+                            .execute(&mut *conn)
+                            .await?;
+                            let rows = sqlx::query(
+                                "SELECT bet_id FROM settlement_legs WHERE event_id = $1",
+                            )
+                            .bind(selection.event_id as i64)
+                            .fetch_all(&mut *conn)
+                            .await?;
+                            for row in rows {
+                                bets.insert(row.try_get::<String, _>("bet_id")?);
+                            }
+                        }
+                        for bet_id in bets {
+                            queue_if_complete(conn, &bet_id, version, now_ms()).await?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn reset<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            // Tasks already carried out stay done; re-queued ones are
+            // idempotent (same version: nothing changes, nothing is paid).
+            conn.execute("DELETE FROM settlement_legs").await?;
+            conn.execute("DELETE FROM settlement_outcomes").await?;
+            Ok(())
+        })
+    }
+}
+
+/// Outcomes of a bet's selections, as stored by the projection.
+pub async fn outcomes_of(
+    pool: &sqlx::AnyPool,
+    bet_id: &str,
+) -> Result<std::collections::BTreeMap<u64, domain::result::SelectionOutcome>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT o.event_id, o.outcome FROM settlement_legs l JOIN settlement_outcomes o ON o.event_id = l.event_id WHERE l.bet_id = $1",
+    )
+    .bind(bet_id)
+    .fetch_all(pool)
+    .await?;
+    let mut map = std::collections::BTreeMap::new();
+    for row in rows {
+        let id: i64 = row.try_get("event_id")?;
+        let text: String = row.try_get("outcome")?;
+        if let Ok(outcome) = serde_json::from_value(serde_json::Value::String(text)) {
+            map.insert(id as u64, outcome);
+        }
+    }
+    Ok(map)
+}
+
+/// Open settlement tasks, oldest first: (task id, bet id, version).
+pub async fn open_tasks(
+    pool: &sqlx::AnyPool,
+    limit: i64,
+) -> Result<Vec<(i64, String, i64)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, bet_id, version FROM settlement_tasks WHERE done = 0 ORDER BY id LIMIT $1",
+    )
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("id")?,
+                r.try_get("bet_id")?,
+                r.try_get("version")?,
+            ))
+        })
+        .collect()
+}
+
+pub async fn finish_task(pool: &sqlx::AnyPool, id: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE settlement_tasks SET done = 1 WHERE id = $1")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
