@@ -1,0 +1,323 @@
+//! A simulated day: 500 members, at least 10,000 bets of every type on the
+//! simulator's games, the games resulted and one result corrected. After
+//! settlement, on both stores: every member's balance equals deposits -
+//! stakes + payouts (from the wallet events), no balance is negative, the
+//! balance read model agrees, and no bet paid twice.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use commands::feed::Finished;
+use commands::StoreKind;
+use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
+use domain::catalogue::{Catalogue, GameType};
+use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletEvent, WalletId};
+use domain::Currency;
+use rand::{Rng, SeedableRng};
+use rust_decimal::Decimal;
+
+commands::on_both_stores!(a_simulated_day_conserves_money);
+
+const MEMBERS: usize = 500;
+const BETS: usize = 10_000;
+
+fn requests(catalogue: &Catalogue, rng: &mut rand::rngs::StdRng) -> BetRequest {
+    // One selection from each of up to four different prematch games.
+    let games: Vec<u64> = catalogue
+        .games()
+        .values()
+        .filter(|g| g.game_type == GameType::Prematch)
+        .map(|g| g.id)
+        .collect();
+    let bet_type = match rng.random_range(0..10) {
+        0..=4 => BetType::Single,
+        5..=7 => BetType::Express,
+        _ => BetType::System,
+    };
+    let legs = match bet_type {
+        BetType::Single => 1,
+        BetType::Express => rng.random_range(2..=4),
+        _ => 3,
+    };
+    let mut picks = Vec::new();
+    while picks.len() < legs {
+        let game = games[rng.random_range(0..games.len())];
+        if picks.iter().any(|(g, _): &(u64, Pick)| *g == game) {
+            continue;
+        }
+        let markets: Vec<u64> = catalogue.markets_of(game).map(|m| m.id).collect();
+        let market = markets[rng.random_range(0..markets.len())];
+        let events: Vec<_> = catalogue.events_of(market).collect();
+        let event = events[rng.random_range(0..events.len())];
+        picks.push((
+            game,
+            Pick {
+                event_id: event.id,
+                price: event.price,
+                banker: false,
+                base: event.base,
+            },
+        ));
+    }
+    BetRequest {
+        bet_type,
+        mode: AcceptMode::Any,
+        amount: Decimal::new(rng.random_range(100..=5_000), 2),
+        each_way: false,
+        sys_bet: (bet_type == BetType::System).then_some(2),
+        bonus_id: None,
+        is_offer: false,
+        selections: picks.into_iter().map(|(_, p)| p).collect(),
+    }
+}
+
+async fn a_simulated_day_conserves_money(kind: StoreKind) {
+    let mut config = common::config(false);
+    config.feed.tick_ms = 3_600_000; // the test ends the games itself
+    let server = common::start_with(kind, config).await;
+    let state = server.running.state.clone();
+    let members: Vec<String> = (0..MEMBERS).map(|i| format!("sim{i}")).collect();
+    for member in &members {
+        let deposit = WalletAction::Credit {
+            amount: Decimal::from(5_000),
+            pot: Pot::Main,
+            kind: MovementKind::Deposit,
+        };
+        state
+            .wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member.clone(), Currency::Cny),
+                "deposit-1",
+                deposit,
+            ))
+            .await
+            .unwrap();
+    }
+    let catalogue = state.live.read(|c| c.clone());
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    let bets: Vec<(String, BetRequest)> = (0..BETS)
+        .map(|i| (members[i % MEMBERS].clone(), requests(&catalogue, &mut rng)))
+        .collect();
+    let bets = Arc::new(bets);
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut workers = Vec::new();
+    for _ in 0..16 {
+        let (state, bets, next) = (state.clone(), bets.clone(), next.clone());
+        workers.push(tokio::spawn(async move {
+            let mut placed = 0usize;
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((member, request)) = bets.get(i) else {
+                    return placed;
+                };
+                match state
+                    .betting
+                    .bets
+                    .place(member, Currency::Cny, request)
+                    .await
+                {
+                    Ok(_) => placed += 1,
+                    Err(commands::bets::PlaceError::Refused(_)) => {}
+                    Err(e) => panic!("placement failed: {e}"),
+                }
+            }
+        }));
+    }
+    let mut placed = 0;
+    for w in workers {
+        placed += w.await.unwrap();
+    }
+    assert!(
+        placed >= BETS * 9 / 10,
+        "only {placed} of {BETS} bets placed"
+    );
+
+    // Every game ends; then the result of the first bet's first game is
+    // corrected (its wins and losses swapped).
+    let corrected_game = catalogue
+        .events()
+        .get(&bets[0].1.selections[0].event_id)
+        .and_then(|e| catalogue.markets().get(&e.market_id))
+        .map(|m| m.game_id)
+        .unwrap();
+    let mut first = None;
+    for game in catalogue.games().values() {
+        let score = FinalScore {
+            team1: rng.random_range(0..4),
+            team2: rng.random_range(0..4),
+            first_half: Some((0, 0)),
+            corners: Some(9),
+        };
+        let mut selections = Vec::new();
+        for market in catalogue.markets_of(game.id) {
+            for event in catalogue.events_of(market.id) {
+                if let Some(outcome) = outcome_of(
+                    &market.market_type,
+                    &event.type_,
+                    event.base.or(market.base),
+                    &score,
+                ) {
+                    selections.push(SelectionResult {
+                        event_id: event.id,
+                        market_id: market.id,
+                        outcome,
+                    });
+                }
+            }
+        }
+        let finished = Finished {
+            game_id: game.id,
+            score,
+            selections,
+        };
+        if game.id == corrected_game {
+            first = Some(finished.clone());
+        }
+        state.results.record(finished, 1).await.unwrap();
+    }
+    settle_all(&state).await;
+    let corrected = first.unwrap();
+    let flipped = Finished {
+        score: FinalScore {
+            team1: corrected.score.team2,
+            team2: corrected.score.team1,
+            ..corrected.score
+        },
+        selections: corrected
+            .selections
+            .iter()
+            .map(|s| SelectionResult {
+                outcome: match s.outcome {
+                    domain::result::SelectionOutcome::Won => domain::result::SelectionOutcome::Lost,
+                    domain::result::SelectionOutcome::Lost => domain::result::SelectionOutcome::Won,
+                    other => other,
+                },
+                ..s.clone()
+            })
+            .collect(),
+        ..corrected
+    };
+    state.results.correct(flipped, 2).await.unwrap();
+    settle_all(&state).await;
+    state
+        .runner
+        .settle("balances", std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+
+    let balances: BTreeMap<String, Decimal> = projections::balances::all(&state.db.any)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.member_id, row.ledger.balances.main))
+        .collect();
+    let (mut deposits, mut stakes, mut payouts, mut adjustments) =
+        (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
+    for member in &members {
+        let id = WalletId::new(member.clone(), Currency::Cny);
+        let (mut d, mut s, mut p, mut a) =
+            (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
+        let mut references = std::collections::HashSet::new();
+        for event in state.wallets.events(&id).await.unwrap() {
+            if let Some(r) = event.reference() {
+                assert!(
+                    references.insert(r.to_string()),
+                    "reference {r} applied twice"
+                );
+            }
+            match event {
+                WalletEvent::Credited { amount, .. } => d += amount,
+                WalletEvent::StakeTaken { amount, .. } => s += amount,
+                WalletEvent::PaidOut { amount, .. } => p += amount,
+                WalletEvent::Debited { amount, .. } => a += amount,
+                _ => {}
+            }
+        }
+        let wallet = state.wallets.replay(&id).await.unwrap();
+        assert!(wallet.balances().main >= Decimal::ZERO);
+        assert_eq!(
+            wallet.ledger.reserved,
+            Decimal::ZERO,
+            "no stake left held for {member}"
+        );
+        assert_eq!(
+            wallet.balances().main,
+            d - s + p - a,
+            "conservation for {member}"
+        );
+        assert_eq!(
+            balances.get(member).copied().unwrap_or_default(),
+            wallet.balances().main,
+            "read model of {member}"
+        );
+        deposits += d;
+        stakes += s;
+        payouts += p;
+        adjustments += a;
+    }
+    let total: Decimal = balances.values().sum();
+    assert_eq!(total, deposits - stakes + payouts - adjustments);
+    assert!(payouts > Decimal::ZERO && stakes > Decimal::ZERO);
+    // Every bet is settled, none twice: each bet's payouts add up to its
+    // final payout in the history.
+    let open: i64 = sqlx::query_scalar("SELECT count(*) FROM bets WHERE status = 0")
+        .fetch_one(&state.db.any)
+        .await
+        .unwrap();
+    assert_eq!(open, 0, "every bet settled");
+    let paid_rows: Vec<(String,)> = sqlx::query_as("SELECT payout FROM bets")
+        .fetch_all(&state.db.any)
+        .await
+        .unwrap();
+    let history_paid: Decimal = paid_rows
+        .iter()
+        .map(|(p,)| p.parse::<Decimal>().unwrap())
+        .sum();
+    assert_eq!(
+        history_paid,
+        payouts - adjustments,
+        "the wallet paid exactly what the bets say"
+    );
+    // The correction re-settled the bets on that game.
+    let on_game: Vec<(String,)> = sqlx::query_as(
+        "SELECT DISTINCT l.bet_id FROM settlement_legs l WHERE l.event_id IN (SELECT event_id FROM settlement_outcomes)",
+    )
+    .fetch_all(&state.db.any)
+    .await
+    .unwrap();
+    let game_events: std::collections::HashSet<u64> = catalogue
+        .markets_of(corrected_game)
+        .flat_map(|m| catalogue.events_of(m.id).map(|e| e.id))
+        .collect();
+    let mut resettled = 0;
+    for (bet_id,) in &on_game {
+        let events = state.betting.bets.events(bet_id).await.unwrap();
+        let touches = events.iter().any(|e| matches!(e, domain::bet::BetEvent::BetPlaced { bet, .. } if bet.legs.iter().any(|l| game_events.contains(&l.event_id))));
+        if touches
+            && events
+                .iter()
+                .any(|e| matches!(e, domain::bet::BetEvent::BetResettled { .. }))
+        {
+            resettled += 1;
+        }
+    }
+    assert!(resettled > 0, "the correction re-settled bets");
+    println!("{placed} bets; {resettled} re-settled by the correction; deposits {deposits}, stakes {stakes}, payouts {payouts}, taken back {adjustments}");
+    server.stop().await;
+}
+
+/// Runs the projections and the settlement worker until nothing is left.
+async fn settle_all(state: &api::app::AppState) {
+    for _ in 0..50 {
+        state.runner.catch_up_all().await.unwrap();
+        if state.betting.settle_open().await.unwrap() == 0 {
+            state.runner.catch_up_all().await.unwrap();
+            if state.betting.settle_open().await.unwrap() == 0 {
+                return;
+            }
+        }
+    }
+}
