@@ -13,9 +13,9 @@ use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 
-struct Args {
-    clients: usize,
-    seconds: u64,
+pub(crate) struct Args {
+    pub(crate) clients: usize,
+    pub(crate) seconds: u64,
 }
 
 fn parse(args: &[&str]) -> anyhow::Result<Args> {
@@ -165,7 +165,7 @@ async fn debits(db: &Db, args: &Args) -> anyhow::Result<(f64, f64, f64)> {
     Ok((all.len() as f64 / elapsed, pick(0.5), pick(0.99)))
 }
 
-async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Result<f64> {
+pub(crate) async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Result<f64> {
     let script = std::env::temp_dir().join(format!("{schema}.sql"));
     let payload =
         r#"{"Debited":{"reference":"d1","pot":"main","amount":"0.01","kind":"game_debit"}}"#;
@@ -175,9 +175,9 @@ async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Result<f64> {
             "\\set id random(1, 1000000000)\n\
              BEGIN;\n\
              INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
-             VALUES ('Wallet', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
+             VALUES ('PgBench', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
              INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) \
-             VALUES ('Wallet', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
+             VALUES ('PgBench', 'pgb:' || :client_id || ':' || :id || ':' || random(), 1, 'WalletDebited', '1.0', '{payload}', '{{}}');\n\
              END;\n"
         ),
     )?;

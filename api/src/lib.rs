@@ -12,6 +12,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod bench_bets;
 pub mod bench_swarm;
 pub mod betting;
 pub mod captcha;

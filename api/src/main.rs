@@ -86,6 +86,7 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
         ["projections", "status"] => status(Config::load()?).await,
         ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
         ["bench", "swarm", rest @ ..] => api::bench_swarm::run(rest).await,
+        ["bench", "bets", rest @ ..] => api::bench_bets::run(rest).await,
         ["bench", "swarm-clients", rest @ ..] => api::bench_swarm::clients(rest).await,
         ["help" | "--help" | "-h"] => {
             println!("{}", USAGE);

@@ -221,7 +221,6 @@ impl BetService {
                 return Err(PlaceError::Internal(e.to_string()));
             }
         }
-        self.step(&bet_id, "reserved").await?;
         let place = BetCommand::Place {
             bet_id: bet_id.clone(),
             member_id: member_id.to_string(),

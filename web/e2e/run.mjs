@@ -1,6 +1,7 @@
 // End-to-end checks of the client in headless Debian Chromium (never a downloaded
 // browser). BASE_URL points at the real server (default http://127.0.0.1:8080/);
-// E2E_MOCK=1 starts e2e/mock-server.mjs instead. Ends with "N passed, M failed".
+// E2E_MOCK=1 starts e2e/mock-server.mjs instead; E2E_ONLY=text picks tests by name.
+// Ends with "N passed, M failed".
 import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -172,12 +173,87 @@ const tests = [
       await byTestId(page, 'game-page').waitFor({ timeout: TIMEOUT_MS });
     },
   },
+  {
+    name: 'betslip: a single, an express and a system 2/3, each with the success popup, then the bet history',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/prematch', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      await byTestId(page, 'game-row').nth(5).waitFor({ timeout: TIMEOUT_MS });
+      let row = 0;
+      /** Picks an open price from each of `n` further games (one game each: no conflicts). */
+      const pickGames = async (n) => {
+        for (let picked = 0; picked < n; row++) {
+          if (row >= (await byTestId(page, 'game-row').count())) throw new Error('not enough games with open prices');
+          const price = byTestId(page, 'game-row').nth(row).locator('[data-testid=price]:not([disabled])').first();
+          if ((await price.count()) === 0) continue;
+          await price.click();
+          picked++;
+        }
+      };
+      const place = async ({ picks, type, stakeKeys, shot, system }) => {
+        await pickGames(picks);
+        await byTestId(page, 'betslip-count').filter({ hasText: String(picks) }).waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'betslip-button').click();
+        await byTestId(page, 'betslip').waitFor({ timeout: TIMEOUT_MS });
+        if (type === 3) await byTestId(page, 'bet-type-3').click();
+        await byTestId(page, `bet-type-${type}`).and(page.locator('.is-active')).waitFor({ timeout: TIMEOUT_MS });
+        if (system) await byTestId(page, 'system-select').selectOption(String(system));
+        await byTestId(page, 'accept-mode').selectOption('2'); // prices move: accept any change
+        await byTestId(page, 'stake-input').click();
+        for (const key of stakeKeys) await byTestId(page, `kb-${key}`).click();
+        await byTestId(page, 'kb-done').click();
+        await byTestId(page, 'possible-win').filter({ hasText: /[1-9]/ }).waitFor({ timeout: TIMEOUT_MS });
+        if (shot) await page.screenshot({ path: resolve(SHOTS, shot) });
+        for (let attempt = 0; ; attempt++) {
+          await byTestId(page, 'place-bet').click();
+          const outcome = await Promise.race([
+            byTestId(page, 'bet-success').waitFor({ timeout: TIMEOUT_MS }).then(() => 'ok'),
+            byTestId(page, 'betslip-message').waitFor({ timeout: TIMEOUT_MS }).then(() => 'message'),
+          ]);
+          if (outcome === 'ok') break;
+          const text = await byTestId(page, 'betslip-message').textContent();
+          const accept = byTestId(page, 'accept-changes');
+          if (attempt < 3 && (await accept.count()) > 0) {
+            await accept.first().click();
+            continue;
+          }
+          throw new Error(`bet refused: ${text}`);
+        }
+        const id = (await byTestId(page, 'bet-success-id').textContent()).trim();
+        if (!/^\d+$/.test(id)) throw new Error(`no bet id in the success popup: ${id}`);
+        return id;
+      };
+      const ids = [];
+      ids.push(await place({ picks: 1, type: 1, stakeKeys: ['1', '0'] }));
+      await page.screenshot({ path: resolve(SHOTS, 'bet-success.png') });
+      await byTestId(page, 'bet-success-continue').click();
+      await byTestId(page, 'betslip-count').filter({ hasText: '0' }).waitFor({ timeout: TIMEOUT_MS });
+      ids.push(await place({ picks: 2, type: 2, stakeKeys: ['2', '0'] }));
+      await byTestId(page, 'bet-success-continue').click();
+      await byTestId(page, 'betslip-count').filter({ hasText: '0' }).waitFor({ timeout: TIMEOUT_MS });
+      ids.push(await place({ picks: 3, type: 3, system: 2, stakeKeys: ['3', '0'], shot: 'betslip.png' }));
+      await byTestId(page, 'bet-success-history').click();
+      await byTestId(page, 'history-page').waitFor({ timeout: TIMEOUT_MS });
+      if (new URL(page.url()).pathname !== '/history/bets') throw new Error(`unexpected path ${page.url()}`);
+      for (const id of ids) await page.locator(`[data-testid=bet-record][data-bet="${id}"]`).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'history.png') });
+      await page.locator(`[data-testid=bet-record][data-bet="${ids[2]}"] a`).click();
+      await byTestId(page, 'bet-detail').waitFor({ timeout: TIMEOUT_MS });
+      // the right panel: bets of the last 24 hours, unsettled under 'No Settlement List'
+      await byTestId(page, 'record-button').click();
+      await byTestId(page, 'record-tab-unsettled').click();
+      await page.locator(`[data-testid=bet-record-panel] [data-testid=bet-record][data-bet="${ids[0]}"]`).waitFor({ timeout: TIMEOUT_MS });
+    },
+  },
 ];
+
+/** E2E_ONLY=text runs the tests whose name contains it. */
+const selected = process.env.E2E_ONLY ? tests.filter((t) => t.name.includes(process.env.E2E_ONLY)) : tests;
 
 async function main() {
   if (!existsSync(CHROMIUM)) {
     console.error(`${CHROMIUM} not found: apt-get update && apt-get install -y chromium`);
-    console.log(`0 passed, ${tests.length} failed`);
+    console.log(`0 passed, ${selected.length} failed`);
     process.exit(1);
   }
   mkdirSync(SHOTS, { recursive: true });
@@ -195,7 +271,7 @@ async function main() {
   let passed = 0;
   let failed = 0;
   try {
-    for (const test of tests) {
+    for (const test of selected) {
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },
         deviceScaleFactor: 2,
@@ -231,6 +307,6 @@ async function main() {
 
 main().catch((err) => {
   console.error(err);
-  console.log(`0 passed, ${tests.length} failed`);
+  console.log(`0 passed, ${selected.length} failed`);
   process.exit(1);
 });

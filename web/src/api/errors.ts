@@ -38,6 +38,13 @@ const CATALOGUE: Record<number, Message['key']> = {
   1109: 'error.1109',
   1510: 'error.1510',
   1800: 'error.1800',
+  // bet refusals the platform adds (docs/protocol.md "Codes the platform adds")
+  1901: 'betslip.msg.add_more',
+  1902: 'betslip.event_not_available',
+  1903: 'betslip.event_blocked',
+  1904: 'betslip.cannot_combine',
+  1905: 'betslip.msg.conflict',
+  1906: 'betslip.msg.odds_limit',
   2400: 'error.2400',
   1010: 'error.1010',
   1012: 'validation.phone_invalid',

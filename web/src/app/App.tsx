@@ -8,6 +8,8 @@ import { MainMenu } from '../features/shell/MainMenu';
 import { NoticeToast } from '../features/shell/Notice';
 import { Popups } from '../features/shell/Popups';
 import { Footer } from '../features/shell/Footer';
+import { BetslipLauncher } from '../features/betslip/BetslipLauncher';
+import { WinningTips } from '../features/realtime/WinningTips';
 import { configActions } from '../features/config/configSlice';
 import { selectMainMenu } from '../features/config/selectors';
 import { useT } from '../features/i18n/useT';
@@ -33,12 +35,22 @@ const GamePage = lazy(() => sport().then((m) => ({ default: m.GamePage })));
 const ScoresPage = lazy(() => sport().then((m) => ({ default: m.ScoresPage })));
 const UserCenter = lazy(() => pages().then((m) => ({ default: m.UserCenter })));
 const UserInfoPage = lazy(() => pages().then((m) => ({ default: m.UserInfoPage })));
+const history = () => import('../features/history/HistoryPages');
+const HistoryBetsPage = lazy(() => history().then((m) => ({ default: m.HistoryBetsPage })));
+const HistoryBetPage = lazy(() => history().then((m) => ({ default: m.HistoryBetPage })));
+const BetRecordPanel = lazy(() => history().then((m) => ({ default: m.BetRecordPanel })));
+
+/** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
+const SLIP_PAGES = ['home', 'sport', 'game'];
 
 export function App() {
   const dispatch = useAppDispatch();
   const ready = useAppSelector(selectAppReady);
   const bootError = useAppSelector(selectBootError);
   const t = useT();
+  const pathname = usePathname();
+  const menu = useAppSelector(selectMainMenu);
+  const recordPanel = useAppSelector((s) => s.history.panelOpen);
   useScrollTopOnPathChange();
 
   useEffect(() => {
@@ -59,7 +71,14 @@ export function App() {
       </main>
       <Footer />
       <LeftMenu />
+      {recordPanel && (
+        <Suspense fallback={null}>
+          <BetRecordPanel />
+        </Suspense>
+      )}
+      <BetslipLauncher visible={SLIP_PAGES.includes(matchRoute(pathname, menu).page)} />
       <Popups />
+      <WinningTips />
       <NoticeToast />
     </div>
   );
@@ -86,6 +105,10 @@ function Page() {
       return <UserCenter />;
     case 'userinfo':
       return <UserInfoPage />;
+    case 'historyBets':
+      return <HistoryBetsPage />;
+    case 'historyBet':
+      return <HistoryBetPage id={route.id} />;
     case 'notFound':
       return <EmptyState textKey="empty.page_not_found" />;
   }

@@ -7,7 +7,11 @@ import { sessionSaga } from '../features/session/sagas';
 import { formsSaga } from '../features/account/sagas';
 import { liveSaga } from '../features/live/sagas';
 import { sportSaga } from '../features/sport/sagas';
+import { betslipSaga } from '../features/betslip/sagas';
+import { historySaga } from '../features/history/sagas';
+import { realtimeSaga } from '../features/realtime/sagas';
 
 export function* rootSaga(): SagaIterator {
-  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga), fork(liveSaga), fork(sportSaga)]);
+  yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga), fork(liveSaga), fork(sportSaga),
+    fork(betslipSaga), fork(historySaga), fork(realtimeSaga)]);
 }

@@ -94,6 +94,8 @@ export type Route =
   | { page: 'setting'; name: SettingPage }
   | { page: 'usercenter' }
   | { page: 'userinfo' }
+  | { page: 'historyBets' }
+  | { page: 'historyBet'; id: string }
   | { page: 'notFound' };
 
 export function matchRoute(pathname: string, menu: readonly string[]): Route {
@@ -106,6 +108,11 @@ export function matchRoute(pathname: string, menu: readonly string[]): Route {
   if (first === 'usercenter') {
     if (!second) return { page: 'usercenter' };
     return second === 'userinfo' && rest.length === 0 ? { page: 'userinfo' } : { page: 'notFound' };
+  }
+  if (first === 'history') {
+    if (second === 'bets' && rest.length === 0) return { page: 'historyBets' };
+    if (second === 'bet' && rest.length === 1 && /^[\w-]+$/.test(rest[0]!)) return { page: 'historyBet', id: rest[0]! };
+    return { page: 'notFound' };
   }
   if (first === 'scores') {
     if (!second) return { page: 'scores' };

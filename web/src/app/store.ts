@@ -9,9 +9,12 @@ import forms from '../features/account/formsSlice';
 import live from '../features/live/liveSlice';
 import sport from '../features/sport/sportSlice';
 import selections from '../features/selections/selectionsSlice';
+import betslip from '../features/betslip/betslipSlice';
+import history from '../features/history/historySlice';
+import realtime from '../features/realtime/realtimeSlice';
 import { rootSaga } from './rootSaga';
 
-export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms, live, sport, selections });
+export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms, live, sport, selections, betslip, history, realtime });
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** A fresh store with its sagas running; tests build their own the same way. */

@@ -44,3 +44,6 @@ export const ChevronIcon = (p: IconProps) => (
 export const UpIcon = (p: IconProps) => (
   <svg {...base} {...p}><path d="M6 15l6-6 6 6" /></svg>
 );
+export const RecordIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M6 3h12v18l-3-2-3 2-3-2-3 2z" /><path d="M9 8h6M9 12h6" /></svg>
+);

@@ -14,6 +14,7 @@ import {
 import type { RootState } from '../../app/store';
 import { i18nActions } from '../i18n/i18nSlice';
 import { sessionActions } from '../session/sessionSlice';
+import { clearActiveConnection, setActiveConnection } from './connection';
 import { liveActions, type Subscription } from './liveSlice';
 
 export const MAX_SOCKET_ATTEMPTS = 5;
@@ -154,6 +155,7 @@ export function* runSession(conn: SwarmConnection): SagaIterator<'lost' | 'close
       return isSessionLost(err) ? 'lost' : 'failed';
     }
     yield put(liveActions.connectionChanged({ state: conn.kind === 'socket' ? 'open' : 'polling' }));
+    yield call(setActiveConnection, conn);
     const workers: Task = yield fork(sessionWorkers, conn);
     try {
       for (;;) {
@@ -163,6 +165,7 @@ export function* runSession(conn: SwarmConnection): SagaIterator<'lost' | 'close
       }
     } finally {
       yield cancel(workers);
+      yield call(clearActiveConnection, conn);
     }
   } finally {
     events.close();

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** A picked price: what the betslip (a later issue) builds its events from. */
+/** A picked price: what the betslip builds its events from (features/betslip). */
 export interface Selection {
   gameId: number;
   marketId: number;
@@ -12,6 +12,8 @@ export interface Selection {
   team1: string;
   team2: string;
   isLive: boolean;
+  /** Game start (unix seconds), shown in the slip and the success popup. */
+  startTs?: number;
 }
 
 export interface SelectionsState {
@@ -30,6 +32,10 @@ const selectionsSlice = createSlice({
       const had = state.items.some((s) => s.eventId === pick.eventId);
       state.items = state.items.filter((s) => s.marketId !== pick.marketId);
       if (!had) state.items.push(pick);
+    },
+    /** The betslip's remove button. */
+    removed(state, action: PayloadAction<number>) {
+      state.items = state.items.filter((s) => s.eventId !== action.payload);
     },
     cleared(state) {
       state.items = [];

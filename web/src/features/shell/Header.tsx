@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link, backHref, backKind, navigate, usePathname } from '../../app/router';
-import { BackIcon, MenuIcon, SearchIcon } from '../../components/icons';
+import { BackIcon, MenuIcon, RecordIcon, SearchIcon } from '../../components/icons';
+import { historyActions } from '../history/historySlice';
 import { Balance } from '../balance/Balance';
 import { selectBrand, selectLogoUrl } from '../config/selectors';
 import { useT } from '../i18n/useT';
@@ -57,6 +58,10 @@ export function Header() {
             </button>
           )}
           <Balance />
+          <button type="button" className="icon-btn" aria-label={t('history.recent_title')} data-testid="record-button"
+            onClick={() => dispatch(historyActions.panelToggled(true))}>
+            <RecordIcon />
+          </button>
           {back && (
             <button type="button" className="icon-btn" aria-label={t('header.menu')} data-testid="menu-button"
               onClick={() => dispatch(uiActions.drawerToggled(true))}>

@@ -12,7 +12,7 @@ export function NoticeToast() {
   const notice = useAppSelector((s) => s.ui.notice);
   useEffect(() => {
     if (!notice) return;
-    const timer = setTimeout(() => dispatch(uiActions.noticeDismissed()), NOTICE_MS);
+    const timer = setTimeout(() => dispatch(uiActions.noticeDismissed()), notice.ms ?? NOTICE_MS);
     return () => clearTimeout(timer);
   }, [notice, dispatch]);
   if (!notice) return null;

@@ -15,6 +15,8 @@ export interface Notice {
   key: string;
   args?: Array<string | number>;
   text?: string;
+  /** How long it stays (default NOTICE_MS). */
+  ms?: number;
 }
 
 export interface UiState {

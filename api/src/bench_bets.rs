@@ -1,0 +1,210 @@
+//! `api bench bets`: sustained single-bet placement over HTTP (`do_bet`
+//! POSTed to `/swarm`: validated against live prices, stake taken, bet
+//! recorded, projections running) at N concurrent clients, next to the
+//! `pgbench` rate for a two-row-insert transaction on the same database in
+//! the same run. `--store sqlite` runs the same placement on SQLite.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use domain::catalogue::GameType;
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::Currency;
+use rand::{Rng, SeedableRng};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+use crate::bench::{pgbench, Args};
+
+fn flag<T: std::str::FromStr>(args: &[&str], name: &str, default: T) -> anyhow::Result<T> {
+    match args.iter().position(|a| *a == name) {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|v| v.parse().ok())
+            .with_context(|| format!("{name} needs a value")),
+        None => Ok(default),
+    }
+}
+
+/// A keep-alive HTTP/1.1 connection posting JSON to /swarm.
+struct Conn {
+    reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
+    writer: tokio::net::tcp::OwnedWriteHalf,
+}
+
+impl Conn {
+    async fn open(addr: std::net::SocketAddr) -> anyhow::Result<Conn> {
+        let (read, writer) = tokio::net::TcpStream::connect(addr).await?.into_split();
+        Ok(Conn {
+            reader: BufReader::new(read),
+            writer,
+        })
+    }
+
+    async fn post(&mut self, sid: Option<&str>, body: &Value) -> anyhow::Result<Value> {
+        let body = body.to_string();
+        let session = sid
+            .map(|s| format!("swarm-session: {s}\r\n"))
+            .unwrap_or_default();
+        let head = format!(
+            "POST /swarm HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\n\r\n",
+            body.len()
+        );
+        self.writer.write_all(head.as_bytes()).await?;
+        self.writer.write_all(body.as_bytes()).await?;
+        let mut length = 0usize;
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).await? == 0 {
+                bail!("connection closed");
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse()?;
+            }
+        }
+        let mut buf = vec![0; length];
+        self.reader.read_exact(&mut buf).await?;
+        Ok(serde_json::from_slice(&buf)?)
+    }
+}
+
+pub async fn run(args: &[&str]) -> anyhow::Result<()> {
+    let clients: usize = flag(args, "--clients", 16)?;
+    let seconds: u64 = flag(args, "--seconds", 10)?;
+    let store: String = flag(args, "--store", "postgres".to_string())?;
+    let url =
+        std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
+    let (db, schema) = if store == "sqlite" {
+        let path = std::env::temp_dir().join(format!("bench-bets-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        (
+            commands::Db::connect(&commands::DbUrl::Sqlite(path)).await?,
+            None,
+        )
+    } else {
+        let schema = format!("bench_bets_{}", std::process::id());
+        let admin = sqlx::PgPool::connect(&url).await?;
+        sqlx::raw_sql(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .execute(&admin)
+        .await?;
+        (
+            commands::Db::open_postgres(&url, Some(&schema)).await?,
+            Some((admin, schema)),
+        )
+    };
+    db.migrate().await?;
+    let mut config = crate::config::Config::load()?;
+    config.demo_mode = false;
+    config.feed.tick_ms = 3_600_000; // prices hold still: every bet is at the live price
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let running = crate::app::start(config, db, listener).await?;
+    let state = running.state.clone();
+    let addr = running.addr;
+    println!("bet placement benchmark ({store}): {clients} clients, {seconds} s");
+
+    let pgbench_rate = match &schema {
+        Some((_, schema)) => {
+            let rate = pgbench(&url, schema, &Args { clients, seconds }).await?;
+            println!("pgbench (2 event-row inserts per transaction): {rate:.0} tx/s");
+            Some(rate)
+        }
+        None => None,
+    };
+
+    let picks: Vec<(u64, Decimal)> = state.live.read(|c| {
+        c.games()
+            .values()
+            .filter(|g| g.game_type == GameType::Prematch)
+            .flat_map(|g| {
+                c.markets_of(g.id)
+                    .flat_map(|m| c.events_of(m.id).map(|e| (e.id, e.price)))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    });
+    let mut tasks = Vec::new();
+    let started = Instant::now();
+    let deadline = started + Duration::from_secs(seconds);
+    for client in 0..clients {
+        let member = state
+            .accounts
+            .ensure_member(&format!("bench{client}"), "bench1234", Currency::Cny)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let deposit = WalletAction::Credit {
+            amount: Decimal::from(10_000_000),
+            pot: Pot::Main,
+            kind: MovementKind::Deposit,
+        };
+        state
+            .wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member.clone(), Currency::Cny),
+                "deposit",
+                deposit,
+            ))
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let session = state
+            .accounts
+            .sessions
+            .open(&member, "bench", None)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let picks = picks.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await?;
+            let sid = conn.post(None, &json!({"command": "request_session", "rid": 1, "params": {}})).await?["data"]["sid"]
+                .as_str()
+                .context("sid")?
+                .to_string();
+            let restored = conn
+                .post(Some(&sid), &json!({"command": "restore_login", "rid": 2, "params": {"user_id": member, "auth_token": session.auth_token}}))
+                .await?;
+            if restored["code"] != 0 {
+                bail!("restore_login: {restored}");
+            }
+            let mut rng = rand::rngs::StdRng::seed_from_u64(client as u64);
+            let mut latencies = Vec::new();
+            while Instant::now() < deadline {
+                let (event_id, price) = picks[rng.random_range(0..picks.len())];
+                let bet = json!({"command": "do_bet", "rid": 3, "params": {"type": 1, "mode": 2, "amount": "1.00",
+                    "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+                let t = Instant::now();
+                let answer = conn.post(Some(&sid), &bet).await?;
+                if answer["data"]["result"] != "OK" {
+                    bail!("bet refused: {answer}");
+                }
+                latencies.push(t.elapsed());
+            }
+            Ok::<_, anyhow::Error>(latencies)
+        }));
+    }
+    let mut all = Vec::new();
+    for task in tasks {
+        all.extend(task.await??);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    let pick =
+        |q: f64| all[((all.len() as f64 * q) as usize).min(all.len() - 1)].as_secs_f64() * 1e3;
+    let rate = all.len() as f64 / elapsed;
+    println!("bets placed over HTTP: {} in {elapsed:.1} s = {rate:.0} bets/s (p50 {:.2} ms, p99 {:.2} ms)", all.len(), pick(0.5), pick(0.99));
+    if let Some(limit) = pgbench_rate {
+        println!("ratio: {:.2} of the pgbench limit", rate / limit);
+    }
+    running.stop().await?;
+    if let Some((admin, schema)) = schema {
+        sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+            .execute(&admin)
+            .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,67 @@
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { navigate } from '../../app/router';
+import { formatMoney } from '../../shared/money';
+import { historyActions } from '../history/historySlice';
+import { useT } from '../i18n/useT';
+import { startText } from '../sport/parts';
+import { betslipActions } from './betslipSlice';
+import { roundMoney, type BetType } from './calc';
+import { TYPE_KEYS } from './BetslipPanel';
+import { selectBetSuccess, selectCurrency } from './selectors';
+
+/** Potential win shown = amount x odds (spec 000 section 3, Bet success data). */
+export const potentialWin = (amount: string | number, k: string | number | null | undefined, possible?: string | number | null) =>
+  k === null || k === undefined ? roundMoney(Number(possible ?? 0)) || '0' : roundMoney(Number(amount) * Number(k)) || '0';
+
+/** The bet success popup (spec 000 section 4): continue betting, or today's bet history. */
+export function BetSuccessPopup() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const bet = useAppSelector(selectBetSuccess);
+  const lang = useAppSelector((s) => s.i18n.lang);
+  const currency = useAppSelector(selectCurrency);
+  if (!bet) return null;
+  // the popup closes the betslip (spec 000 section 4); the saga also clears it 500 ms after the bet
+  const close = () => {
+    dispatch(betslipActions.successClosed());
+    dispatch(betslipActions.closed());
+  };
+  const history = () => {
+    close();
+    dispatch(historyActions.rangeChosen('today'));
+    navigate('/history/bets');
+  };
+  return (
+    <div className="overlay bet-success-overlay" role="dialog" aria-modal="true" aria-labelledby="bet-success-title" data-testid="bet-success">
+      <div className="popup bet-success">
+        <div className="bet-success__icon" aria-hidden="true">✓</div>
+        <h2 id="bet-success-title" className="popup__title">{t('betslip.success_title')}</h2>
+        <dl className="bet-success__facts">
+          <dt>{t('betslip.bet_id')}</dt><dd data-testid="bet-success-id">{bet.bet_id}</dd>
+          <dt>{t('betslip.bet_type')}</dt><dd>{t(TYPE_KEYS[bet.type as BetType] ?? 'betslip.type.single')}</dd>
+          <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(bet.amount))} {bet.currency ?? currency}</dd>
+          {bet.k !== null && bet.k !== undefined && (<><dt>{t('betslip.odds')}</dt><dd>{Number(bet.k).toFixed(2)}</dd></>)}
+          <dt>{t('betslip.potential_win')}</dt>
+          <dd className="bet-success__win" data-testid="bet-success-win">{formatMoney(potentialWin(bet.amount, bet.k, bet.possible_win))} {bet.currency ?? currency}</dd>
+        </dl>
+        <ul className="bet-success__events">
+          {(bet.events ?? []).map((e, i) => (
+            <li key={`${e.event_id ?? i}`}>
+              <span className="bet-success__line">
+                <strong>{e.event_name}</strong>
+                {e.price !== undefined && <span className="bet-success__price">@{Number(e.price).toFixed(2)}</span>}
+              </span>
+              <span>{[e.home_team, e.away_team].filter(Boolean).join(' - ')}</span>
+              {e.market_name && <span className="bet-success__muted">{e.market_name}</span>}
+              {e.start_date ? <span className="bet-success__muted">{startText(e.start_date, lang)}</span> : null}
+            </li>
+          ))}
+        </ul>
+        <div className="bet-success__actions">
+          <button type="button" className="btn btn--ghost-dark" data-testid="bet-success-history" onClick={history}>{t('betslip.bet_history')}</button>
+          <button type="button" className="btn btn--primary" data-testid="bet-success-continue" onClick={close}>{t('betslip.continue_betting')}</button>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { configureStore, type Middleware } from '@reduxjs/toolkit';
+import createSagaMiddleware from 'redux-saga';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RealtimeEvent, RealtimeSocket } from '../../api/realtime';
+import { rootReducer } from '../../app/store';
+import { balanceActions } from '../balance/balanceSlice';
+import { sessionActions } from '../session/sessionSlice';
+import { tipText } from './WinningTips';
+import { REALTIME_PING_MS, RECONNECT_STEP_MS, TIP_MS, connectLoop, type RealtimeDeps } from './sagas';
+
+class FakeSocket implements RealtimeSocket {
+  sent: Array<Record<string, unknown>> = [];
+  private listeners = new Set<(e: RealtimeEvent) => void>();
+  send(m: Record<string, unknown>) {
+    this.sent.push(m);
+  }
+  listen(l: (e: RealtimeEvent) => void) {
+    this.listeners.add(l);
+    return () => void this.listeners.delete(l);
+  }
+  receive(data: Record<string, unknown>) {
+    [...this.listeners].forEach((l) => l({ type: 'message', data }));
+  }
+  close() {
+    [...this.listeners].forEach((l) => l({ type: 'closed' }));
+  }
+  types = () => this.sent.map((m) => m.type);
+}
+
+const AUTH = { auth_token: 'tok', user_id: '7', username: 'demo', expires: Date.now() + 600_000, never_expires: false };
+
+function start() {
+  const sockets: FakeSocket[] = [];
+  const deps: RealtimeDeps = {
+    open: vi.fn(async () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    }),
+    bind: vi.fn(async () => null),
+  };
+  const actions: string[] = [];
+  const recorder: Middleware = () => (next) => (action) => (actions.push((action as { type: string }).type), next(action));
+  const saga = createSagaMiddleware();
+  const store = configureStore({
+    reducer: rootReducer,
+    middleware: (d) => d({ thunk: false, serializableCheck: false, immutableCheck: false }).concat(saga)
+      .concat(recorder),
+  });
+  const task = saga.run(connectLoop, deps);
+  return { store, deps, sockets, actions, task };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('realtime saga', () => {
+  it('sends init on open and p every 10 s', async () => {
+    const { sockets, store, task } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sockets[0]!.types()).toEqual(['init']);
+    expect(store.getState().realtime.connected).toBe(true);
+    await vi.advanceTimersByTimeAsync(REALTIME_PING_MS - 1);
+    expect(sockets[0]!.types()).toEqual(['init']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sockets[0]!.types()).toEqual(['init', 'p']);
+    await vi.advanceTimersByTimeAsync(REALTIME_PING_MS * 2);
+    expect(sockets[0]!.types()).toEqual(['init', 'p', 'p', 'p']);
+    task.cancel();
+  });
+
+  it('binds the client_id after login (and not before), once per id', async () => {
+    const { sockets, store, deps, task } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0]!.receive({ type: 'init', client_id: 'C1' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().realtime.clientId).toBe('C1');
+    expect(deps.bind).not.toHaveBeenCalled();
+    store.dispatch(sessionActions.loggedIn({ auth: AUTH, session: 's' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deps.bind).toHaveBeenCalledWith('C1');
+    expect(store.getState().realtime.boundId).toBe('C1');
+    sockets[0]!.receive({ type: 'i', client_id: 'C1' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deps.bind).toHaveBeenCalledTimes(1);
+    task.cancel();
+  });
+
+  it('binds at once when the member is in before the id arrives, and again after a reconnect', async () => {
+    const { sockets, store, deps, task } = start();
+    store.dispatch(sessionActions.loggedIn({ auth: AUTH, session: 's' }));
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0]!.receive({ type: 'init', client_id: 'C1' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deps.bind).toHaveBeenLastCalledWith('C1');
+    sockets[0]!.close();
+    await vi.advanceTimersByTimeAsync(RECONNECT_STEP_MS);
+    expect(sockets).toHaveLength(2);
+    expect(sockets[1]!.types()).toEqual(['init']);
+    sockets[1]!.receive({ type: 'init', client_id: 'C2' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(deps.bind).toHaveBeenLastCalledWith('C2');
+    task.cancel();
+  });
+
+  it('shows winning tips; a 1004 win refreshes the balance; tips go after a while', async () => {
+    const { sockets, store, actions, task } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0]!.receive({ type: 1004, data: { subject: 'Win', id: 77, money: '25.00', bonus: '0' }, client_id: 'C1' });
+    sockets[0]!.receive({ type: 999, data: {} });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().realtime.tips).toMatchObject([{ type: 1004, data: { id: 77, money: '25.00' } }]);
+    expect(actions.filter((a) => a === balanceActions.refreshRequested.type)).toHaveLength(1);
+    const t = (k: string, ...a: Array<string | number>) => `${k}(${a.join(',')})`;
+    expect(tipText(store.getState().realtime.tips[0]!, t)).toEqual({ title: 'Win', body: 'tips.win(77,25.00)' });
+    sockets[0]!.receive({ type: 1002, data: { content: 'Hello' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().realtime.tips).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(TIP_MS);
+    expect(store.getState().realtime.tips).toEqual([]);
+    task.cancel();
+  });
+});

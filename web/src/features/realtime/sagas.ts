@@ -1,0 +1,115 @@
+/**
+ * Realtime notifications (spec 000 section 4; docs/protocol.md "Realtime (/ws)"): the
+ * socket sends init (the answer carries the client_id), p every 10 s, and after login
+ * the client_id is bound to the member with POST user/bindws. Winning tips (1000-1005,
+ * 1010) become pop-overs; a 1004 win refreshes the balance.
+ */
+import { eventChannel, buffers, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
+import { call, cancel, delay, fork, put, select, spawn, take, takeLatest } from 'redux-saga/effects';
+import { apiPost } from '../../api';
+import { openRealtime, type RealtimeEvent, type RealtimeSocket } from '../../api/realtime';
+import type { RootState } from '../../app/store';
+import { balanceActions } from '../balance/balanceSlice';
+import { configActions } from '../config/configSlice';
+import { sessionActions } from '../session/sessionSlice';
+import { TIP_TYPES, WIN_TIP, realtimeActions } from './realtimeSlice';
+
+export const REALTIME_PING_MS = 10_000;
+/** Reconnect pause: this times the attempt, at most RECONNECT_MAX_MS. */
+export const RECONNECT_STEP_MS = 2000;
+export const RECONNECT_MAX_MS = 30_000;
+/** How long a tip pop-over stays unless closed. */
+export const TIP_MS = 10_000;
+
+export interface RealtimeDeps {
+  open: () => Promise<RealtimeSocket>;
+  bind: (clientId: string) => Promise<unknown>;
+}
+export const defaultDeps: RealtimeDeps = {
+  open: () => openRealtime(),
+  bind: (clientId) => apiPost('user/bindws', { client_id: clientId }),
+};
+
+const socketEvents = (socket: RealtimeSocket): EventChannel<RealtimeEvent> =>
+  eventChannel((emit) => socket.listen(emit), buffers.expanding<RealtimeEvent>(16));
+
+function* pinger(socket: RealtimeSocket): SagaIterator {
+  for (;;) {
+    yield delay(REALTIME_PING_MS);
+    yield call([socket, socket.send], { type: 'p' });
+  }
+}
+
+/** Binds the client id when both it and a member are there (and not bound yet). */
+export function* bindIfReady(deps: RealtimeDeps): SagaIterator {
+  const { clientId, boundId } = (yield select((s: RootState) => s.realtime)) as RootState['realtime'];
+  const loggedIn: boolean = yield select((s: RootState) => s.session.auth !== null);
+  if (!clientId || !loggedIn || boundId === clientId) return;
+  try {
+    yield call(deps.bind, clientId);
+    yield put(realtimeActions.bound(clientId));
+  } catch {
+    /* the next login or reconnect binds again */
+  }
+}
+
+function* dismissLater(id: number): SagaIterator {
+  yield delay(TIP_MS);
+  yield put(realtimeActions.tipDismissed(id));
+}
+
+function* handle(message: Record<string, unknown>): SagaIterator {
+  const type = message.type;
+  if ((type === 'init' || type === 'i') && typeof message.client_id === 'string') {
+    yield put(realtimeActions.clientIdReceived(message.client_id));
+    return;
+  }
+  const code = Number(type);
+  if (!TIP_TYPES.includes(code)) return;
+  const data = (message.data && typeof message.data === 'object' ? message.data : {}) as Record<string, unknown>;
+  const action = realtimeActions.tipReceived({ type: code, data });
+  yield put(action);
+  yield spawn(dismissLater, action.payload.id); // detached: handling the next message must not wait for it
+  if (code === WIN_TIP) yield put(balanceActions.refreshRequested());
+}
+
+/** One socket until it closes. */
+export function* runSocket(deps: RealtimeDeps, socket: RealtimeSocket): SagaIterator {
+  const events: EventChannel<RealtimeEvent> = yield call(socketEvents, socket);
+  const workers: Task[] = [];
+  try {
+    yield put(realtimeActions.connected(true));
+    yield call([socket, socket.send], { type: 'init' });
+    workers.push(yield fork(pinger, socket));
+    workers.push(yield takeLatest([realtimeActions.clientIdReceived.type, sessionActions.loggedIn.type], bindIfReady, deps));
+    for (;;) {
+      const event: RealtimeEvent = yield take(events);
+      if (event.type === 'closed') break;
+      yield call(handle, event.data);
+    }
+  } finally {
+    for (const w of workers) yield cancel(w);
+    events.close();
+    yield put(realtimeActions.connected(false));
+  }
+}
+
+export function* connectLoop(deps: RealtimeDeps): SagaIterator {
+  let attempt = 0;
+  for (;;) {
+    try {
+      const socket: RealtimeSocket = yield call(deps.open);
+      attempt = 0;
+      yield call(runSocket, deps, socket);
+    } catch {
+      /* retried below */
+    }
+    attempt += 1;
+    yield delay(Math.min(RECONNECT_MAX_MS, RECONNECT_STEP_MS * attempt));
+  }
+}
+
+export function* realtimeSaga(deps: RealtimeDeps = defaultDeps): SagaIterator {
+  yield take(configActions.loaded.type);
+  yield call(connectLoop, deps);
+}
