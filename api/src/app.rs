@@ -229,6 +229,8 @@ impl AppState {
                     .clone()
                     .run(self.notifications.clone(), stop.clone()),
             ),
+            // Settlement tasks and interrupted placements.
+            tokio::spawn(self.betting.clone().run(stop.clone())),
         ];
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(

@@ -221,3 +221,43 @@ async fn refusals_answer_their_codes_and_move_no_money(kind: StoreKind) {
     assert_eq!(balance(&client).await, "10000.00");
     server.stop().await;
 }
+
+/// The background pieces alone (projection runner, settlement worker)
+/// settle a bet once its games end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_bet_settles_in_the_background_when_its_game_ends() {
+    let server = start(StoreKind::Sqlite).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, _, _, price) = pick(&server);
+    let placed = swarm(&server, &sid, json!({"command": "do_bet", "rid": 3, "params": {
+        "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}})).await;
+    let bet_id = placed["data"]["details"]["bet_id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{placed}"));
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let ended = http(
+        server.addr(),
+        "POST",
+        "/api/dev/end-bet-games",
+        &headers,
+        json!({"bet_id": bet_id.to_string()}).to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(ended.json()["status"], 0, "{}", ended.text());
+    for _ in 0..200 {
+        let record = client
+            .post("/api/report/betrecods", json!({"BetId": bet_id}))
+            .await["data"]["list"][0]
+            .clone();
+        if !record.is_null() && record["outcome"] != 0 {
+            assert!(
+                [1, 2, 3].contains(&record["outcome"].as_i64().unwrap()),
+                "{record}"
+            );
+            server.stop().await;
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("bet {bet_id} was not settled in the background");
+}

@@ -237,11 +237,28 @@ const tests = [
       if (new URL(page.url()).pathname !== '/history/bets') throw new Error(`unexpected path ${page.url()}`);
       for (const id of ids) await page.locator(`[data-testid=bet-record][data-bet="${id}"]`).waitFor({ timeout: TIMEOUT_MS });
       await page.screenshot({ path: resolve(SHOTS, 'history.png') });
+      // The games end (a DEMO-only call: simulated games last minutes) and
+      // the three bets settle: they move to the settled tab.
+      for (const id of ids) {
+        const ended = await page.request.post(new URL('api/dev/end-bet-games', baseUrl).href, { data: { bet_id: id } });
+        if (!ended.ok()) throw new Error(`could not end the games of bet ${id}: ${ended.status()}`);
+      }
+      const settleBy = Date.now() + TIMEOUT_MS;
+      for (;;) {
+        await page.goto(new URL('history/bets', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(page, 'history-page').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'history-tab-settled').click();
+        const shown = await Promise.all(ids.map((id) => page.locator(`[data-testid=bet-record][data-bet="${id}"]`).count()));
+        if (shown.every((n) => n > 0)) break;
+        if (Date.now() > settleBy) throw new Error(`bets did not settle: ${JSON.stringify(shown)}`);
+        await page.waitForTimeout(1000);
+      }
+      await page.screenshot({ path: resolve(SHOTS, 'history-settled.png') });
       await page.locator(`[data-testid=bet-record][data-bet="${ids[2]}"] a`).click();
       await byTestId(page, 'bet-detail').waitFor({ timeout: TIMEOUT_MS });
-      // the right panel: bets of the last 24 hours, unsettled under 'No Settlement List'
+      // the right panel: bets of the last 24 hours; settled now, under 'Billed note'
       await byTestId(page, 'record-button').click();
-      await byTestId(page, 'record-tab-unsettled').click();
+      await byTestId(page, 'record-tab-settled').click();
       await page.locator(`[data-testid=bet-record-panel] [data-testid=bet-record][data-bet="${ids[0]}"]`).waitFor({ timeout: TIMEOUT_MS });
     },
   },

@@ -5,6 +5,9 @@
 //!   shows it before anyone logs in).
 //! - `GET /api/dev/outbox`: codes "sent" by SMS and e-mail and the captcha
 //!   codes issued, newest first, so automated clients pass the human checks.
+//! - `POST /api/dev/end-bet-games {bet_id}`: ends every game of a bet now
+//!   with a random score and records the results (the simulator's games
+//!   last minutes), so a test can watch the bet settle.
 
 use axum::extract::State;
 use axum::routing::get;
@@ -20,6 +23,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/dev/balance", get(balance))
         .route("/api/dev/outbox", get(outbox))
         .route("/dev/outbox", get(outbox_page))
+        .route("/api/dev/end-bet-games", axum::routing::post(end_bet_games))
 }
 
 #[derive(Serialize)]
@@ -79,4 +83,75 @@ async fn outbox_page(
          <h1>Outbox</h1><p>Development stand-in for the SMS and e-mail gateways (DEMO=1 only). Newest first.</p>\
          <table><tr><th>channel</th><th>to</th><th>code</th><th>type</th><th>uid</th><th>at (ms)</th></tr>{rows}</table>"
     )))
+}
+
+#[derive(serde::Deserialize)]
+struct EndBody {
+    bet_id: serde_json::Value,
+}
+
+async fn end_bet_games(
+    State(state): State<AppState>,
+    Json(body): Json<EndBody>,
+) -> Result<Json<Envelope<serde_json::Value>>, ApiError> {
+    use domain::result::{settle, FinalScore, SelectionResult};
+    use rand::Rng;
+    let bet_id = match &body.bet_id {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let bet = state
+        .betting
+        .bets
+        .load(&bet_id)
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let placement = bet
+        .placement
+        .ok_or_else(|| ApiError::with_message(-404, "No such bet"))?;
+    let mut ended = Vec::new();
+    for leg in &placement.bet.legs {
+        if ended.contains(&leg.game_id) {
+            continue;
+        }
+        let score = {
+            let mut rng = rand::rng();
+            FinalScore {
+                team1: rng.random_range(0..4),
+                team2: rng.random_range(0..4),
+                first_half: Some((0, 0)),
+                corners: Some(9),
+            }
+        };
+        let selections: Vec<SelectionResult> = state.live.read(|c| {
+            c.markets_of(leg.game_id)
+                .flat_map(|m| {
+                    c.events_of(m.id).filter_map(move |e| {
+                        settle(&m.market_type, &e.type_, e.base.or(m.base), &score).map(|outcome| {
+                            SelectionResult {
+                                event_id: e.id,
+                                market_id: m.id,
+                                outcome,
+                            }
+                        })
+                    })
+                })
+                .collect()
+        });
+        let finished = commands::feed::Finished {
+            game_id: leg.game_id,
+            score,
+            selections,
+        };
+        state
+            .results
+            .record(finished, state.clock.now_ms())
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))?;
+        state.live.update(|c| {
+            c.remove_game(leg.game_id);
+        });
+        ended.push(leg.game_id);
+    }
+    Ok(ok(serde_json::json!({ "games": ended })))
 }
