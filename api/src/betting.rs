@@ -155,7 +155,7 @@ impl Betting {
             }
             if recovered_at.elapsed() > Duration::from_secs(10) {
                 recovered_at = std::time::Instant::now();
-                if let Err(e) = self.bets.recover(30_000).await {
+                if let Err(e) = self.bets.recover(commands::bets::RECOVER_AFTER_MS).await {
                     tracing::warn!(error = %e, "placement recovery failed; retrying");
                 }
             }

@@ -261,3 +261,85 @@ async fn a_bet_settles_in_the_background_when_its_game_ends() {
     }
     panic!("bet {bet_id} was not settled in the background");
 }
+
+/// A crash after the stake was held but before the bet was recorded: the
+/// recovery pass gives the stake back. A crash after the bet was recorded:
+/// recovery takes the stake, once, however often it runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake() {
+    use domain::wallet::{Pot, WalletAction, WalletCommand, WalletId};
+    let server = start(StoreKind::Sqlite).await;
+    let (client, sid) = member(&server).await;
+    let state = server.running.state.clone();
+    let user_id = state.accounts.find("demo").await.unwrap().unwrap();
+    let wallet = WalletId::new(user_id.clone(), domain::Currency::Cny);
+    // (a) held, never recorded.
+    let hold = WalletAction::ReserveStake {
+        amount: Decimal::from(25),
+        pot: Pot::Main,
+    };
+    state
+        .wallets
+        .execute(WalletCommand::new(wallet.clone(), "bet:999", hold))
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO bet_placements (bet_id, member_id, currency, stake, state, updated_ms) VALUES ('999', $1, 'CNY', '25', 'reserving', $2)")
+        .bind(&user_id)
+        .bind(server.clock_now())
+        .execute(&state.db.any)
+        .await
+        .unwrap();
+    // (b) a normal bet whose last steps are replayed as if interrupted.
+    let (event_id, _, _, price) = pick(&server);
+    let placed = swarm(&server, &sid, json!({"command": "do_bet", "rid": 3, "params": {
+        "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}})).await;
+    let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
+    sqlx::query("UPDATE bet_placements SET state = 'placed' WHERE bet_id = $1")
+        .bind(bet_id.to_string())
+        .execute(&state.db.any)
+        .await
+        .unwrap();
+    assert_eq!(
+        state.wallets.load(&wallet).await.unwrap().ledger.reserved,
+        Decimal::from(25)
+    );
+    server.clock.advance(commands::bets::RECOVER_AFTER_MS + 1);
+    assert_eq!(
+        state
+            .betting
+            .bets
+            .recover(commands::bets::RECOVER_AFTER_MS)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        state
+            .betting
+            .bets
+            .recover(commands::bets::RECOVER_AFTER_MS)
+            .await
+            .unwrap(),
+        0
+    );
+    let after = state.wallets.load(&wallet).await.unwrap();
+    assert_eq!(after.ledger.reserved, Decimal::ZERO, "no stake left held");
+    assert_eq!(
+        after.balances().main,
+        Decimal::from(10_000) - Decimal::from(10),
+        "the bet's stake taken once, the orphan released"
+    );
+    let _ = client;
+    server.stop().await;
+}
+
+trait ClockNow {
+    fn clock_now(&self) -> i64;
+}
+
+impl ClockNow for common::Server {
+    fn clock_now(&self) -> i64 {
+        use commands::clock::Clock;
+        self.clock.now_ms()
+    }
+}

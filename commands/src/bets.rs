@@ -37,6 +37,11 @@ use crate::notify::{Notifications, WIN};
 use crate::store::StoreOptions;
 use crate::wallet::WalletService;
 
+/// A placement slower than this gives up before recording its bet.
+pub const PLACEMENT_DEADLINE_MS: i64 = 60_000;
+/// Placements untouched this long are finished or undone by `recover`.
+pub const RECOVER_AFTER_MS: i64 = 300_000;
+
 /// Stakes and limits per currency.
 #[derive(Debug, Clone)]
 pub struct BetSettings {
@@ -221,6 +226,13 @@ impl BetService {
                 return Err(PlaceError::Internal(e.to_string()));
             }
         }
+        // Recovery treats placements older than RECOVER_AFTER_MS as
+        // crashed; a placement this slow gives up before recording the bet,
+        // so the two never act on one bet at once.
+        if self.clock.now_ms() - now_ms > PLACEMENT_DEADLINE_MS {
+            self.release(&bet_id, member_id, currency).await?;
+            return Err(PlaceError::Internal("placement took too long".into()));
+        }
         let place = BetCommand::Place {
             bet_id: bet_id.clone(),
             member_id: member_id.to_string(),
@@ -231,18 +243,9 @@ impl BetService {
             at_ms: now_ms,
         };
         if let Err(e) = self.framework.execute(&bet_id, place, HashMap::new()).await {
-            let release = WalletAction::ReleaseStake {
-                reservation: format!("bet:{bet_id}"),
-            };
-            let _ = self
-                .wallet(
-                    member_id,
-                    currency,
-                    format!("bet:{bet_id}:release"),
-                    release,
-                )
-                .await;
-            self.step(&bet_id, "released").await?;
+            // The bet may or may not be recorded (a store error can come
+            // after the commit): recovery looks at the Bet and either takes
+            // the stake or releases it.
             return Err(PlaceError::Internal(e.to_string()));
         }
         self.step(&bet_id, "placed").await?;
@@ -256,6 +259,31 @@ impl BetService {
         })
     }
 
+    async fn release(
+        &self,
+        bet_id: &str,
+        member_id: &str,
+        currency: Currency,
+    ) -> Result<(), PlaceError> {
+        let release = WalletAction::ReleaseStake {
+            reservation: format!("bet:{bet_id}"),
+        };
+        match self
+            .wallet(
+                member_id,
+                currency,
+                format!("bet:{bet_id}:release"),
+                release,
+            )
+            .await
+        {
+            Ok(()) | Err(CommandError::Rejected(WalletError::UnknownReservation)) => {}
+            Err(e) => return Err(PlaceError::Internal(e.to_string())),
+        }
+        self.step(bet_id, "released").await?;
+        Ok(())
+    }
+
     async fn take_stake(
         &self,
         bet_id: &str,
@@ -265,9 +293,28 @@ impl BetService {
         let take = WalletAction::TakeStake {
             reservation: format!("bet:{bet_id}"),
         };
-        self.wallet(member_id, currency, format!("bet:{bet_id}:take"), take)
+        match self
+            .wallet(member_id, currency, format!("bet:{bet_id}:take"), take)
             .await
-            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        {
+            Ok(()) => {}
+            // The stake is no longer held: the bet must not stand unpaid.
+            Err(CommandError::Rejected(WalletError::UnknownReservation)) => {
+                let decline = BetCommand::Decline {
+                    reason_code: domain::Code::INSUFFICIENT_BALANCE.0,
+                    at_ms: self.clock.now_ms(),
+                };
+                let _ = self
+                    .framework
+                    .execute(bet_id, decline, HashMap::new())
+                    .await;
+                self.step(bet_id, "released").await?;
+                return Err(PlaceError::Internal(
+                    "the stake was no longer held; bet declined".into(),
+                ));
+            }
+            Err(e) => return Err(PlaceError::Internal(e.to_string())),
+        }
         self.step(bet_id, "taken").await?;
         Ok(())
     }
@@ -296,24 +343,7 @@ impl BetService {
                     self.take_stake(&bet_id, &member_id, currency).await?
                 }
                 Some(_) => continue,
-                None => {
-                    let release = WalletAction::ReleaseStake {
-                        reservation: format!("bet:{bet_id}"),
-                    };
-                    match self
-                        .wallet(
-                            &member_id,
-                            currency,
-                            format!("bet:{bet_id}:release"),
-                            release,
-                        )
-                        .await
-                    {
-                        Ok(()) | Err(CommandError::Rejected(WalletError::UnknownReservation)) => {}
-                        Err(e) => return Err(PlaceError::Internal(e.to_string())),
-                    }
-                    self.step(&bet_id, "released").await?;
-                }
+                None => self.release(&bet_id, &member_id, currency).await?,
             }
             handled += 1;
         }
