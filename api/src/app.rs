@@ -131,6 +131,7 @@ impl AppState {
         let store = StoreOptions {
             snapshot_every: Some(config.store.snapshot_every).filter(|n| *n > 0),
             cache_capacity: config.store.cache_capacity,
+            trust_cache: false,
         };
         let retry = RetryPolicy {
             attempts: config.store.retry_attempts.max(1),

@@ -163,23 +163,44 @@ impl Betting {
     }
 
     /// One pass over the open settlement tasks; returns how many it did.
+    /// A task that fails is logged and retried on the next pass without
+    /// holding up the others; a task whose selections' outcomes are not all
+    /// known (a settlement projection being rebuilt) waits.
     pub async fn settle_open(&self) -> Result<usize, String> {
         let tasks = projections::settlement::open_tasks(&self.pool, 500)
             .await
             .map_err(|e| e.to_string())?;
+        let mut done = 0;
         for (id, bet_id, version) in &tasks {
-            let outcomes = projections::settlement::outcomes_of(&self.pool, bet_id)
-                .await
-                .map_err(|e| e.to_string())?;
-            self.bets
-                .settle(bet_id, *version as u64, outcomes)
-                .await
-                .map_err(|e| e.to_string())?;
-            projections::settlement::finish_task(&self.pool, *id)
-                .await
-                .map_err(|e| e.to_string())?;
+            let outcome = async {
+                let legs = projections::settlement::legs_of(&self.pool, bet_id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let outcomes = projections::settlement::outcomes_of(&self.pool, bet_id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                if legs == 0 || (outcomes.len() as i64) < legs {
+                    return Ok(false);
+                }
+                self.bets
+                    .settle(bet_id, *version as u64, outcomes)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                projections::settlement::finish_task(&self.pool, *id)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok::<_, String>(true)
+            }
+            .await;
+            match outcome {
+                Ok(true) => done += 1,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(bet_id, error = %e, "settlement task failed; retrying later")
+                }
+            }
         }
-        Ok(tasks.len())
+        Ok(done)
     }
 }
 

@@ -192,6 +192,13 @@ impl BetService {
         let balance = self.balance(member_id, currency).await?;
         let bet = validate(request, &quotes, &self.limits(currency), balance)
             .map_err(PlaceError::Refused)?;
+        if bet.super_bet {
+            // Counter offers need the support queue (the next issue); until
+            // then a super bet is refused rather than held without end.
+            return Err(PlaceError::Refused(BetRefusal::InvalidBet {
+                reason: "super bets are not offered yet",
+            }));
+        }
         let id: i64 =
             sqlx::query_scalar("INSERT INTO bet_ids (created_ms) VALUES ($1) RETURNING id")
                 .bind(now_ms)
@@ -248,15 +255,44 @@ impl BetService {
             // the stake or releases it.
             return Err(PlaceError::Internal(e.to_string()));
         }
-        self.step(&bet_id, "placed").await?;
-        if !bet.super_bet {
-            self.take_stake(&bet_id, member_id, currency).await?;
+        // The bet stands from here: a failure of the last steps is left to
+        // recovery, and the member is told the bet was accepted (answering
+        // an error would invite a second, paid, bet).
+        if let Err(e) = self.step(&bet_id, "placed").await {
+            tracing::warn!(bet_id, error = %e, "placement state not saved; recovery will finish");
+        }
+        if let Err(e) = self.take_stake(&bet_id, member_id, currency).await {
+            tracing::warn!(bet_id, error = %e, "stake not taken yet; recovery will finish");
         }
         Ok(Placed {
             bet_id,
             currency,
             bet,
         })
+    }
+
+    /// Recovery's undo of a placement whose bet was never recorded. It
+    /// first claims the reserve's own reference (`bet:{id}`): if the
+    /// reserve never happened, the refusal recorded under that reference
+    /// also refuses a late reserve; if it happened, nothing changes and the
+    /// stake is released.
+    async fn abandon(
+        &self,
+        bet_id: &str,
+        member_id: &str,
+        currency: Currency,
+    ) -> Result<(), PlaceError> {
+        let claim = WalletAction::ReleaseStake {
+            reservation: format!("bet:{bet_id}"),
+        };
+        match self
+            .wallet(member_id, currency, format!("bet:{bet_id}"), claim)
+            .await
+        {
+            Ok(()) | Err(CommandError::Rejected(_)) => {}
+            Err(e) => return Err(PlaceError::Internal(e.to_string())),
+        }
+        self.release(bet_id, member_id, currency).await
     }
 
     async fn release(
@@ -304,10 +340,14 @@ impl BetService {
                     reason_code: domain::Code::INSUFFICIENT_BALANCE.0,
                     at_ms: self.clock.now_ms(),
                 };
-                let _ = self
+                if let Err(e) = self
                     .framework
                     .execute(bet_id, decline, HashMap::new())
-                    .await;
+                    .await
+                {
+                    tracing::error!(bet_id, error = %e, "a bet whose stake is not held could not be declined; left for support");
+                    return Err(PlaceError::Internal(e.to_string()));
+                }
                 self.step(bet_id, "released").await?;
                 return Err(PlaceError::Internal(
                     "the stake was no longer held; bet declined".into(),
@@ -324,7 +364,7 @@ impl BetService {
     pub async fn recover(&self, older_than_ms: i64) -> Result<usize, PlaceError> {
         let cutoff = self.clock.now_ms() - older_than_ms;
         let rows = sqlx::query(
-            "SELECT bet_id, member_id, currency FROM bet_placements WHERE state IN ('reserving', 'reserved', 'placed') AND updated_ms < $1 LIMIT 500",
+            "SELECT bet_id, member_id, currency FROM bet_placements WHERE state IN ('reserving', 'reserved', 'placed') AND updated_ms < $1 ORDER BY updated_ms LIMIT 500",
         )
         .bind(cutoff)
         .fetch_all(&self.pool)
@@ -337,15 +377,22 @@ impl BetService {
                 .try_get::<String, _>("currency")?
                 .parse()
                 .map_err(|e| PlaceError::Internal(format!("{e}")))?;
-            let bet = self.load(&bet_id).await?;
-            match bet.placement.as_ref() {
-                Some(placement) if !placement.bet.super_bet => {
-                    self.take_stake(&bet_id, &member_id, currency).await?
+            // One placement that cannot be finished must not hold up the rest.
+            let outcome = async {
+                let bet = self.load(&bet_id).await?;
+                match bet.placement.as_ref() {
+                    Some(placement) if !placement.bet.super_bet => {
+                        self.take_stake(&bet_id, &member_id, currency).await
+                    }
+                    Some(_) => Ok(()),
+                    None => self.abandon(&bet_id, &member_id, currency).await,
                 }
-                Some(_) => continue,
-                None => self.release(&bet_id, &member_id, currency).await?,
             }
-            handled += 1;
+            .await;
+            match outcome {
+                Ok(()) => handled += 1,
+                Err(e) => tracing::warn!(bet_id, error = %e, "placement not recovered yet"),
+            }
         }
         Ok(handled)
     }
@@ -378,6 +425,10 @@ impl BetService {
         outcomes: BTreeMap<u64, SelectionOutcome>,
     ) -> Result<(), PlaceError> {
         let at_ms = self.clock.now_ms();
+        // A win is announced once: not again when a task is repeated.
+        let announced = self.events(bet_id).await?.iter().any(|e| {
+            matches!(e, BetEvent::BetSettled { result_version, .. } if *result_version == version)
+        });
         let command = BetCommand::Settle {
             result_version: version,
             outcomes,
@@ -455,7 +506,8 @@ impl BetService {
                 Err(e) => return Err(PlaceError::Internal(e.to_string())),
             }
         }
-        if matches!(event, BetEvent::BetSettled { .. })
+        if !announced
+            && matches!(event, BetEvent::BetSettled { .. })
             && payout > Decimal::ZERO
             && status.code() == 3
         {

@@ -29,6 +29,12 @@ pub struct StoreOptions {
     pub snapshot_every: Option<usize>,
     /// Keep up to this many aggregates in memory (0: no cache).
     pub cache_capacity: usize,
+    /// Decide commands on the cached aggregate without reading newer
+    /// events. Safe only where a decision that writes nothing is right
+    /// whatever another process appended meanwhile (the wallet: such a
+    /// decision is a repeated reference, and references only accumulate);
+    /// a decision that writes collides on its sequence and is retried.
+    pub trust_cache: bool,
 }
 
 impl Default for StoreOptions {
@@ -36,6 +42,7 @@ impl Default for StoreOptions {
         Self {
             snapshot_every: Some(200),
             cache_capacity: 100_000,
+            trust_cache: false,
         }
     }
 }
@@ -347,8 +354,8 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
         aggregate_id: &str,
     ) -> Result<Loaded<A>, AggregateError<A::Error>> {
         match self.cached(aggregate_id) {
-            Some(loaded) => Ok(loaded),
-            None => self.load_current(aggregate_id).await,
+            Some(loaded) if self.options.trust_cache => Ok(loaded),
+            _ => self.load_current(aggregate_id).await,
         }
     }
 

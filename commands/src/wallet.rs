@@ -27,7 +27,17 @@ impl WalletService {
         metrics: CommandMetrics,
     ) -> Self {
         Self {
-            framework: Framework::new(db, options, (), retry, metrics, None),
+            framework: Framework::new(
+                db,
+                StoreOptions {
+                    trust_cache: true,
+                    ..options
+                },
+                (),
+                retry,
+                metrics,
+                None,
+            ),
         }
     }
 
@@ -40,7 +50,17 @@ impl WalletService {
         on_commit: Arc<Notify>,
     ) -> Self {
         Self {
-            framework: Framework::new(db, options, (), retry, metrics, Some(on_commit)),
+            framework: Framework::new(
+                db,
+                StoreOptions {
+                    trust_cache: true,
+                    ..options
+                },
+                (),
+                retry,
+                metrics,
+                Some(on_commit),
+            ),
         }
     }
 

@@ -191,6 +191,7 @@ async fn loading_from_snapshot_and_later_events_equals_loading_from_all_events(k
     let options = StoreOptions {
         snapshot_every: Some(10),
         cache_capacity: 0,
+        trust_cache: false,
     };
     let (db, wallets) = service(kind, options).await;
     let id = WalletId::new("snap", Currency::Usd);

@@ -184,6 +184,14 @@ pub async fn outcomes_of(
     Ok(map)
 }
 
+/// How many selections a bet waits on.
+pub async fn legs_of(pool: &sqlx::AnyPool, bet_id: &str) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT count(*) FROM settlement_legs WHERE bet_id = $1")
+        .bind(bet_id)
+        .fetch_one(pool)
+        .await
+}
+
 /// Open settlement tasks, oldest first: (task id, bet id, version).
 pub async fn open_tasks(
     pool: &sqlx::AnyPool,
