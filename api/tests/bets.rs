@@ -219,6 +219,10 @@ async fn refusals_answer_their_codes_and_move_no_money(kind: StoreKind) {
     assert_eq!(max["data"]["amount"], "10000.00");
     server.running.state.runner.catch_up_all().await.unwrap();
     assert_eq!(balance(&client).await, "10000.00");
+    // Once the main API session has expired, the Swarm login has too.
+    server.clock.advance(600_001);
+    let expired = swarm(&server, &sid, bet("10", price, 2)).await;
+    assert_eq!(expired["code"], 12, "{expired}");
     server.stop().await;
 }
 

@@ -34,6 +34,8 @@ pub struct Session {
     pub sid: String,
     pub language: String,
     user: Mutex<Option<String>>,
+    /// The main API token the member restored with; betting re-checks it.
+    token: Mutex<Option<String>>,
     subs: Mutex<HashSet<String>>,
     sink: Sink,
     last_seen: AtomicI64,
@@ -160,6 +162,7 @@ impl Hub {
             sid: sid.clone(),
             language,
             user: Mutex::new(None),
+            token: Mutex::new(None),
             subs: Mutex::new(HashSet::new()),
             sink,
             last_seen: AtomicI64::new(self.clock.now_ms()),
@@ -275,6 +278,8 @@ impl Hub {
                     Ok(found) if found.user_id == params.user_id => {
                         *session.user.lock().unwrap_or_else(|p| p.into_inner()) =
                             Some(found.user_id.clone());
+                        *session.token.lock().unwrap_or_else(|p| p.into_inner()) =
+                            Some(params.auth_token.clone());
                         request.ok(json!({ "user_id": found.user_id }))
                     }
                     _ => Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in"),
@@ -292,6 +297,25 @@ impl Hub {
             Command::DoBet | Command::GetMaxBet | Command::BetHistory
                 if self.betting.get().is_some() =>
             {
+                // The login must still be alive: an expired or ended main
+                // API session ends the Swarm login too.
+                let token = session
+                    .token
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone();
+                let alive = match token {
+                    Some(token) => self.sessions.authenticate(&token).await.is_ok(),
+                    None => false,
+                };
+                if !alive {
+                    *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    return Answer::error(
+                        request.rid.clone(),
+                        swarm::NOT_LOGGED_IN,
+                        "not logged in",
+                    );
+                }
                 let betting = self.betting.get().expect("checked");
                 let user = session.user().unwrap_or_default();
                 let result = match request.command {
