@@ -44,6 +44,8 @@ pub struct AppState {
     pub realtime: Arc<crate::realtime::Realtime>,
     pub betting: Arc<crate::betting::Betting>,
     pub notifications: Arc<commands::notify::Notifications>,
+    /// Back-office staff accounts and sessions.
+    pub staff: Arc<commands::staff::StaffService>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -108,6 +110,7 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
         Arc::new(BalanceProjection),
         Arc::new(projections::bets::BetHistoryProjection),
         Arc::new(projections::settlement::SettlementProjection),
+        Arc::new(projections::autocashout::AutoCashoutProjection),
     ]
 }
 
@@ -198,8 +201,20 @@ impl AppState {
             bets: Arc::new(bets),
             accounts: accounts.clone(),
             pool: db.any.clone(),
+            currencies: Default::default(),
         });
         hub.set_betting(betting.clone());
+        hub.set_bookings(Arc::new(crate::bookings::Bookings {
+            service: commands::bookings::BookingService::new(
+                db.any.clone(),
+                live.clone(),
+                clock.clone(),
+            ),
+        }));
+        let staff = Arc::new(commands::staff::StaffService::new(
+            db.any.clone(),
+            clock.clone(),
+        ));
         Ok(Self {
             config: Arc::new(config),
             db,
@@ -214,6 +229,7 @@ impl AppState {
             hub,
             realtime: crate::realtime::Realtime::new(),
             notifications,
+            staff,
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
@@ -232,6 +248,12 @@ impl AppState {
             ),
             // Settlement tasks and interrupted placements.
             tokio::spawn(self.betting.clone().run(stop.clone())),
+            // Auto cash-out rules fire on price moves.
+            tokio::spawn(
+                self.betting
+                    .clone()
+                    .run_auto_cashout(self.live.clone(), stop.clone()),
+            ),
         ];
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(
@@ -265,6 +287,7 @@ impl AppState {
             .merge(layered)
             .merge(routes::account::open_router())
             .merge(routes::partner::router())
+            .merge(routes::backoffice::router())
             .merge(crate::swarm::router())
             .merge(crate::realtime::router());
         if self.config.demo_mode {
@@ -307,6 +330,18 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
         .await
         .map_err(|e| anyhow::anyhow!("seeding the demo wallet: {e}"))?;
     tracing::info!(wallet = %wallet, balance = %receipt.balances.main, first = !receipt.duplicate, "demo member ready");
+    // DESIGN.md: the demo staff of the back office.
+    for (name, password, role) in [
+        ("support", "support1234", domain::staff::Role::Support),
+        ("auditor", "auditor1234", domain::staff::Role::Auditor),
+        ("admin", "admin1234", domain::staff::Role::Admin),
+    ] {
+        state
+            .staff
+            .ensure(name, password, role)
+            .await
+            .map_err(|e| anyhow::anyhow!("seeding staff {name}: {e}"))?;
+    }
     Ok(user_id)
 }
 

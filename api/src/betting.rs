@@ -7,6 +7,9 @@ use std::time::Duration;
 
 use commands::accounts::AccountService;
 use commands::bets::{BetService, PlaceError};
+use commands::cashout::CashOutAnswer;
+use domain::bet::BetError;
+use rust_decimal::Decimal;
 use domain::bet::{BetRefusal, BetRequest};
 use domain::Currency;
 use projections::bets::HistoryQuery;
@@ -18,6 +21,8 @@ pub struct Betting {
     pub bets: Arc<BetService>,
     pub accounts: Arc<AccountService>,
     pub pool: sqlx::AnyPool,
+    /// Members' currencies: fixed at registration, so remembered.
+    pub currencies: std::sync::Mutex<std::collections::HashMap<String, Currency>>,
 }
 
 /// The refusal as `do_bet` answers it.
@@ -34,7 +39,8 @@ fn refusal(refusal: &BetRefusal) -> Value {
         | BetRefusal::SingleOnly { event_id } => json!({ "event_id": event_id }),
         BetRefusal::BelowMin { min } => json!({ "min": min }),
         BetRefusal::AboveMax { max } => json!({ "max": max }),
-        BetRefusal::MemberLimit { limit } => json!({ "max": limit }),
+        // 1510_sb: the client may send the same bet again as a super bet.
+        BetRefusal::MemberLimit { limit } => json!({ "max": limit, "super_bet": true }),
         BetRefusal::OddsLimit { odds, limit } => json!({ "odds": odds, "limit": limit }),
         _ => Value::Null,
     };
@@ -43,12 +49,27 @@ fn refusal(refusal: &BetRefusal) -> Value {
 
 impl Betting {
     async fn currency(&self, user_id: &str) -> Result<Currency, String> {
+        let known = self
+            .currencies
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(user_id)
+            .copied();
+        if let Some(currency) = known {
+            return Ok(currency);
+        }
         let account = self
             .accounts
             .load(user_id)
             .await
             .map_err(|e| e.to_string())?;
-        Ok(account.profile.map(|p| p.currency).unwrap_or(Currency::Cny))
+        let currency = account.profile.map(|p| p.currency).unwrap_or(Currency::Cny);
+        let mut known = self.currencies.lock().unwrap_or_else(|p| p.into_inner());
+        if known.len() > 100_000 {
+            known.clear();
+        }
+        known.insert(user_id.to_string(), currency);
+        Ok(currency)
     }
 
     /// `do_bet`: the bet's own result inside `data`.
@@ -84,6 +105,8 @@ impl Betting {
                     "k": bet.odds,
                     "possible_win": bet.possible_win.map(|w| currency.round(w).to_string()),
                     "currency": currency.code(),
+                    "status": if bet.super_bet { -5 } else { 0 },
+                    "super_bet_status": if bet.super_bet { Some(0) } else { None },
                     "events": events,
                 }}))
             }
@@ -136,6 +159,205 @@ impl Betting {
         projections::bets::history(&self.pool, &query)
             .await
             .map_err(|e| e.to_string())
+    }
+
+    async fn outcomes(
+        &self,
+        bet_id: &str,
+    ) -> Result<std::collections::BTreeMap<u64, domain::result::SelectionOutcome>, String> {
+        projections::settlement::outcomes_of(&self.pool, bet_id)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// `calculate_cashout_amount {bet_ids}`.
+    pub async fn calculate_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let ids: Vec<String> = match params.get("bet_ids") {
+            Some(Value::Array(ids)) => ids.iter().filter_map(id_of).collect(),
+            Some(one) => id_of(one).into_iter().collect(),
+            None => return Err("invalid params: bet_ids is required".into()),
+        };
+        if ids.len() > 100 {
+            return Err("invalid params: at most 100 bet_ids".into());
+        }
+        let mut details = Vec::with_capacity(ids.len());
+        for bet_id in ids {
+            let Some(bet) = self.bets.own_bet(user_id, &bet_id).await.map_err(|e| e.to_string())? else {
+                continue;
+            };
+            let outcomes = self.outcomes(&bet_id).await?;
+            let amount = bet.cashout_amount(&self.bets.live_prices(&bet), &outcomes);
+            details.push(json!({
+                "Id": bet_id.parse::<i64>().unwrap_or_default(),
+                "CashoutAmount": amount.map(|a| a.to_string().parse::<f64>().unwrap_or_default()),
+            }));
+        }
+        Ok(json!({ "result": 0, "details": details }))
+    }
+
+    /// `cashout {bet_id, price, partial_price?}`.
+    pub async fn cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let price = decimal_of(params.get("price")).ok_or("invalid params: price is required")?;
+        let partial = match params.get("partial_price") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(decimal_of(Some(v)).ok_or("invalid params: partial_price")?),
+        };
+        if price <= Decimal::ZERO || partial.is_some_and(|p| p <= Decimal::ZERO) {
+            return Ok(json!({"result": "Fail", "result_text": "Wrong amount", "details": null}));
+        }
+        let outcomes = self.outcomes(&bet_id).await?;
+        let answer = self
+            .bets
+            .cash_out(user_id, &bet_id, price, partial, &outcomes)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(match answer {
+            CashOutAnswer::Ok {
+                amount,
+                remaining_stake,
+                status,
+            } => json!({"result": "Ok", "details": {
+                "bet_id": bet_id.parse::<i64>().unwrap_or_default(),
+                "cash_out_amount": format!("{:.2}", amount),
+                "remaining_stake": format!("{:.2}", remaining_stake),
+                "status": status.code(),
+            }}),
+            CashOutAnswer::Fail { new_price } => {
+                let price = new_price.to_string().parse::<f64>().unwrap_or_default();
+                json!({"result": "Fail", "result_text": "Cannot cash out", "details": {"new_price": price, "price": price}})
+            }
+            CashOutAnswer::NotAvailable => json!({"result": "NotAvailable", "result_text": "The current game cannot be settled in advance!", "details": null}),
+        })
+    }
+
+    /// `set_bet_auto_cashout {bet_id, min_amount, partial_amount?}`.
+    pub async fn set_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let min_amount = decimal_of(params.get("min_amount")).ok_or("invalid params: min_amount is required")?;
+        let partial = match params.get("partial_amount") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.trim().is_empty() => None,
+            Some(v) => Some(decimal_of(Some(v)).ok_or("invalid params: partial_amount")?),
+        };
+        let outcomes = self.outcomes(&bet_id).await?;
+        let result = self
+            .bets
+            .set_auto_cashout(user_id, &bet_id, min_amount, partial, &outcomes)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(match result {
+            Ok(()) => json!({"result": 0}),
+            Err(BetError::WrongAutoCashout { min, max }) => json!({
+                "result": domain::Code::WRONG_AMOUNT.0, "result_text": "Wrong amount",
+                "details": {"min": format!("{min:.2}"), "max": format!("{max:.2}")}}),
+            Err(BetError::NotAvailable) | Err(BetError::NotPlaced) => {
+                json!({"result": "NotAvailable", "result_text": "The current game cannot be settled in advance!"})
+            }
+            Err(e) => json!({"result": e.code().0, "result_text": e.to_string()}),
+        })
+    }
+
+    /// `get_bet_auto_cashout {bet_id}`.
+    pub async fn get_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let bet = self.bets.own_bet(user_id, &bet_id).await.map_err(|e| e.to_string())?;
+        let details = bet.and_then(|b| b.auto_cashout).map(|rule| {
+            json!({
+                "MinAmount": format!("{:.2}", rule.min_amount),
+                "PartialAmount": rule.partial_amount.map(|p| format!("{p:.2}")),
+            })
+        });
+        Ok(json!({"result": 0, "details": details}))
+    }
+
+    /// `cancel_bet_auto_cashout {bet_id}`.
+    pub async fn cancel_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let result = self
+            .bets
+            .cancel_auto_cashout(user_id, &bet_id)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(match result {
+            Ok(()) => json!({"result": 0}),
+            Err(e) => json!({"result": e.code().0, "result_text": e.to_string()}),
+        })
+    }
+
+    /// `super_bet_answer {bet_id, accept}`.
+    pub async fn super_bet_answer(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let accept = match params.get("accept") {
+            Some(Value::Bool(b)) => *b,
+            Some(Value::Number(n)) => n.as_i64() == Some(1),
+            Some(Value::String(s)) => matches!(s.as_str(), "true" | "1"),
+            _ => return Err("invalid params: accept is required".into()),
+        };
+        let result = self
+            .bets
+            .answer_counter_offer(user_id, &bet_id, accept)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(match result {
+            Ok(bet) => json!({"result": 0, "details": {
+                "bet_id": bet_id.parse::<i64>().unwrap_or_default(),
+                "status": bet.status.code(),
+                "super_bet_status": bet.super_bet_status,
+            }}),
+            Err(e) => json!({"result": e.code().0, "result_text": e.to_string(), "details": null}),
+        })
+    }
+
+    /// One pass over the auto cash-out rules: fires those the current
+    /// prices reach. Returns how many fired.
+    pub async fn fire_auto_cashouts(&self) -> Result<usize, String> {
+        let rules = projections::autocashout::active(&self.pool)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut fired = 0;
+        for rule in rules {
+            let outcome = async {
+                let outcomes = self.outcomes(&rule.bet_id).await?;
+                self.bets
+                    .fire_auto_cashout(&rule.bet_id, &outcomes)
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+            .await;
+            match outcome {
+                Ok(Some(CashOutAnswer::Ok { .. })) => fired += 1,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(bet_id = rule.bet_id, error = %e, "auto cash-out failed; retrying"),
+            }
+        }
+        Ok(fired)
+    }
+
+    /// Watches prices for auto cash-out rules until `stop`: a pass after
+    /// every catalogue change, at most every 250 ms.
+    pub async fn run_auto_cashout(self: Arc<Self>, live: Arc<commands::live::LiveCatalogue>, mut stop: watch::Receiver<bool>) {
+        let mut seen = None;
+        let mut passed = std::time::Instant::now();
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(250)) => {}
+                _ = stop.changed() => {}
+            }
+            if *stop.borrow() {
+                return;
+            }
+            // A price move, or (rules change too) a second since the last pass.
+            let version = live.version();
+            if seen == Some(version) && passed.elapsed() < Duration::from_secs(1) {
+                continue;
+            }
+            seen = Some(version);
+            passed = std::time::Instant::now();
+            if let Err(e) = self.fire_auto_cashouts().await {
+                tracing::warn!(error = %e, "auto cash-out pass failed; retrying");
+            }
+        }
     }
 
     /// Carries out settlement tasks and recovers interrupted placements
@@ -202,6 +424,29 @@ impl Betting {
         }
         Ok(done)
     }
+}
+
+/// A bet id given as a number or a string.
+fn id_of(value: &Value) -> Option<String> {
+    match value {
+        Value::Number(n) => n.as_i64().map(|n| n.to_string()),
+        Value::String(s) if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) => {
+            Some(s.trim().to_string())
+        }
+        _ => None,
+    }
+}
+
+/// An amount given as a number or a string.
+fn decimal_of(value: Option<&Value>) -> Option<Decimal> {
+    let text = match value? {
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.trim().to_string(),
+        _ => return None,
+    };
+    Decimal::from_str_exact(&text)
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()
 }
 
 #[derive(Deserialize, Default)]

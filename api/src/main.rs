@@ -5,6 +5,8 @@
 //! api migrate                      apply the store's migrations
 //! api projections rebuild [NAME]   rebuild one projection (or all) from zero
 //! api projections status           checkpoint lag of every projection
+//! api audit bets                  replay every bet, compare with the read model
+//! api staff create NAME ROLE       a back-office account (password on stdin)
 //! api bench wallet [--clients N] [--seconds S]
 //!                                  wallet commands/s on Postgres vs pgbench
 //! ```
@@ -84,6 +86,8 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
         }
         ["projections", "rebuild", rest @ ..] => rebuild(Config::load()?, rest).await,
         ["projections", "status"] => status(Config::load()?).await,
+        ["audit", "bets"] => audit_bets(Config::load()?).await,
+        ["staff", "create", name, role] => create_staff(Config::load()?, name, role).await,
         ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
         ["bench", "swarm", rest @ ..] => api::bench_swarm::run(rest).await,
         ["bench", "bets", rest @ ..] => api::bench_bets::run(rest).await,
@@ -96,7 +100,7 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
     }
 }
 
-const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
+const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api audit bets | api staff create NAME support|auditor|admin | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;
@@ -133,6 +137,45 @@ async fn shutdown_signal() {
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
     tracing::info!("shutting down");
+}
+
+/// Replays every bet from the store against the bet history read model;
+/// fails (exit 1) when they differ.
+async fn audit_bets(config: Config) -> anyhow::Result<()> {
+    let db = app::open_store(&config).await?;
+    let state = AppState::new(config, db).await?;
+    state.runner.catch_up_all().await?;
+    let report = api::audit::replay_bets(&state)
+        .await
+        .map_err(|e| anyhow::anyhow!(e))?;
+    for d in &report.differences {
+        println!("bet {}: {} store={} read_model={}", d.bet_id, d.field, d.store, d.read_model);
+    }
+    println!("{} bets replayed, {} differences", report.checked, report.differences.len());
+    if !report.differences.is_empty() {
+        bail!("the bet history read model differs from the store");
+    }
+    Ok(())
+}
+
+/// Creates a staff account; the password is read from the first line of
+/// standard input (never from the command line).
+async fn create_staff(config: Config, name: &str, role: &str) -> anyhow::Result<()> {
+    let role = domain::staff::Role::parse(role)
+        .with_context(|| format!("unknown role '{role}' (support, auditor or admin)"))?;
+    let mut password = String::new();
+    std::io::stdin()
+        .read_line(&mut password)
+        .context("reading the password from stdin")?;
+    let db = app::open_store(&config).await?;
+    let state = AppState::new(config, db).await?;
+    let staff = state
+        .staff
+        .create(name, password.trim_end_matches(['\r', '\n']), role)
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("staff {} ({}) created", staff.username, staff.role.name());
+    Ok(())
 }
 
 async fn rebuild(config: Config, names: &[&str]) -> anyhow::Result<()> {

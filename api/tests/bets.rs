@@ -7,7 +7,6 @@ mod common;
 use commands::feed::Finished;
 use commands::StoreKind;
 use common::{http, start, Client};
-use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
@@ -15,64 +14,10 @@ use serde_json::{json, Value};
 commands::on_both_stores!(
     a_single_bet_takes_the_stake_once_settles_and_pays_once,
     refusals_answer_their_codes_and_move_no_money,
+    a_bet_and_its_stake_commit_together_or_not_at_all,
 );
 
-async fn swarm(server: &common::Server, sid: &str, body: Value) -> Value {
-    let headers = vec![
-        ("swarm-session".to_string(), sid.to_string()),
-        ("Content-Type".to_string(), "application/json".to_string()),
-    ];
-    http(
-        server.addr(),
-        "POST",
-        "/swarm",
-        &headers,
-        body.to_string().as_bytes(),
-    )
-    .await
-    .json()
-}
-
-/// A logged-in member with a restored Swarm session.
-async fn member(server: &common::Server) -> (Client, String) {
-    let mut client = Client::new(server).await;
-    let login = client.login(server, "demo", "demo1234").await;
-    assert_eq!(login["status"], 0, "{login}");
-    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    let session = http(
-        server.addr(),
-        "POST",
-        "/swarm",
-        &headers,
-        json!({"command": "request_session", "params": {}, "rid": 1})
-            .to_string()
-            .as_bytes(),
-    )
-    .await
-    .json();
-    let sid = session["data"]["sid"].as_str().unwrap().to_string();
-    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
-        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}})).await;
-    assert_eq!(restored["code"], 0, "{restored}");
-    (client, sid)
-}
-
-/// A prematch selection with a price, its game and market.
-fn pick(server: &common::Server) -> (u64, u64, u64, Decimal) {
-    server.running.state.live.read(|c| {
-        let game = c
-            .games()
-            .values()
-            .find(|g| g.game_type == GameType::Prematch && !g.is_blocked)
-            .unwrap();
-        let market = c
-            .markets_of(game.id)
-            .find(|m| m.market_type == "P1XP2" || m.market_type == "P1P2")
-            .unwrap();
-        let event = c.events_of(market.id).next().unwrap();
-        (event.id, market.id, game.id, event.price)
-    })
-}
+use common::{member, pick, swarm};
 
 async fn balance(client: &Client) -> String {
     client.post("/api/user/getbalance", json!({})).await["data"]["balance"]
@@ -266,9 +211,10 @@ async fn a_bet_settles_in_the_background_when_its_game_ends() {
     panic!("bet {bet_id} was not settled in the background");
 }
 
-/// A crash after the stake was held but before the bet was recorded: the
-/// recovery pass gives the stake back. A crash after the bet was recorded:
-/// recovery takes the stake, once, however often it runs.
+/// Placements of earlier versions went step by step. A crash after the
+/// stake was held but before the bet was recorded: the recovery pass gives
+/// the stake back. A crash after the bet was recorded: recovery takes the
+/// stake, once, however often it runs (here it was already taken).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake() {
     use domain::wallet::{Pot, WalletAction, WalletCommand, WalletId};
@@ -298,8 +244,10 @@ async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake
     let placed = swarm(&server, &sid, json!({"command": "do_bet", "rid": 3, "params": {
         "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}})).await;
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
-    sqlx::query("UPDATE bet_placements SET state = 'placed' WHERE bet_id = $1")
+    sqlx::query("INSERT INTO bet_placements (bet_id, member_id, currency, stake, state, updated_ms) VALUES ($1, $2, 'CNY', '10', 'placed', $3)")
         .bind(bet_id.to_string())
+        .bind(&user_id)
+        .bind(server.clock_now())
         .execute(&state.db.any)
         .await
         .unwrap();
@@ -335,6 +283,41 @@ async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake
     );
     let _ = client;
     server.stop().await;
+}
+
+/// The bet and its stake commit together: when the bet's row cannot be
+/// written (here its id is already taken in the store), the stake stays in
+/// the wallet, and the next bet goes through.
+async fn a_bet_and_its_stake_commit_together_or_not_at_all(kind: StoreKind) {
+    {
+        use domain::wallet::WalletId;
+        let server = start(kind).await;
+        let (_client, sid) = member(&server).await;
+        let state = server.running.state.clone();
+        let user_id = state.accounts.find("demo").await.unwrap().unwrap();
+        let wallet = WalletId::new(user_id.clone(), domain::Currency::Cny);
+        let (event_id, _, _, price) = pick(&server);
+        let bet = |rid: i64| json!({"command": "do_bet", "rid": rid, "params": {
+            "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+        let first = swarm(&server, &sid, bet(1)).await;
+        let first_id = first["data"]["details"]["bet_id"].as_i64().unwrap();
+        // Squat the next ids so the next placement's Bet row collides.
+        for id in first_id + 1..first_id + 200 {
+            sqlx::query("INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ('Bet', $1, 1, 'Squat', '1', '{}', '{}')")
+                .bind(id.to_string())
+                .execute(&state.db.any)
+                .await
+                .unwrap();
+        }
+        let before = state.wallets.load(&wallet).await.unwrap();
+        let refused = swarm(&server, &sid, bet(2)).await;
+        assert_eq!(refused["data"]["result"], -1, "{refused}");
+        state.wallets.clear_cache();
+        let after = state.wallets.load(&wallet).await.unwrap();
+        assert_eq!(after.balances(), before.balances(), "no stake moved without its bet");
+        assert_eq!(after.ledger.reserved, Decimal::ZERO);
+        server.stop().await;
+    }
 }
 
 trait ClockNow {

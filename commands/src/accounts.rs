@@ -174,7 +174,7 @@ pub struct AccountService {
     sendcode_by_ip: RateLimit,
 }
 
-fn hash_password(password: &str) -> Result<String, String> {
+pub(crate) fn hash_password(password: &str) -> Result<String, String> {
     let salt = SaltString::generate(&mut argon2::password_hash::rand_core::OsRng);
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -182,7 +182,7 @@ fn hash_password(password: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-fn password_matches(password: &str, hash: &str) -> bool {
+pub(crate) fn password_matches(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| {
         Argon2::default()
             .verify_password(password.as_bytes(), &parsed)

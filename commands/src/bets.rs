@@ -1,12 +1,15 @@
 //! Bet placement and settlement.
 //!
-//! Placement takes the stake exactly once, keyed by the bet id: a
-//! `bet_placements` row records each step (reserving -> placed -> taken,
-//! or released), the wallet holds the stake (`bet:{id}`), the Bet
-//! aggregate records the bet, and the stake is taken (`bet:{id}:take`).
-//! Every step is idempotent, so `recover` can finish or undo a placement a
-//! crash interrupted: a bet that exists gets its stake taken, a stake held
-//! for a bet that does not exist is released.
+//! Placement takes the stake exactly once, keyed by the bet id: the Bet's
+//! `BetPlaced`, the wallet's stake reservation (`bet:{id}`) and, unless the
+//! bet waits for support, the stake taken (`bet:{id}:take`) commit in one
+//! transaction (`together::bet_with_wallet`), so no crash can separate
+//! them. Ids come from `id_blocks`, a block of 100 per process.
+//!
+//! Placements of earlier versions went step by step, recorded in
+//! `bet_placements`; `recover` still finishes or undoes any such placement
+//! a crash interrupted (a bet that exists gets its stake taken, a stake
+//! held for a bet that does not exist is released).
 //!
 //! Settlement carries out the tasks of the `settlement` projection: the Bet
 //! aggregate settles (or re-settles after a corrected result, with the
@@ -29,7 +32,9 @@ use serde_json::json;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::db::Db;
+use crate::db::{Db, StorePool};
+use crate::ids::IdBlocks;
+use crate::together::{bet_with_wallet, TxError};
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::live::LiveCatalogue;
 use crate::metrics::CommandMetrics;
@@ -37,8 +42,6 @@ use crate::notify::{Notifications, WIN};
 use crate::store::StoreOptions;
 use crate::wallet::WalletService;
 
-/// A placement slower than this gives up before recording its bet.
-pub const PLACEMENT_DEADLINE_MS: i64 = 60_000;
 /// Placements untouched this long are finished or undone by `recover`.
 pub const RECOVER_AFTER_MS: i64 = 300_000;
 
@@ -86,12 +89,14 @@ pub struct Placed {
 }
 
 pub struct BetService {
-    framework: Framework<Bet>,
-    wallets: Arc<WalletService>,
-    live: Arc<LiveCatalogue>,
+    pub(crate) framework: Framework<Bet>,
+    pub(crate) wallets: Arc<WalletService>,
+    pub(crate) live: Arc<LiveCatalogue>,
     pool: AnyPool,
-    clock: SharedClock,
-    notifications: Arc<Notifications>,
+    pub(crate) store_pool: StorePool,
+    ids: IdBlocks,
+    pub(crate) clock: SharedClock,
+    pub(crate) notifications: Arc<Notifications>,
     settings: BetSettings,
 }
 
@@ -113,6 +118,8 @@ impl BetService {
             wallets,
             live,
             pool: db.any.clone(),
+            store_pool: db.pool.clone(),
+            ids: IdBlocks::new(db.any.clone(), "bet", 100),
             clock,
             notifications,
             settings,
@@ -136,9 +143,10 @@ impl BetService {
     }
 
     async fn balance(&self, member_id: &str, currency: Currency) -> Result<Decimal, PlaceError> {
+        // A pre-check: the wallet's own decision in the placement is final.
         let wallet = self
             .wallets
-            .load(&WalletId::new(member_id, currency))
+            .peek(&WalletId::new(member_id, currency))
             .await
             .map_err(|e| PlaceError::Internal(e.to_string()))?;
         Ok(wallet.balances().main)
@@ -171,6 +179,21 @@ impl BetService {
         Ok(())
     }
 
+    /// Whether the member has a super bet waiting for support: its stake is
+    /// the only stake a wallet holds beyond its placement's transaction
+    /// (`bet:{id}`, never taken yet).
+    async fn holds_super_bet(&self, member_id: &str, currency: Currency) -> Result<bool, PlaceError> {
+        let wallet = self
+            .wallets
+            .peek(&WalletId::new(member_id, currency))
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+        Ok(wallet
+            .reservations
+            .keys()
+            .any(|r| r.starts_with("bet:") && !r.ends_with(":offer")))
+    }
+
     /// Validates a `do_bet` against the live catalogue and places it.
     pub async fn place(
         &self,
@@ -192,54 +215,10 @@ impl BetService {
         let balance = self.balance(member_id, currency).await?;
         let bet = validate(request, &quotes, &self.limits(currency), balance)
             .map_err(PlaceError::Refused)?;
-        if bet.super_bet {
-            // Counter offers need the support queue (the next issue); until
-            // then a super bet is refused rather than held without end.
-            return Err(PlaceError::Refused(BetRefusal::InvalidBet {
-                reason: "super bets are not offered yet",
-            }));
+        if bet.super_bet && self.holds_super_bet(member_id, currency).await? {
+            return Err(PlaceError::Refused(BetRefusal::OneSuperBet));
         }
-        let id: i64 =
-            sqlx::query_scalar("INSERT INTO bet_ids (created_ms) VALUES ($1) RETURNING id")
-                .bind(now_ms)
-                .fetch_one(&self.pool)
-                .await?;
-        let bet_id = id.to_string();
-        sqlx::query(
-            "INSERT INTO bet_placements (bet_id, member_id, currency, stake, state, updated_ms) VALUES ($1, $2, $3, $4, 'reserving', $5)",
-        )
-        .bind(&bet_id)
-        .bind(member_id)
-        .bind(currency.code())
-        .bind(bet.stake.to_string())
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
-        let reserve = WalletAction::ReserveStake {
-            amount: bet.stake,
-            pot: Pot::Main,
-        };
-        match self
-            .wallet(member_id, currency, format!("bet:{bet_id}"), reserve)
-            .await
-        {
-            Ok(()) => {}
-            Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
-                self.step(&bet_id, "released").await?;
-                return Err(PlaceError::Refused(BetRefusal::InsufficientBalance));
-            }
-            Err(e) => {
-                // Unknown whether the stake is held: recovery settles it.
-                return Err(PlaceError::Internal(e.to_string()));
-            }
-        }
-        // Recovery treats placements older than RECOVER_AFTER_MS as
-        // crashed; a placement this slow gives up before recording the bet,
-        // so the two never act on one bet at once.
-        if self.clock.now_ms() - now_ms > PLACEMENT_DEADLINE_MS {
-            self.release(&bet_id, member_id, currency).await?;
-            return Err(PlaceError::Internal("placement took too long".into()));
-        }
+        let bet_id = self.ids.next().await?.to_string();
         let place = BetCommand::Place {
             bet_id: bet_id.clone(),
             member_id: member_id.to_string(),
@@ -249,26 +228,65 @@ impl BetService {
             express_bonus: self.settings.express_bonus,
             at_ms: now_ms,
         };
-        if let Err(e) = self.framework.execute(&bet_id, place, HashMap::new()).await {
-            // The bet may or may not be recorded (a store error can come
-            // after the commit): recovery looks at the Bet and either takes
-            // the stake or releases it.
-            return Err(PlaceError::Internal(e.to_string()));
+        // The bet, its stake held and (unless support must answer first)
+        // taken: one transaction, so there is no moment between them that
+        // a crash could leave behind.
+        let moves = |_: &Bet, events: &[BetEvent]| -> Vec<(String, WalletAction)> {
+            events
+                .iter()
+                .flat_map(|event| match event {
+                    BetEvent::BetPlaced {
+                        bet_id,
+                        bet,
+                        status,
+                        ..
+                    } => {
+                        let mut moves = vec![(
+                            format!("bet:{bet_id}"),
+                            WalletAction::ReserveStake {
+                                amount: bet.stake,
+                                pot: Pot::Main,
+                            },
+                        )];
+                        if *status != domain::bet::BetStatus::OnHold {
+                            moves.push((
+                                format!("bet:{bet_id}:take"),
+                                WalletAction::TakeStake {
+                                    reservation: format!("bet:{bet_id}"),
+                                },
+                            ));
+                        }
+                        moves
+                    }
+                    _ => vec![],
+                })
+                .collect()
+        };
+        let wallet = WalletId::new(member_id, currency);
+        match bet_with_wallet(
+            &self.framework,
+            self.wallets.framework(),
+            &self.store_pool,
+            &bet_id,
+            place,
+            HashMap::new(),
+            &wallet,
+            &moves,
+            true,
+        )
+        .await
+        {
+            Ok(_) => Ok(Placed {
+                bet_id,
+                currency,
+                bet,
+            }),
+            Err(TxError::Wallet(WalletError::InsufficientBalance)) => {
+                Err(PlaceError::Refused(BetRefusal::InsufficientBalance))
+            }
+            // Nothing committed: the member may try again.
+            Err(e) => Err(PlaceError::Internal(e.to_string())),
         }
-        // The bet stands from here: a failure of the last steps is left to
-        // recovery, and the member is told the bet was accepted (answering
-        // an error would invite a second, paid, bet).
-        if let Err(e) = self.step(&bet_id, "placed").await {
-            tracing::warn!(bet_id, error = %e, "placement state not saved; recovery will finish");
-        }
-        if let Err(e) = self.take_stake(&bet_id, member_id, currency).await {
-            tracing::warn!(bet_id, error = %e, "stake not taken yet; recovery will finish");
-        }
-        Ok(Placed {
-            bet_id,
-            currency,
-            bet,
-        })
     }
 
     /// Recovery's undo of a placement whose bet was never recorded. It

@@ -42,7 +42,7 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    fn delay(&self, attempt: u32) -> Duration {
+    pub fn delay(&self, attempt: u32) -> Duration {
         let ceiling = self
             .base
             .saturating_mul(1u32 << attempt.min(16))
@@ -73,6 +73,7 @@ pub struct Framework<A: Aggregate + Clone> {
     retry: RetryPolicy,
     metrics: CommandMetrics,
     stripes: Vec<tokio::sync::Mutex<()>>,
+    on_commit: Option<Arc<Notify>>,
 }
 
 const STRIPES: usize = 1024;
@@ -93,8 +94,8 @@ where
         on_commit: Option<Arc<Notify>>,
     ) -> Self {
         let store = Store::new(db, options);
-        let queries: Vec<Box<dyn Query<A>>> = match on_commit {
-            Some(notify) => vec![Box::new(WakeOnCommit(notify))],
+        let queries: Vec<Box<dyn Query<A>>> = match &on_commit {
+            Some(notify) => vec![Box::new(WakeOnCommit(notify.clone()))],
             None => vec![],
         };
         Self {
@@ -103,6 +104,7 @@ where
             retry,
             metrics,
             stripes: (0..STRIPES).map(|_| tokio::sync::Mutex::new(())).collect(),
+            on_commit,
         }
     }
 
@@ -114,6 +116,29 @@ where
 
     pub fn store(&self) -> &Store<A> {
         &self.store
+    }
+
+    /// This process's turn on `aggregate_id`: commands on one aggregate
+    /// queue here instead of colliding. Transactions across aggregates take
+    /// the turns of every aggregate they write.
+    pub async fn turn(&self, aggregate_id: &str) -> tokio::sync::MutexGuard<'_, ()> {
+        self.stripe(aggregate_id).lock().await
+    }
+
+    /// Tells whoever waits on commits (the projection runner) that events
+    /// were committed outside `execute`.
+    pub fn committed(&self) {
+        if let Some(notify) = &self.on_commit {
+            notify.notify_one();
+        }
+    }
+
+    pub fn retry(&self) -> RetryPolicy {
+        self.retry
+    }
+
+    pub fn metrics(&self) -> &CommandMetrics {
+        &self.metrics
     }
 
     /// Executes `command`, retrying conflicts as the policy allows.

@@ -9,20 +9,26 @@
 //! - `store`: our `EventStore` over the postgres-es / sqlite-es repositories.
 //! - `framework`: the retrying command executor shared by all aggregates.
 //! - `wallet`: the wallet service.
+//! - `bookings`: booking ids (a betslip saved under a short id).
 //! - `metrics`: command counters for `/metrics`.
 
 pub mod accounts;
 pub mod bets;
+pub mod cashout;
+pub mod bookings;
 pub mod clock;
 pub mod codes;
 pub mod db;
 pub mod framework;
+pub mod ids;
 pub mod limits;
 pub mod live;
 pub mod metrics;
 pub mod notify;
 pub mod sessions;
+pub mod staff;
 pub mod store;
+pub mod together;
 pub mod wallet;
 
 pub use db::{Db, DbError, DbUrl, StoreKind};

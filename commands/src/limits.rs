@@ -18,6 +18,21 @@ impl RateLimit {
         }
     }
 
+    /// `Some(seconds to wait)` when `key` is at its limit, without counting.
+    pub fn full(&self, key: &str, now_ms: i64) -> Option<i64> {
+        let hits = self.hits.lock().unwrap_or_else(|p| p.into_inner());
+        let times: Vec<i64> = hits
+            .get(key)
+            .map(|t| t.iter().copied().filter(|t| now_ms - t < self.window_ms).collect())
+            .unwrap_or_default();
+        if times.len() >= self.limit {
+            let oldest = times.first().copied().unwrap_or(now_ms);
+            Some(((self.window_ms - (now_ms - oldest)) + 999) / 1000)
+        } else {
+            None
+        }
+    }
+
     /// Counts a hit for `key`; `Err(seconds to wait)` when over the limit.
     pub fn hit(&self, key: &str, now_ms: i64) -> Result<(), i64> {
         let mut hits = self.hits.lock().unwrap_or_else(|p| p.into_inner());

@@ -41,12 +41,12 @@ impl From<sqlx::Error> for SessionError {
     }
 }
 
-fn token() -> String {
+pub(crate) fn token() -> String {
     let bytes: [u8; 32] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn hash(token: &str) -> String {
+pub(crate) fn hash(token: &str) -> String {
     Sha256::digest(token.as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))

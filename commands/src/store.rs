@@ -405,3 +405,196 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
         Ok(envelopes)
     }
 }
+
+/// Events one command decided on one aggregate, not yet committed: a part
+/// of a transaction that spans aggregates (see [`append_together`]).
+pub struct Decided<A: Aggregate> {
+    loaded: Loaded<A>,
+    envelopes: Vec<EventEnvelope<A>>,
+}
+
+impl<A: Aggregate> Decided<A> {
+    /// The aggregate as it will be once the events commit.
+    pub fn aggregate(&self) -> &A {
+        &self.loaded.aggregate
+    }
+
+    pub fn events(&self) -> impl Iterator<Item = &A::Event> {
+        self.envelopes.iter().map(|e| &e.payload)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.envelopes.is_empty()
+    }
+
+    fn serialized(&self) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.envelopes.iter().map(SerializedEvent::try_from).collect()
+    }
+}
+
+impl<A: Aggregate + Clone> Store<A> {
+    /// Loads `aggregate_id` as a command would and lets it decide
+    /// `command`, without committing anything.
+    pub async fn decide(
+        &self,
+        aggregate_id: &str,
+        command: A::Command,
+        services: &A::Services,
+        metadata: &HashMap<String, String>,
+    ) -> Result<Decided<A>, AggregateError<A::Error>> {
+        let loaded = self.load_aggregate(aggregate_id).await?;
+        let decided = Decided {
+            loaded,
+            envelopes: Vec::new(),
+        };
+        self.decide_more(decided, command, services, metadata).await
+    }
+
+    /// As `decide`, for an aggregate id just handed out that no one can
+    /// have written to: no read at all. Should the id be taken after all,
+    /// the append collides and the caller retries with `decide`.
+    pub async fn decide_fresh(
+        &self,
+        aggregate_id: &str,
+        command: A::Command,
+        services: &A::Services,
+        metadata: &HashMap<String, String>,
+    ) -> Result<Decided<A>, AggregateError<A::Error>> {
+        let decided = Decided {
+            loaded: Loaded {
+                aggregate_id: aggregate_id.to_string(),
+                aggregate: A::default(),
+                sequence: 0,
+                snapshot_number: 0,
+                snapshot_sequence: 0,
+            },
+            envelopes: Vec::new(),
+        };
+        self.decide_more(decided, command, services, metadata).await
+    }
+
+    /// Lets the aggregate decide one more command on top of what it has
+    /// already decided in this transaction.
+    pub async fn decide_more(
+        &self,
+        mut decided: Decided<A>,
+        command: A::Command,
+        services: &A::Services,
+        metadata: &HashMap<String, String>,
+    ) -> Result<Decided<A>, AggregateError<A::Error>> {
+        let sink = cqrs_es::event_sink::EventSink::default();
+        decided
+            .loaded
+            .aggregate
+            .handle(command, services, &sink)
+            .await
+            .map_err(AggregateError::UserError)?;
+        let next = decided.loaded.sequence + decided.envelopes.len() + 1;
+        for (payload, sequence) in sink.collect().await.into_iter().zip(next..) {
+            decided.envelopes.push(EventEnvelope {
+                aggregate_id: decided.loaded.aggregate_id.clone(),
+                sequence,
+                payload,
+                metadata: metadata.clone(),
+            });
+        }
+        Ok(decided)
+    }
+
+    /// After the transaction that held `decided` committed: the cache and
+    /// snapshots catch up. Returns the committed envelopes.
+    pub async fn committed(&self, decided: Decided<A>) -> Vec<EventEnvelope<A>> {
+        let Decided {
+            mut loaded,
+            envelopes,
+        } = decided;
+        loaded.sequence += envelopes.len();
+        if !envelopes.is_empty() && self.snapshot_due(&loaded) {
+            loaded.snapshot_number += 1;
+            match self.write_snapshot(&loaded).await {
+                Ok(()) => loaded.snapshot_sequence = loaded.sequence,
+                Err(e) => {
+                    tracing::warn!(aggregate_id = %loaded.aggregate_id, error = %e, "snapshot not written")
+                }
+            }
+        }
+        self.remember(loaded);
+        envelopes
+    }
+
+    /// After the transaction that held `decided` failed: the cached copy
+    /// may be stale, so the next command reads the store.
+    pub fn abandoned(&self, aggregate_id: &str) {
+        self.forget(aggregate_id);
+    }
+}
+
+/// One part of a transaction across aggregates, whatever their type.
+pub trait Part: Sync {
+    fn rows(&self) -> Result<Vec<SerializedEvent>, PersistenceError>;
+}
+
+impl<A: Aggregate> Part for Decided<A> {
+    fn rows(&self) -> Result<Vec<SerializedEvent>, PersistenceError> {
+        self.serialized()
+    }
+}
+
+/// Appends the events of several aggregates atomically: one multi-row
+/// INSERT, so either every aggregate moves or none does. A sequence already
+/// taken (another writer got there first) fails the whole statement with a
+/// retryable error (see [`is_retryable`]).
+pub async fn append_together(pool: &StorePool, parts: &[&(dyn Part + Sync)]) -> Result<(), PersistenceError> {
+    let mut rows = Vec::new();
+    for part in parts {
+        rows.extend(part.rows()?);
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let mut sql = String::from(
+        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ",
+    );
+    let cast = match pool {
+        StorePool::Postgres(_) => "::json",
+        StorePool::Sqlite(_) => "",
+    };
+    for i in 0..rows.len() {
+        let b = i * 7;
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!(
+            "(${}, ${}, ${}, ${}, ${}, ${}{cast}, ${}{cast})",
+            b + 1,
+            b + 2,
+            b + 3,
+            b + 4,
+            b + 5,
+            b + 6,
+            b + 7
+        ));
+    }
+    let unknown = |e: sqlx::Error| PersistenceError::UnknownError(Box::new(e));
+    macro_rules! run {
+        ($pool:expr) => {{
+            let mut query = sqlx::query(&sql);
+            for row in &rows {
+                query = query
+                    .bind(row.aggregate_type.as_str())
+                    .bind(row.aggregate_id.as_str())
+                    .bind(row.sequence as i64)
+                    .bind(row.event_type.as_str())
+                    .bind(row.event_version.as_str())
+                    .bind(row.payload.to_string())
+                    .bind(row.metadata.to_string());
+            }
+            query.execute($pool).await.map_err(unknown)?;
+        }};
+    }
+    match pool {
+        StorePool::Postgres(pool) => run!(pool),
+        StorePool::Sqlite(pool) => run!(pool),
+    }
+    Ok(())
+}

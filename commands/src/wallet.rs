@@ -76,6 +76,23 @@ impl WalletService {
         }
     }
 
+    /// The framework, for transactions that span the wallet and a Bet.
+    pub fn framework(&self) -> &Framework<Wallet> {
+        &self.framework
+    }
+
+    /// The wallet as this process last saw it (its cache), or as the store
+    /// has it when not cached: good for a pre-check, never for a decision.
+    pub async fn peek(&self, wallet: &WalletId) -> Result<Wallet, CommandError<WalletError>> {
+        let loaded = self
+            .framework
+            .store()
+            .load_aggregate(&wallet.to_string())
+            .await
+            .map_err(|e| CommandError::Store(e.to_string()))?;
+        Ok(loaded.aggregate)
+    }
+
     /// The wallet as the event store has it now (cache + newer events).
     pub async fn load(&self, wallet: &WalletId) -> Result<Wallet, CommandError<WalletError>> {
         let loaded = self

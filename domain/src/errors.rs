@@ -78,6 +78,17 @@ impl Code {
     pub const BET_STATE: Code = Code(1910);
     /// Platform-defined: a command for a bet id never placed.
     pub const UNKNOWN_BET: Code = Code(1911);
+    pub const ONE_SUPER_BET: Code = Code(1026);
+    /// Platform-defined: the member answers a counter offer that is not
+    /// pending; the back office reads it as "the bet is not on hold".
+    pub const NO_COUNTER_OFFER: Code = Code(1027);
+    /// Platform-defined: a request with missing or malformed parameters.
+    pub const BAD_PARAMETERS: Code = Code(-70009);
+    /// Platform-defined: `get_booking` with an id nobody booked.
+    pub const BOOKING_NOT_FOUND: Code = Code(1930);
+    /// Platform-defined: `book_bet` with more selections than a booking
+    /// holds (30).
+    pub const BOOKING_TOO_MANY_EVENTS: Code = Code(1931);
 
     pub fn message(self) -> String {
         match CATALOGUE.iter().find(|(c, _)| *c == self.0) {
@@ -105,6 +116,7 @@ const CATALOGUE: &[(i32, &str)] = &[
     (-10101, "This field is not valid"),
     (-10102, "Account is not registered"),
     (-10103, "Account is already registered"),
+    (-70009, "Invalid request parameters"),
     (12, "Not logged in"),
     (20, "balance less than withdrawal"),
     (21, "verification code does not match"),
@@ -123,6 +135,7 @@ const CATALOGUE: &[(i32, &str)] = &[
         "Your account has been locked. Please try again later.",
     ),
     (1026, "only one active super bet"),
+    (1027, "No counter offer to answer"),
     (1100, "game started"),
     (1102, "game started"),
     (1108, "Wrong coefficient"),
@@ -154,6 +167,8 @@ const CATALOGUE: &[(i32, &str)] = &[
     (1909, "The bet is not valid."),
     (1910, "This bet cannot be changed now."),
     (1911, "Unknown bet"),
+    (1930, "Booking not found"),
+    (1931, "Too many events in betslip."),
 ];
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ pub mod errors;
 pub mod money;
 pub mod odds;
 pub mod result;
+pub mod staff;
 pub mod swarm;
 pub mod wallet;
 

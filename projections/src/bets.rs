@@ -1,13 +1,22 @@
 //! Read model `bets`: the bet history (report/betrecods, the right panel's
 //! 24-hour records, open bets), one row per bet with the bet record of spec
-//! 001 section 3 ready to answer.
+//! 001 section 3 ready to answer, plus the cash-out and super-bet fields of
+//! docs/cashout-and-backoffice.md ("bet_history"): `cash_out`,
+//! `cashout_amount` (paid by cash-outs so far), `remaining_stake`,
+//! `super_bet_status`, `counter_offer`, `auto_cashout`. A full cash-out
+//! shows status 5 with the cashed-out total as `payout`.
+//!
+//! `placed_record` and `fold` are the pure fold of a bet's events into its
+//! record (the projection stores what they give; an audit can replay a
+//! bet's events through them and compare).
 
 use std::collections::BTreeMap;
 
-use domain::bet::{BetEvent, BetStatus, ValidBet};
+use domain::bet::{cash_out_offered, BetEvent, BetStatus, ValidBet};
 use domain::result::SelectionOutcome;
 use domain::Currency;
 use futures::future::BoxFuture;
+use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use sqlx::{AnyConnection, Executor, Row};
@@ -107,7 +116,11 @@ pub fn record(
         "possible_win": bet.possible_win.map(|w| money(currency, w)),
         "payout": money(currency, payout),
         "outcome": status.code(),
-        "cash_out": false,
+        "cash_out": cash_out_offered(bet),
+        "cashout_amount": money(currency, Decimal::ZERO),
+        "remaining_stake": money(currency, bet.stake),
+        "counter_offer": Value::Null,
+        "auto_cashout": Value::Null,
         "is_super_bet": bet.super_bet,
         "super_bet_id": if bet.super_bet { Some(id) } else { None },
         "super_bet_status": if bet.super_bet { Some(0) } else { None },
@@ -150,7 +163,7 @@ async fn save(
     sqlx::query(
         "INSERT INTO bets (bet_id, member_id, bet_type, status, amount, payout, currency, date_time, settled_at, record, last_sequence)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (bet_id) DO UPDATE SET status = excluded.status, payout = excluded.payout,
+         ON CONFLICT (bet_id) DO UPDATE SET status = excluded.status, amount = excluded.amount, payout = excluded.payout,
            settled_at = excluded.settled_at, record = excluded.record, last_sequence = excluded.last_sequence",
     )
     .bind(bet_id)
@@ -169,6 +182,21 @@ async fn save(
     Ok(())
 }
 
+fn currency_of(record: &Value) -> Currency {
+    record["currency"]
+        .as_str()
+        .unwrap_or("CNY")
+        .parse()
+        .unwrap_or(Currency::Cny)
+}
+
+fn amount_of(record: &Value, field: &str) -> Decimal {
+    record[field]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_default()
+}
+
 fn apply_settlement(
     record: &mut Value,
     status: BetStatus,
@@ -176,19 +204,159 @@ fn apply_settlement(
     bonus: Decimal,
     outcomes: &BTreeMap<u64, SelectionOutcome>,
 ) {
-    let currency: Currency = record["currency"]
-        .as_str()
-        .unwrap_or("CNY")
-        .parse()
-        .unwrap_or(Currency::Cny);
+    let currency = currency_of(record);
     record["outcome"] = json!(status.code());
     record["payout"] = json!(money(currency, payout));
     record["bonus"] = json!(money(currency, bonus));
     record["Bonus"] = json!(money(currency, bonus));
+    record["auto_cashout"] = Value::Null;
     if let Some(events) = record["events"].as_array_mut() {
         for event in events {
             let id = event["selection_id"].as_u64().unwrap_or_default();
             event["outcome"] = json!(leg_outcome_code(outcomes.get(&id).copied()));
+        }
+    }
+}
+
+/// A price as a JSON number (the contract's `counter_offer.price`).
+fn price_number(price: Decimal) -> Value {
+    price.to_f64().map(|p| json!(p)).unwrap_or(Value::Null)
+}
+
+/// The member and the record of a bet from its `BetPlaced`; none for any
+/// other event.
+pub fn placed_record(bet_id: &str, event: &BetEvent) -> Option<(String, Value)> {
+    let BetEvent::BetPlaced {
+        member_id,
+        currency,
+        bet,
+        status,
+        date_time,
+        cash_out,
+        ..
+    } = event
+    else {
+        return None;
+    };
+    let mut record = record(
+        bet_id,
+        bet,
+        *currency,
+        *date_time,
+        *status,
+        Decimal::ZERO,
+        Decimal::ZERO,
+        &BTreeMap::new(),
+    );
+    if let Some(flag) = cash_out {
+        record["cash_out"] = json!(flag);
+    }
+    Some((member_id.clone(), record))
+}
+
+/// Folds an event after `BetPlaced` into the bet's record. Returns the
+/// `settled_at` to store (unix seconds; 0 while the bet is open).
+pub fn fold(record: &mut Value, event: &BetEvent) -> i64 {
+    let at_s = |at_ms: i64| at_ms / 1000;
+    let currency = currency_of(record);
+    match event {
+        BetEvent::BetPlaced { .. } => 0,
+        BetEvent::BetAccepted { terms, .. } => {
+            record["outcome"] = json!(BetStatus::Unsettled.code());
+            record["super_bet_status"] = json!(1);
+            if let Some(terms) = terms {
+                record["amount"] = json!(money(currency, terms.stake));
+                record["remaining_stake"] = json!(money(currency, terms.stake));
+                record["k"] = json!(terms.odds.map(|k| k.to_string()));
+                record["possible_win"] = json!(terms.possible_win.map(|w| money(currency, w)));
+                if let (Some(price), Some(events)) = (terms.price, record["events"].as_array_mut())
+                {
+                    for event in events {
+                        event["coeficient"] = json!(price.to_string());
+                    }
+                }
+            }
+            0
+        }
+        BetEvent::BetDeclined { at_ms, .. } => {
+            record["outcome"] = json!(BetStatus::Declined.code());
+            record["auto_cashout"] = Value::Null;
+            if record["is_super_bet"] == json!(true) {
+                record["super_bet_status"] = json!(-1);
+            }
+            at_s(*at_ms)
+        }
+        BetEvent::BetSettled {
+            status,
+            payout,
+            bonus,
+            outcomes,
+            at_ms,
+            ..
+        }
+        | BetEvent::BetResettled {
+            status,
+            payout,
+            bonus,
+            outcomes,
+            at_ms,
+            ..
+        } => {
+            apply_settlement(record, *status, *payout, *bonus, outcomes);
+            at_s(*at_ms)
+        }
+        BetEvent::BetCashedOut {
+            amount,
+            remaining_stake,
+            possible_win,
+            full,
+            by_rule,
+            at_ms,
+            ..
+        } => {
+            let total = amount_of(record, "cashout_amount") + amount;
+            record["cashout_amount"] = json!(money(currency, total));
+            record["remaining_stake"] = json!(money(currency, *remaining_stake));
+            record["possible_win"] = json!(possible_win.map(|w| money(currency, w)));
+            if *by_rule || *full {
+                record["auto_cashout"] = Value::Null;
+            }
+            if !*full {
+                return 0;
+            }
+            record["outcome"] = json!(BetStatus::CashedOut.code());
+            record["payout"] = json!(money(currency, total));
+            at_s(*at_ms)
+        }
+        BetEvent::AutoCashoutSet {
+            min_amount,
+            partial_amount,
+            ..
+        } => {
+            record["auto_cashout"] = json!({
+                "MinAmount": money(currency, *min_amount),
+                "PartialAmount": partial_amount.map(|p| money(currency, p)),
+            });
+            0
+        }
+        BetEvent::AutoCashoutCancelled { .. } => {
+            record["auto_cashout"] = Value::Null;
+            0
+        }
+        BetEvent::CounterOffered {
+            amount,
+            price,
+            reason,
+            at_ms,
+            ..
+        } => {
+            record["counter_offer"] = json!({
+                "amount": money(currency, *amount),
+                "price": price.map(price_number),
+                "reason": reason,
+                "at": at_ms,
+            });
+            0
         }
     }
 }
@@ -213,80 +381,26 @@ impl Projection for BetHistoryProjection {
                 let event: BetEvent = serde_json::from_str(payload)
                     .map_err(|e| ProjectionError::bad_event(stored, e))?;
                 let bet_id = stored.aggregate_id.as_str();
-                let at_s = |at_ms: i64| at_ms / 1000;
-                match event {
-                    BetEvent::BetPlaced {
-                        member_id,
-                        currency,
-                        bet,
-                        status,
-                        date_time,
-                        ..
-                    } => {
-                        let record = record(
-                            bet_id,
-                            &bet,
-                            currency,
-                            date_time,
-                            status,
-                            Decimal::ZERO,
-                            Decimal::ZERO,
-                            &BTreeMap::new(),
-                        );
-                        save(conn, bet_id, &member_id, &record, stored.sequence, 0).await?;
-                    }
-                    other => {
-                        let Some(mut row) = load(conn, bet_id).await? else {
-                            return Err(ProjectionError::bad_event(
-                                stored,
-                                "bet event before its BetPlaced",
-                            ));
-                        };
-                        let settled_at = match other {
-                            BetEvent::BetAccepted { .. } => {
-                                row.record["outcome"] = json!(BetStatus::Unsettled.code());
-                                row.record["super_bet_status"] = json!(1);
-                                0
-                            }
-                            BetEvent::BetDeclined { at_ms, .. } => {
-                                row.record["outcome"] = json!(BetStatus::Declined.code());
-                                if row.record["is_super_bet"] == json!(true) {
-                                    row.record["super_bet_status"] = json!(-1);
-                                }
-                                at_s(at_ms)
-                            }
-                            BetEvent::BetSettled {
-                                status,
-                                payout,
-                                bonus,
-                                outcomes,
-                                at_ms,
-                                ..
-                            }
-                            | BetEvent::BetResettled {
-                                status,
-                                payout,
-                                bonus,
-                                outcomes,
-                                at_ms,
-                                ..
-                            } => {
-                                apply_settlement(&mut row.record, status, payout, bonus, &outcomes);
-                                at_s(at_ms)
-                            }
-                            BetEvent::BetPlaced { .. } => 0,
-                        };
-                        save(
-                            conn,
-                            bet_id,
-                            &row.member_id,
-                            &row.record,
-                            stored.sequence,
-                            settled_at,
-                        )
-                        .await?;
-                    }
+                if let Some((member_id, record)) = placed_record(bet_id, &event) {
+                    save(conn, bet_id, &member_id, &record, stored.sequence, 0).await?;
+                    continue;
                 }
+                let Some(mut row) = load(conn, bet_id).await? else {
+                    return Err(ProjectionError::bad_event(
+                        stored,
+                        "bet event before its BetPlaced",
+                    ));
+                };
+                let settled_at = fold(&mut row.record, &event);
+                save(
+                    conn,
+                    bet_id,
+                    &row.member_id,
+                    &row.record,
+                    stored.sequence,
+                    settled_at,
+                )
+                .await?;
             }
             Ok(())
         })
@@ -390,4 +504,265 @@ pub async fn all(pool: &sqlx::AnyPool) -> Result<Vec<(String, String)>, sqlx::Er
     rows.iter()
         .map(|r| Ok((r.try_get("bet_id")?, r.try_get("record")?)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use domain::bet::{
+        validate, AcceptMode, AcceptedTerms, BetLimits, BetRequest, BetType, ExpressBonus,
+        LegNames, Pick, Quote,
+    };
+    use domain::catalogue::GameType;
+    use rust_decimal_macros::dec;
+
+    const AT: i64 = 1_700_000_123_456;
+
+    fn bet(mode: AcceptMode, amount: Decimal, prices: &[Decimal]) -> ValidBet {
+        let picks: Vec<Pick> = prices
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Pick {
+                event_id: i as u64 + 1,
+                price: *p,
+                banker: false,
+                base: None,
+            })
+            .collect();
+        let quotes = picks
+            .iter()
+            .map(|p| {
+                let quote = Quote {
+                    event_id: p.event_id,
+                    market_id: p.event_id * 10,
+                    game_id: p.event_id * 100,
+                    price: p.price,
+                    base: None,
+                    suspended: false,
+                    blocked: false,
+                    game_started: false,
+                    game_type: GameType::Prematch,
+                    single_only: false,
+                    ew_allowed: false,
+                    ew_coeff: None,
+                    sp_allowed: false,
+                    start_ts: 1_700_100_000,
+                    names: LegNames::default(),
+                };
+                (p.event_id, quote)
+            })
+            .collect();
+        let request = BetRequest {
+            bet_type: if prices.len() == 1 {
+                BetType::Single
+            } else {
+                BetType::Express
+            },
+            mode,
+            amount,
+            each_way: false,
+            sys_bet: None,
+            bonus_id: None,
+            is_offer: false,
+            selections: picks,
+        };
+        let limits = BetLimits::new(Currency::Cny, dec!(1), dec!(100000));
+        validate(&request, &quotes, &limits, dec!(1000000)).unwrap()
+    }
+
+    fn placed(bet: ValidBet) -> BetEvent {
+        BetEvent::BetPlaced {
+            bet_id: "1000001".into(),
+            member_id: "m1".into(),
+            currency: Currency::Cny,
+            request_id: "r1".into(),
+            status: if bet.super_bet {
+                BetStatus::OnHold
+            } else {
+                BetStatus::Unsettled
+            },
+            cash_out: Some(domain::bet::cash_out_offered(&bet)),
+            bet,
+            express_bonus: ExpressBonus::None,
+            date_time: AT / 1000,
+            at_ms: AT,
+        }
+    }
+
+    fn folded(events: &[BetEvent]) -> (Value, i64) {
+        let (_, mut record) = placed_record("1000001", &events[0]).unwrap();
+        let mut settled_at = 0;
+        for event in &events[1..] {
+            settled_at = fold(&mut record, event);
+        }
+        (record, settled_at)
+    }
+
+    fn cashed_out(amount: Decimal, remaining: Decimal, win: Decimal, full: bool) -> BetEvent {
+        BetEvent::BetCashedOut {
+            member_id: "m1".into(),
+            currency: Currency::Cny,
+            request_id: format!("c{amount}"),
+            number: 1,
+            amount,
+            stake_part: dec!(10.00) - remaining,
+            remaining_stake: remaining,
+            possible_win: Some(win),
+            full,
+            by_rule: false,
+            at_ms: AT + 5000,
+        }
+    }
+
+    #[test]
+    fn a_placed_bet_shows_its_cash_out_fields() {
+        let (record, _) = folded(&[placed(bet(
+            AcceptMode::NoChanges,
+            dec!(10),
+            &[dec!(2), dec!(3)],
+        ))]);
+        assert_eq!(record["cash_out"], true);
+        assert_eq!(record["cashout_amount"], "0.00");
+        assert_eq!(record["remaining_stake"], "10.00");
+        assert_eq!(record["super_bet_status"], Value::Null);
+        assert_eq!(record["counter_offer"], Value::Null);
+        assert_eq!(record["auto_cashout"], Value::Null);
+    }
+
+    #[test]
+    fn a_full_cash_out_shows_status_5_and_the_cashed_out_total_as_payout() {
+        let express = bet(AcceptMode::NoChanges, dec!(10), &[dec!(2), dec!(3)]);
+        let (record, settled_at) = folded(&[
+            placed(express),
+            cashed_out(dec!(4.05), dec!(5.00), dec!(30.00), false),
+            cashed_out(dec!(4.10), dec!(0.00), dec!(0.00), true),
+        ]);
+        assert_eq!(record["outcome"], 5);
+        assert_eq!(record["payout"], "8.15");
+        assert_eq!(record["cashout_amount"], "8.15");
+        assert_eq!(record["remaining_stake"], "0.00");
+        assert_eq!(record["amount"], "10.00");
+        assert_eq!(settled_at, (AT + 5000) / 1000);
+    }
+
+    #[test]
+    fn a_partial_cash_out_keeps_the_bet_open_on_the_remaining_stake() {
+        let express = bet(AcceptMode::NoChanges, dec!(10), &[dec!(2), dec!(3)]);
+        let (record, settled_at) = folded(&[
+            placed(express),
+            BetEvent::AutoCashoutSet {
+                min_amount: dec!(10),
+                partial_amount: Some(dec!(2)),
+                at_ms: AT,
+            },
+            cashed_out(dec!(4.05), dec!(5.00), dec!(30.00), false),
+        ]);
+        assert_eq!(record["outcome"], 0);
+        assert_eq!(record["payout"], "0.00");
+        assert_eq!(record["cashout_amount"], "4.05");
+        assert_eq!(record["remaining_stake"], "5.00");
+        assert_eq!(record["possible_win"], "30.00");
+        assert_eq!(
+            record["auto_cashout"],
+            json!({"MinAmount": "10.00", "PartialAmount": "2.00"})
+        );
+        assert_eq!(settled_at, 0);
+    }
+
+    #[test]
+    fn the_auto_cashout_rule_shows_until_cancelled_spent_or_settled() {
+        let express = bet(AcceptMode::NoChanges, dec!(10), &[dec!(2), dec!(3)]);
+        let rule = BetEvent::AutoCashoutSet {
+            min_amount: dec!(12.5),
+            partial_amount: None,
+            at_ms: AT,
+        };
+        let (record, _) = folded(&[placed(express.clone()), rule.clone()]);
+        assert_eq!(
+            record["auto_cashout"],
+            json!({"MinAmount": "12.50", "PartialAmount": null})
+        );
+        let mut by_rule = cashed_out(dec!(4.05), dec!(5.00), dec!(30.00), false);
+        if let BetEvent::BetCashedOut { by_rule, .. } = &mut by_rule {
+            *by_rule = true;
+        }
+        let settled = BetEvent::BetSettled {
+            member_id: "m1".into(),
+            currency: Currency::Cny,
+            status: BetStatus::Lost,
+            payout: dec!(0),
+            bonus: dec!(0),
+            result_version: 1,
+            outcomes: [(2, SelectionOutcome::Lost)].into(),
+            sp_prices: BTreeMap::new(),
+            at_ms: AT + 9000,
+        };
+        for end in [
+            BetEvent::AutoCashoutCancelled { at_ms: AT },
+            by_rule,
+            settled,
+        ] {
+            let (record, _) = folded(&[placed(express.clone()), rule.clone(), end]);
+            assert_eq!(record["auto_cashout"], Value::Null);
+        }
+    }
+
+    #[test]
+    fn a_counter_offer_shows_and_its_acceptance_changes_the_terms() {
+        let single = bet(AcceptMode::SuperBet, dec!(100), &[dec!(2)]);
+        let offer = BetEvent::CounterOffered {
+            staff_id: "s1".into(),
+            amount: dec!(50.00),
+            price: Some(dec!(2.1)),
+            reason: "over the limit".into(),
+            at_ms: AT + 100,
+        };
+        let (record, _) = folded(&[placed(single.clone()), offer.clone()]);
+        assert_eq!(record["outcome"], -5);
+        assert_eq!(record["super_bet_status"], 0);
+        assert_eq!(
+            record["counter_offer"],
+            json!({"amount": "50.00", "price": 2.1, "reason": "over the limit", "at": AT + 100})
+        );
+        let accepted = BetEvent::BetAccepted {
+            at_ms: AT + 200,
+            staff_id: None,
+            reason: None,
+            counter_offer: true,
+            terms: Some(AcceptedTerms {
+                member_id: "m1".into(),
+                currency: Currency::Cny,
+                stake: dec!(50.00),
+                unit_stake: dec!(50.00),
+                price: Some(dec!(2.1)),
+                odds: Some(dec!(2.1)),
+                possible_win: Some(dec!(105.00)),
+                stake_taken: dec!(50.00),
+                stake_released: dec!(50.00),
+            }),
+        };
+        let (record, _) = folded(&[placed(single.clone()), offer.clone(), accepted]);
+        assert_eq!(record["outcome"], 0);
+        assert_eq!(record["super_bet_status"], 1);
+        assert_eq!(record["amount"], "50.00");
+        assert_eq!(record["remaining_stake"], "50.00");
+        assert_eq!(record["k"], "2.1");
+        assert_eq!(record["possible_win"], "105.00");
+        assert_eq!(record["events"][0]["coeficient"], "2.1");
+        assert_eq!(record["counter_offer"]["amount"], "50.00");
+        let declined = BetEvent::BetDeclined {
+            member_id: "m1".into(),
+            currency: Currency::Cny,
+            stake: dec!(100.00),
+            reason_code: 0,
+            at_ms: AT + 200,
+            staff_id: None,
+            reason: None,
+            counter_offer: true,
+        };
+        let (record, _) = folded(&[placed(single), offer, declined]);
+        assert_eq!(record["outcome"], -4);
+        assert_eq!(record["super_bet_status"], -1);
+        assert_eq!(record["amount"], "100.00");
+    }
 }

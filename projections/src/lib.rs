@@ -10,6 +10,7 @@
 //! - `runner`: the `Projection` trait, checkpoints, catch-up, rebuild, lag.
 //! - `balances`: the balance per member and currency.
 
+pub mod autocashout;
 pub mod balances;
 pub mod bets;
 pub mod runner;

@@ -6,6 +6,13 @@
 //! writes a settlement task. Tasks are carried out after the projection's
 //! transaction commits (by `commands::bets`), idempotently, so a crash
 //! anywhere re-runs them without paying twice.
+//!
+//! Only `BetPlaced` matters here; the other bet events (acceptance,
+//! cash-outs, auto cash-out rules, counter offers) are read and skipped. A
+//! fully cashed-out bet still gets its task when its results arrive: the
+//! Bet aggregate answers it with no event (the cash-out won the race), so
+//! nothing is paid, and the task is finished like any other. A partly
+//! cashed-out bet settles on its remaining stake.
 
 use domain::bet::BetEvent;
 use domain::result::ResultEvent;

@@ -2,6 +2,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod backoffice;
 pub mod dev;
 pub mod health;
 pub mod partner;

@@ -84,6 +84,8 @@ pub struct Hub {
     groups: Mutex<HashMap<String, Group>>,
     /// Betting, once the app has wired it (the benchmark has none).
     betting: std::sync::OnceLock<Arc<crate::betting::Betting>>,
+    /// Booking ids, once the app has wired them.
+    bookings: std::sync::OnceLock<Arc<crate::bookings::Bookings>>,
     /// The benchmark's copy of every push sent, with when.
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
 }
@@ -124,11 +126,16 @@ impl Hub {
             groups: Mutex::new(HashMap::new()),
             recorded: Mutex::new(None),
             betting: std::sync::OnceLock::new(),
+            bookings: std::sync::OnceLock::new(),
         })
     }
 
     pub fn set_betting(&self, betting: Arc<crate::betting::Betting>) {
         let _ = self.betting.set(betting);
+    }
+
+    pub fn set_bookings(&self, bookings: Arc<crate::bookings::Bookings>) {
+        let _ = self.bookings.set(bookings);
     }
 
     /// Starts keeping a copy of every push (benchmark only).
@@ -290,11 +297,32 @@ impl Hub {
                 *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 request.ok(json!({}))
             }
+            // Booking ids: members and visitors alike.
+            Command::BookBet | Command::GetBooking if self.bookings.get().is_some() => {
+                let bookings = self.bookings.get().expect("checked");
+                let result = if request.command == Command::BookBet {
+                    bookings.book_bet(&request.params).await
+                } else {
+                    bookings.get_booking(&request.params).await
+                };
+                match result {
+                    Ok(data) => request.ok(data),
+                    Err(e) => Answer::error(request.rid.clone(), swarm::INVALID_PARAMS, e),
+                }
+            }
             // Betting commands need a member.
             _ if session.user().is_none() => {
                 Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in")
             }
-            Command::DoBet | Command::GetMaxBet | Command::BetHistory
+            Command::DoBet
+            | Command::GetMaxBet
+            | Command::BetHistory
+            | Command::CalculateCashoutAmount
+            | Command::Cashout
+            | Command::SetBetAutoCashout
+            | Command::GetBetAutoCashout
+            | Command::CancelBetAutoCashout
+            | Command::SuperBetAnswer
                 if self.betting.get().is_some() =>
             {
                 // The login must still be alive: an expired or ended main
@@ -321,6 +349,22 @@ impl Hub {
                 let result = match request.command {
                     Command::DoBet => betting.do_bet(&user, &request.params).await,
                     Command::GetMaxBet => betting.max_bet(&user).await,
+                    Command::CalculateCashoutAmount => {
+                        betting.calculate_cashout(&user, &request.params).await
+                    }
+                    Command::Cashout => betting.cashout(&user, &request.params).await,
+                    Command::SetBetAutoCashout => {
+                        betting.set_auto_cashout(&user, &request.params).await
+                    }
+                    Command::GetBetAutoCashout => {
+                        betting.get_auto_cashout(&user, &request.params).await
+                    }
+                    Command::CancelBetAutoCashout => {
+                        betting.cancel_auto_cashout(&user, &request.params).await
+                    }
+                    Command::SuperBetAnswer => {
+                        betting.super_bet_answer(&user, &request.params).await
+                    }
                     _ => betting
                         .history(&user, &request.params)
                         .await

@@ -14,6 +14,8 @@ use api::transport::crypto::{self, Pairs};
 use commands::clock::{ManualClock, SharedClock};
 use commands::db::testing;
 use commands::StoreKind;
+use domain::catalogue::GameType;
+use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -341,4 +343,63 @@ impl Client {
         }
         answer
     }
+}
+
+// Swarm helpers shared by the betting tests.
+
+pub async fn swarm(server: &Server, sid: &str, body: Value) -> Value {
+    let headers = vec![
+        ("swarm-session".to_string(), sid.to_string()),
+        ("Content-Type".to_string(), "application/json".to_string()),
+    ];
+    http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .json()
+}
+
+/// A logged-in member with a restored Swarm session.
+pub async fn member(server: &Server) -> (Client, String) {
+    let mut client = Client::new(server).await;
+    let login = client.login(server, "demo", "demo1234").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let session = http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        json!({"command": "request_session", "params": {}, "rid": 1})
+            .to_string()
+            .as_bytes(),
+    )
+    .await
+    .json();
+    let sid = session["data"]["sid"].as_str().unwrap().to_string();
+    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
+        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}})).await;
+    assert_eq!(restored["code"], 0, "{restored}");
+    (client, sid)
+}
+
+/// A prematch selection with a price, its game and market.
+pub fn pick(server: &Server) -> (u64, u64, u64, Decimal) {
+    server.running.state.live.read(|c| {
+        let game = c
+            .games()
+            .values()
+            .find(|g| g.game_type == GameType::Prematch && !g.is_blocked)
+            .unwrap();
+        let market = c
+            .markets_of(game.id)
+            .find(|m| m.market_type == "P1XP2" || m.market_type == "P1P2")
+            .unwrap();
+        let event = c.events_of(market.id).next().unwrap();
+        (event.id, market.id, game.id, event.price)
+    })
 }

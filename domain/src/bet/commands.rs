@@ -38,4 +38,55 @@ pub enum BetCommand {
         sp_prices: BTreeMap<u64, Decimal>,
         at_ms: i64,
     },
+    /// Cash out (all, or `partial` of) the bet at `current_amount`, the
+    /// amount `cashout_amount` gives now. `client_price` is the full amount
+    /// the client showed: a different amount at one decimal place, or a
+    /// `partial` above `current_amount`, is refused with the new price. A
+    /// repeat of a `request_id` already cashed out changes nothing. `by_rule`:
+    /// fired by the bet's auto cash-out rule (see `auto_cashout_due`), which
+    /// it spends.
+    CashOut {
+        request_id: String,
+        current_amount: Decimal,
+        client_price: Decimal,
+        partial: Option<Decimal>,
+        by_rule: bool,
+        at_ms: i64,
+    },
+    /// Set (or replace) the auto cash-out rule: fire when the current
+    /// amount reaches `min_amount`, cashing out all or `partial_amount`.
+    /// `current_amount` and `possible_win` are the bet's now (the bounds
+    /// of `min_amount` follow from them).
+    SetAutoCashout {
+        min_amount: Decimal,
+        partial_amount: Option<Decimal>,
+        current_amount: Decimal,
+        possible_win: Decimal,
+        at_ms: i64,
+    },
+    /// Drop the auto cash-out rule (nothing happens when there is none).
+    CancelAutoCashout { at_ms: i64 },
+    /// Support offers other terms for a held super bet: a lower stake
+    /// and/or (a single) another price; at least one.
+    OfferCounter {
+        staff_id: String,
+        amount: Option<Decimal>,
+        price: Option<Decimal>,
+        reason: String,
+        at_ms: i64,
+    },
+    /// Support accepts a held super bet on the terms asked for.
+    SupportAccept {
+        staff_id: String,
+        reason: Option<String>,
+        at_ms: i64,
+    },
+    /// Support declines a held super bet; a reason is required.
+    SupportDecline {
+        staff_id: String,
+        reason: String,
+        at_ms: i64,
+    },
+    /// The member's answer to the pending counter offer.
+    AnswerCounter { accept: bool, at_ms: i64 },
 }

@@ -7,14 +7,21 @@
 //!   5 and 8).
 //! - `settle`: the payout of a `ValidBet` from its selections' outcomes
 //!   (single, express, system, chain, each-way, SP), optional express bonus.
+//! - `cashout`: the cash-out amount of a bet from live prices, partial
+//!   cash-out and auto cash-out arithmetic, counter-offer terms.
 //! - `Bet` aggregate (`aggregate`, `commands`, `events`): one per bet id;
-//!   placed, accepted (super bets), declined, settled once and re-settled
-//!   with compensating events when a result is corrected (invariant 4).
+//!   placed, accepted (super bets, also on a counter offer), declined,
+//!   cashed out (fully or in part, by hand or by an auto rule), settled
+//!   once and re-settled with compensating events when a result is
+//!   corrected (invariant 4).
 //!
 //! The numeric enums travel as their spec numbers (bet type 1..4, accept
 //! mode -1..2, status -5..5).
 
 mod aggregate;
+mod cashout;
+#[cfg(test)]
+mod cashout_tests;
 mod commands;
 mod events;
 mod model;
@@ -28,6 +35,11 @@ mod slip_tests;
 mod tests;
 
 pub use aggregate::{Bet, Placement};
+pub use cashout::{
+    at_one_place, auto_cashout_bounds, auto_cashout_due, cash_out_offered, cashout_amount, reprice,
+    running_bet, stake_part, AcceptedTerms, AutoCashout, CounterOffer, AUTO_MAX_FACTOR,
+    AUTO_MIN_FACTOR, CASHOUT_MARGIN, CASHOUT_PLACES,
+};
 pub use commands::BetCommand;
 pub use events::BetEvent;
 pub use model::{
@@ -37,6 +49,7 @@ pub use model::{
 pub use settle::{outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults};
 pub use slip::{better_odds, combinations, place_odds, validate};
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::Code;
@@ -145,13 +158,55 @@ pub enum BetError {
     AlreadySettled,
     #[error("This bet cannot be changed now.")]
     NotOpen,
+    /// Not cashable now: not open (on hold, declined, settled, fully cashed
+    /// out), no cash-out flag (type other than 1 and 2, SP, each-way), or
+    /// a cash-out by a rule the bet no longer has.
+    #[error("The current game cannot be settled in advance!")]
+    NotAvailable,
+    /// The cash-out amount moved since the client computed it, or the
+    /// partial amount is above it: `new_price` is the current amount.
+    #[error("Cannot cash out")]
+    PriceChanged { new_price: Decimal },
+    /// An amount that is not positive, not at the currency's precision or
+    /// above what it may be (a counter-offer stake above the stake asked
+    /// for, an offer with neither stake nor price).
+    #[error("Wrong amount")]
+    WrongAmount,
+    /// An auto cash-out rule outside its bounds (`min..=max` for the
+    /// trigger; the partial amount above the trigger or not positive).
+    #[error("Wrong amount")]
+    WrongAutoCashout { min: Decimal, max: Decimal },
+    /// A counter-offer price not above 1, with more than 3 places, or on a
+    /// bet other than a single on a fixed price.
+    #[error("Wrong coefficient")]
+    WrongCoefficient,
+    /// The member answers a counter offer that is not pending.
+    #[error("No counter offer to answer")]
+    NoCounterOffer,
+    /// Support acts on a bet whose counter offer awaits the member.
+    #[error("This bet cannot be changed now.")]
+    CounterOfferPending,
+    /// A support decision that needs a reason has none.
+    #[error("Invalid request parameters: a reason is required")]
+    ReasonRequired,
 }
 
 impl BetError {
     pub fn code(&self) -> Code {
         match self {
             BetError::NotPlaced => Code::UNKNOWN_BET,
-            _ => Code::BET_STATE,
+            BetError::PriceChanged { .. } => Code::ODDS_CHANGED,
+            BetError::WrongAmount | BetError::WrongAutoCashout { .. } => Code::WRONG_AMOUNT,
+            BetError::WrongCoefficient => Code::WRONG_COEFFICIENT,
+            // The back office reads 1027 as "not on hold" (contract).
+            BetError::NotOnHold | BetError::NoCounterOffer | BetError::CounterOfferPending => {
+                Code::NO_COUNTER_OFFER
+            }
+            BetError::ReasonRequired => Code::BAD_PARAMETERS,
+            BetError::AlreadyPlaced
+            | BetError::AlreadySettled
+            | BetError::NotOpen
+            | BetError::NotAvailable => Code::BET_STATE,
         }
     }
 }

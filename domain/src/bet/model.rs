@@ -266,6 +266,9 @@ pub enum BetRefusal {
     MemberLimit { limit: Decimal },
     #[error("Insufficient balance.")]
     InsufficientBalance,
+    /// A member may have one super bet waiting for support at a time.
+    #[error("only one active super bet")]
+    OneSuperBet,
 }
 
 impl BetRefusal {
@@ -289,6 +292,7 @@ impl BetRefusal {
             AboveMax { .. } => Code::STAKE_ABOVE_MAX,
             MemberLimit { .. } => Code::MEMBER_LIMIT,
             InsufficientBalance => Code::INSUFFICIENT_BALANCE,
+            OneSuperBet => Code::ONE_SUPER_BET,
         }
     }
 }

@@ -89,6 +89,7 @@ fn placed_with(bet: ValidBet, status: BetStatus) -> BetEvent {
         status,
         date_time: 1_700_000_123,
         at_ms: AT,
+        cash_out: Some(true),
     }
 }
 
@@ -163,6 +164,31 @@ fn declined() -> BetEvent {
         stake: dec!(10.00),
         reason_code: 1550,
         at_ms: AT + 5,
+        staff_id: None,
+        reason: None,
+        counter_offer: false,
+    }
+}
+
+/// Accepted as asked (the legacy `Accept`): the held 10.00 is taken.
+fn accepted(at_ms: i64) -> BetEvent {
+    let bet = express(AcceptMode::SuperBet);
+    BetEvent::BetAccepted {
+        at_ms,
+        staff_id: None,
+        reason: None,
+        counter_offer: false,
+        terms: Some(AcceptedTerms {
+            member_id: "m1".into(),
+            currency: Currency::Cny,
+            stake: dec!(10.00),
+            unit_stake: dec!(10.00),
+            price: None,
+            odds: bet.odds,
+            possible_win: bet.possible_win,
+            stake_taken: dec!(10.00),
+            stake_released: dec!(0.00),
+        }),
     }
 }
 
@@ -233,12 +259,9 @@ fn a_super_bet_waits_on_hold_until_support_accepts_it() {
     BetTest::with(())
         .given(vec![placed_with(held.clone(), BetStatus::OnHold)])
         .when(BetCommand::Accept { at_ms: AT + 9 })
-        .then_expect_events(vec![BetEvent::BetAccepted { at_ms: AT + 9 }]);
+        .then_expect_events(vec![accepted(AT + 9)]);
     BetTest::with(())
-        .given(vec![
-            placed_with(held, BetStatus::OnHold),
-            BetEvent::BetAccepted { at_ms: AT + 9 },
-        ])
+        .given(vec![placed_with(held, BetStatus::OnHold), accepted(AT + 9)])
         .when(settle_cmd(1, &[(1, Won), (2, Won)]))
         .then_expect_events(vec![settled(
             1,

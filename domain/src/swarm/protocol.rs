@@ -58,10 +58,12 @@ pub enum Command {
     GetBetAutoCashout,
     CancelBetAutoCashout,
     SuperBetAnswer,
+    BookBet,
+    GetBooking,
     Ping,
 }
 
-const COMMANDS: [(Command, &str); 17] = [
+const COMMANDS: [(Command, &str); 19] = [
     (Command::RequestSession, "request_session"),
     (Command::Login, "login"),
     (Command::RestoreLogin, "restore_login"),
@@ -78,6 +80,8 @@ const COMMANDS: [(Command, &str); 17] = [
     (Command::GetBetAutoCashout, "get_bet_auto_cashout"),
     (Command::CancelBetAutoCashout, "cancel_bet_auto_cashout"),
     (Command::SuperBetAnswer, "super_bet_answer"),
+    (Command::BookBet, "book_bet"),
+    (Command::GetBooking, "get_booking"),
     (Command::Ping, "ping"),
 ];
 

@@ -638,6 +638,8 @@ fn command_names_round_trip() {
         "whats_up",
         "calculate_cashout_amount",
         "super_bet_answer",
+        "book_bet",
+        "get_booking",
     ] {
         assert_eq!(name.parse::<Command>().unwrap().name(), name);
     }

@@ -1,0 +1,530 @@
+//! The back office: `/api/backoffice/*`, plain JSON for staff (support,
+//! auditor, admin), never for members. Every endpoint but login checks the
+//! staff token and the role's duty (`domain::staff::Role::may`).
+//! Contract: docs/cashout-and-backoffice.md.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use commands::cashout::{Decider, Decision};
+use commands::staff::{Staff, StaffError};
+use domain::staff::{Duty, Role};
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/backoffice/login", post(login))
+        .route("/api/backoffice/logout", post(logout))
+        .route("/api/backoffice/me", get(me))
+        .route("/api/backoffice/counter-offers", get(queue))
+        .route("/api/backoffice/counter-offers/{bet_id}", get(queue_item))
+        .route("/api/backoffice/counter-offers/{bet_id}/offer", post(offer))
+        .route("/api/backoffice/counter-offers/{bet_id}/accept", post(accept))
+        .route("/api/backoffice/counter-offers/{bet_id}/decline", post(decline))
+        .route("/api/backoffice/bets", get(search))
+        .route("/api/backoffice/bets/{bet_id}/events", get(trail))
+        .route("/api/backoffice/audit/replay", post(replay))
+        .route("/api/backoffice/staff", get(list_staff).post(create_staff))
+}
+
+/// A back-office refusal: an HTTP status and `{status, msg}`.
+#[derive(Debug)]
+pub struct BoError {
+    http: StatusCode,
+    status: i32,
+    msg: String,
+}
+
+impl BoError {
+    fn new(http: StatusCode, status: i32, msg: impl Into<String>) -> Self {
+        Self {
+            http,
+            status,
+            msg: msg.into(),
+        }
+    }
+
+    fn unauthorized() -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, -401, "Not logged in")
+    }
+
+    fn forbidden() -> Self {
+        Self::new(StatusCode::FORBIDDEN, -403, "Not allowed for your role")
+    }
+
+    fn not_found(what: &str) -> Self {
+        Self::new(StatusCode::NOT_FOUND, -404, format!("{what} not found"))
+    }
+
+    fn bad(status: i32, msg: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, status, msg)
+    }
+
+    fn internal(e: impl std::fmt::Display) -> Self {
+        tracing::error!(error = %e, "back office request failed");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            domain::Code::INTERNAL.0,
+            domain::Code::INTERNAL.message(),
+        )
+    }
+}
+
+impl IntoResponse for BoError {
+    fn into_response(self) -> Response {
+        (
+            self.http,
+            Json(json!({"status": self.status, "msg": self.msg, "data": null})),
+        )
+            .into_response()
+    }
+}
+
+impl From<StaffError> for BoError {
+    fn from(e: StaffError) -> Self {
+        match e {
+            StaffError::NotLoggedIn => BoError::unauthorized(),
+            StaffError::BadCredentials | StaffError::Locked { .. } => {
+                BoError::new(StatusCode::UNAUTHORIZED, e.code(), e.to_string())
+            }
+            StaffError::Invalid(_) | StaffError::Taken => BoError::bad(e.code(), e.to_string()),
+            StaffError::Internal(e) => BoError::internal(e),
+        }
+    }
+}
+
+fn bad_body(e: JsonRejection) -> BoError {
+    BoError::bad(
+        domain::Code::BAD_PARAMETERS.0,
+        format!("Invalid request parameters: {}", e.body_text()),
+    )
+}
+
+fn done(data: Value) -> Json<Value> {
+    Json(json!({"status": 0, "msg": "OK", "data": data}))
+}
+
+/// The staff member behind `Authorization: Bearer <token>`.
+pub struct StaffAuth {
+    pub staff: Staff,
+    token: String,
+}
+
+impl FromRequestParts<AppState> for StaffAuth {
+    type Rejection = BoError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, BoError> {
+        let token = parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .ok_or_else(BoError::unauthorized)?;
+        let staff = state.staff.authenticate(&token).await?;
+        Ok(StaffAuth { staff, token })
+    }
+}
+
+impl StaffAuth {
+    fn may(&self, duty: Duty) -> Result<(), BoError> {
+        if self.staff.role.may(duty) {
+            Ok(())
+        } else {
+            Err(BoError::forbidden())
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct LoginBody {
+    username: String,
+    password: String,
+}
+
+async fn login(
+    State(state): State<AppState>,
+    body: Result<Json<LoginBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    let Json(body) = body.map_err(bad_body)?;
+    let login = state.staff.login(&body.username, &body.password).await?;
+    Ok(done(json!(login)))
+}
+
+async fn logout(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
+    state.staff.logout(&auth.token).await?;
+    Ok(done(Value::Null))
+}
+
+async fn me(auth: StaffAuth) -> Json<Value> {
+    done(json!({"username": auth.staff.username, "role": auth.staff.role, "id": auth.staff.id}))
+}
+
+#[derive(Deserialize, Default)]
+struct QueueParams {
+    status: Option<String>,
+}
+
+/// The username of a member, for staff screens.
+async fn username_of(state: &AppState, user_id: &str) -> String {
+    match state.accounts.load(user_id).await {
+        Ok(account) => account
+            .profile
+            .map(|p| p.username.as_str().to_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+async fn records(
+    state: &AppState,
+    sql: &str,
+    bind: Option<&str>,
+) -> Result<Vec<(String, Value)>, BoError> {
+    use sqlx::Row;
+    let mut query = sqlx::query(sql);
+    if let Some(b) = bind {
+        query = query.bind(b.to_string());
+    }
+    let rows = query
+        .fetch_all(&state.db.any)
+        .await
+        .map_err(BoError::internal)?;
+    rows.iter()
+        .map(|row| {
+            let member: String = row.try_get("member_id").map_err(BoError::internal)?;
+            let text: String = row.try_get("record").map_err(BoError::internal)?;
+            Ok((member, serde_json::from_str(&text).unwrap_or(Value::Null)))
+        })
+        .collect()
+}
+
+async fn queue(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<QueueParams>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let all = match params.status.as_deref() {
+        None | Some("open") => false,
+        Some("all") => true,
+        Some(other) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                format!("Invalid request parameters: status '{other}' (open or all)"),
+            ))
+        }
+    };
+    let rows = if all {
+        records(
+            &state,
+            "SELECT member_id, record FROM bets ORDER BY date_time DESC, bet_id DESC LIMIT 2000",
+            None,
+        )
+        .await?
+        .into_iter()
+        .filter(|(_, r)| r["is_super_bet"] == json!(true))
+        .take(200)
+        .collect()
+    } else {
+        records(
+            &state,
+            "SELECT member_id, record FROM bets WHERE status = -5 ORDER BY date_time, bet_id LIMIT 500",
+            None,
+        )
+        .await?
+    };
+    let mut list = Vec::with_capacity(rows.len());
+    for (member, record) in rows {
+        list.push(queue_entry(&state, &member, record).await);
+    }
+    Ok(done(json!(list)))
+}
+
+async fn queue_entry(state: &AppState, member: &str, record: Value) -> Value {
+    let username = username_of(state, member).await;
+    json!({
+        "bet_id": record["id"],
+        "user_id": member,
+        "username": username,
+        "currency": record["currency"],
+        "type": record["type"],
+        "amount": record["amount"],
+        "k": record["k"],
+        "possible_win": record["possible_win"],
+        "placed_at": record["date_time"],
+        "status": record["outcome"],
+        "super_bet_status": record["super_bet_status"],
+        "counter_offer": record["counter_offer"],
+        "events": record["events"],
+    })
+}
+
+async fn bet_record(state: &AppState, bet_id: &str) -> Result<(String, Value), BoError> {
+    records(
+        state,
+        "SELECT member_id, record FROM bets WHERE bet_id = $1",
+        Some(bet_id),
+    )
+    .await?
+    .into_iter()
+    .next()
+    .ok_or_else(|| BoError::not_found("Bet"))
+}
+
+async fn queue_item(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(bet_id): Path<String>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let (member, record) = bet_record(&state, &bet_id).await?;
+    let entry = queue_entry(&state, &member, record).await;
+    let currency = entry["currency"]
+        .as_str()
+        .and_then(|c| c.parse::<domain::Currency>().ok())
+        .unwrap_or(domain::Currency::Cny);
+    let balance = state
+        .wallets
+        .load(&domain::wallet::WalletId::new(&member, currency))
+        .await
+        .map(|w| w.balances().main)
+        .map_err(BoError::internal)?;
+    let max_stake = state
+        .betting
+        .bets
+        .max_bet(&member, currency)
+        .await
+        .map_err(BoError::internal)?;
+    let query = projections::bets::HistoryQuery {
+        member_id: member.clone(),
+        from_date: 0,
+        to_date: i64::MAX / 2,
+        limit: 20,
+        ..Default::default()
+    };
+    let (recent, total) = projections::bets::history(&state.db.any, &query)
+        .await
+        .map_err(BoError::internal)?;
+    Ok(done(json!({
+        "bet": entry,
+        "member": {
+            "user_id": member,
+            "username": entry["username"],
+            "currency": currency.code(),
+            "balance": currency.round(balance).to_string(),
+            "max_stake": currency.round(max_stake).to_string(),
+            "bets_total": total,
+        },
+        "recent": recent,
+    })))
+}
+
+fn amount(value: &Option<Value>, what: &str) -> Result<Option<Decimal>, BoError> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::Number(n)) => Decimal::from_str_exact(&n.to_string())
+            .map(Some)
+            .map_err(|_| BoError::bad(domain::Code::BAD_PARAMETERS.0, format!("Invalid {what}"))),
+        Some(Value::String(s)) => Decimal::from_str_exact(s.trim())
+            .map(Some)
+            .map_err(|_| BoError::bad(domain::Code::BAD_PARAMETERS.0, format!("Invalid {what}"))),
+        Some(_) => Err(BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid {what}"),
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+struct DecisionBody {
+    amount: Option<Value>,
+    price: Option<Value>,
+    reason: Option<String>,
+}
+
+async fn decide(
+    state: &AppState,
+    auth: &StaffAuth,
+    bet_id: &str,
+    decision: Decision,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let decider = Decider {
+        staff_id: auth.staff.id.clone(),
+        role: auth.staff.role.name().to_string(),
+    };
+    let result = state
+        .betting
+        .bets
+        .decide_super_bet(bet_id, &decider, decision)
+        .await
+        .map_err(BoError::internal)?;
+    match result {
+        Ok(bet) => Ok(done(json!({
+            "bet_id": bet_id,
+            "status": bet.status.code(),
+            "super_bet_status": bet.super_bet_status,
+            "counter_offer": bet.counter_offer,
+        }))),
+        Err(domain::bet::BetError::NotPlaced) => Err(BoError::not_found("Bet")),
+        Err(e) => Err(BoError::bad(e.code().0, e.to_string())),
+    }
+}
+
+fn reason_of(body: &DecisionBody) -> Option<String> {
+    body.reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+}
+
+async fn offer(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(bet_id): Path<String>,
+    body: Result<Json<DecisionBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let reason = reason_of(&body).unwrap_or_default();
+    let decision = Decision::Offer {
+        amount: amount(&body.amount, "amount")?,
+        price: amount(&body.price, "price")?,
+        reason,
+    };
+    decide(&state, &auth, &bet_id, decision).await
+}
+
+async fn accept(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(bet_id): Path<String>,
+    body: Option<Json<DecisionBody>>,
+) -> Result<Json<Value>, BoError> {
+    let reason = body.as_ref().and_then(|Json(b)| reason_of(b));
+    decide(&state, &auth, &bet_id, Decision::Accept { reason }).await
+}
+
+async fn decline(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(bet_id): Path<String>,
+    body: Result<Json<DecisionBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let reason = reason_of(&body).ok_or_else(|| {
+        BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: a reason is required",
+        )
+    })?;
+    decide(&state, &auth, &bet_id, Decision::Decline { reason }).await
+}
+
+#[derive(Deserialize, Default)]
+struct SearchParams {
+    bet_id: Option<String>,
+    user: Option<String>,
+}
+
+async fn search(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<SearchParams>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Audit)?;
+    let rows = match (params.bet_id.as_deref().map(str::trim), params.user.as_deref().map(str::trim)) {
+        (Some(id), _) if !id.is_empty() => {
+            records(&state, "SELECT member_id, record FROM bets WHERE bet_id = $1", Some(id)).await?
+        }
+        (_, Some(user)) if !user.is_empty() => {
+            let member = match state.accounts.find(user).await {
+                Ok(Some(id)) => id,
+                _ => user.to_string(),
+            };
+            records(
+                &state,
+                "SELECT member_id, record FROM bets WHERE member_id = $1 ORDER BY date_time DESC LIMIT 200",
+                Some(&member),
+            )
+            .await?
+        }
+        _ => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                "Invalid request parameters: bet_id or user is required",
+            ))
+        }
+    };
+    let list: Vec<Value> = rows
+        .into_iter()
+        .map(|(member, mut record)| {
+            record["user_id"] = json!(member);
+            record
+        })
+        .collect();
+    Ok(done(json!(list)))
+}
+
+async fn trail(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(bet_id): Path<String>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Audit)?;
+    let trail = crate::audit::trail(&state, &bet_id)
+        .await
+        .map_err(BoError::internal)?
+        .ok_or_else(|| BoError::not_found("Bet"))?;
+    Ok(done(trail))
+}
+
+async fn replay(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Audit)?;
+    let report = crate::audit::replay_bets(&state)
+        .await
+        .map_err(BoError::internal)?;
+    Ok(done(json!(report)))
+}
+
+async fn list_staff(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::ManageStaff)?;
+    Ok(done(json!(state.staff.list().await?)))
+}
+
+#[derive(Deserialize)]
+struct NewStaff {
+    username: String,
+    password: String,
+    role: String,
+}
+
+async fn create_staff(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    body: Result<Json<NewStaff>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::ManageStaff)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let role = Role::parse(&body.role).ok_or_else(|| {
+        BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: role is support, auditor or admin",
+        )
+    })?;
+    let staff = state.staff.create(&body.username, &body.password, role).await?;
+    Ok(done(json!(staff)))
+}

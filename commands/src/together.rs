@@ -1,0 +1,200 @@
+//! Transactions across a Bet and its member's wallet.
+//!
+//! A bet and the money it moves commit together: the Bet's events and the
+//! wallet's events go into the store in one statement, so a crash can never
+//! leave a stake held for a bet that does not exist, or a bet standing
+//! whose stake was not taken. Both aggregates are decided on their loaded
+//! state, then appended at once; a collision with another writer on either
+//! aggregate retries the whole transaction from a fresh load.
+
+use std::collections::HashMap;
+
+use cqrs_es::AggregateError;
+use domain::bet::{Bet, BetCommand, BetError, BetEvent};
+use domain::wallet::{Receipt, Wallet, WalletAction, WalletCommand, WalletError, WalletId};
+
+use crate::db::StorePool;
+use crate::framework::Framework;
+use crate::store::{append_together, is_retryable, Decided};
+
+/// Why a transaction did not commit.
+#[derive(Debug, thiserror::Error)]
+pub enum TxError {
+    #[error("{0}")]
+    Bet(BetError),
+    #[error("{0}")]
+    Wallet(WalletError),
+    #[error("the transaction kept conflicting with concurrent commands")]
+    Contended,
+    #[error("event store failure: {0}")]
+    Store(String),
+}
+
+/// What committed: the Bet's new events and its state after them, and the
+/// wallet's receipts in the order of the moves.
+#[derive(Debug)]
+pub struct Committed {
+    pub events: Vec<BetEvent>,
+    pub bet: Bet,
+    pub receipts: Vec<Receipt>,
+}
+
+/// The wallet moves a Bet decision needs: (reference, action) pairs, in
+/// order. Given the Bet as it will be and the events it decided.
+pub type Moves<'a> = &'a (dyn Fn(&Bet, &[BetEvent]) -> Vec<(String, WalletAction)> + Sync);
+
+enum Attempt {
+    Done(Committed),
+    Retry,
+}
+
+/// Decides `command` on the Bet `bet_id` and the wallet moves it needs on
+/// `wallet`, and commits both or neither. `fresh`: the bet id was just
+/// handed out, so the first attempt skips reading the Bet.
+#[allow(clippy::too_many_arguments)]
+pub async fn bet_with_wallet(
+    bets: &Framework<Bet>,
+    wallets: &Framework<Wallet>,
+    pool: &StorePool,
+    bet_id: &str,
+    command: BetCommand,
+    metadata: HashMap<String, String>,
+    wallet: &WalletId,
+    moves: Moves<'_>,
+    fresh: bool,
+) -> Result<Committed, TxError> {
+    let wallet_key = wallet.to_string();
+    // Always the Bet's turn first, then the wallet's: one order, no cycles.
+    let _bet_turn = bets.turn(bet_id).await;
+    let _wallet_turn = wallets.turn(&wallet_key).await;
+    let retry = bets.retry();
+    for attempt in 0..retry.attempts {
+        match try_once(
+            bets,
+            wallets,
+            pool,
+            bet_id,
+            &command,
+            &metadata,
+            wallet,
+            &wallet_key,
+            moves,
+            fresh && attempt == 0,
+        )
+        .await
+        {
+            Ok(Attempt::Done(done)) => {
+                bets.metrics().handled("Bet", "ok");
+                if !done.receipts.is_empty() {
+                    wallets.metrics().handled("Wallet", "ok");
+                }
+                return Ok(done);
+            }
+            Ok(Attempt::Retry) => {
+                bets.metrics()
+                    .conflicts_retried
+                    .get_or_create(&crate::metrics::AggregateLabel { aggregate: "Bet" })
+                    .inc();
+                tokio::time::sleep(retry.delay(attempt)).await;
+            }
+            Err(e) => {
+                let outcome = match e {
+                    TxError::Bet(_) | TxError::Wallet(_) => "rejected",
+                    _ => "error",
+                };
+                bets.metrics().handled("Bet", outcome);
+                return Err(e);
+            }
+        }
+    }
+    bets.metrics().handled("Bet", "error");
+    Err(TxError::Contended)
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn try_once(
+    bets: &Framework<Bet>,
+    wallets: &Framework<Wallet>,
+    pool: &StorePool,
+    bet_id: &str,
+    command: &BetCommand,
+    metadata: &HashMap<String, String>,
+    wallet: &WalletId,
+    wallet_key: &str,
+    moves: Moves<'_>,
+    fresh: bool,
+) -> Result<Attempt, TxError> {
+    let store = bets.store();
+    let decided = if fresh {
+        store.decide_fresh(bet_id, command.clone(), &(), metadata).await
+    } else {
+        store.decide(bet_id, command.clone(), &(), metadata).await
+    };
+    let decided_bet = match decided {
+        Ok(decided) => decided,
+        Err(AggregateError::UserError(e)) => return Err(TxError::Bet(e)),
+        Err(AggregateError::AggregateConflict) => return Ok(Attempt::Retry),
+        Err(e) => return Err(TxError::Store(e.to_string())),
+    };
+    let events: Vec<BetEvent> = decided_bet.events().cloned().collect();
+    let wanted = moves(decided_bet.aggregate(), &events);
+    let mut decided_wallet: Option<Decided<Wallet>> = None;
+    let mut receipts = Vec::with_capacity(wanted.len());
+    for (reference, action) in wanted {
+        let command = WalletCommand::new(wallet.clone(), reference, action);
+        let reply = command.reply.clone();
+        let decided = match decided_wallet.take() {
+            None => {
+                wallets
+                    .store()
+                    .decide(wallet_key, command, &(), metadata)
+                    .await
+            }
+            Some(d) => wallets.store().decide_more(d, command, &(), metadata).await,
+        };
+        match decided {
+            Ok(d) => decided_wallet = Some(d),
+            Err(AggregateError::UserError(e)) => return Err(TxError::Wallet(e)),
+            Err(AggregateError::AggregateConflict) => return Ok(Attempt::Retry),
+            Err(e) => return Err(TxError::Store(e.to_string())),
+        }
+        match reply.take() {
+            Some(Ok(receipt)) => receipts.push(receipt),
+            // A refusal the wallet would record: nothing commits.
+            Some(Err(refusal)) => return Err(TxError::Wallet(refusal)),
+            None => return Err(TxError::Store("the wallet gave no outcome".into())),
+        }
+    }
+    let appended = match &decided_wallet {
+        Some(w) => append_together(pool, &[&decided_bet, w]).await,
+        None => append_together(pool, &[&decided_bet]).await,
+    };
+    match appended {
+        Ok(()) => {
+            let bet = decided_bet.aggregate().clone();
+            let wrote = !events.is_empty() || decided_wallet.as_ref().is_some_and(|w| !w.is_empty());
+            bets.store().committed(decided_bet).await;
+            if let Some(w) = decided_wallet {
+                wallets.store().committed(w).await;
+            }
+            if wrote {
+                bets.committed();
+                wallets.committed();
+            }
+            Ok(Attempt::Done(Committed {
+                events,
+                bet,
+                receipts,
+            }))
+        }
+        Err(e) => {
+            bets.store().abandoned(bet_id);
+            wallets.store().abandoned(wallet_key);
+            if is_retryable(&e) {
+                Ok(Attempt::Retry)
+            } else {
+                Err(TxError::Store(e.to_string()))
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Back-office staff: roles and what each may do. Staff are not members:
+//! they have their own accounts, logins and tokens.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Answers super bets (the counter-offer queue).
+    Support,
+    /// Reads bets' event histories and replays them against read models.
+    Auditor,
+    /// Everything, and manages staff accounts.
+    Admin,
+}
+
+/// What a back-office call does, for the permission check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duty {
+    /// The counter-offer queue: read it, offer, accept, decline.
+    CounterOffers,
+    /// Bet search, audit trails, the replay check.
+    Audit,
+    /// Create and list staff accounts.
+    ManageStaff,
+}
+
+impl Role {
+    pub const ALL: [Role; 3] = [Role::Support, Role::Auditor, Role::Admin];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Support => "support",
+            Role::Auditor => "auditor",
+            Role::Admin => "admin",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Role> {
+        Role::ALL.into_iter().find(|r| r.name() == name.trim())
+    }
+
+    /// The one permission table of the back office.
+    pub fn may(self, duty: Duty) -> bool {
+        matches!(
+            (self, duty),
+            (Role::Admin, _) | (Role::Support, Duty::CounterOffers) | (Role::Auditor, Duty::Audit)
+        )
+    }
+}
+
+/// Staff user names: 3 to 32 letters, digits, '.', '_' or '-'.
+pub fn valid_username(name: &str) -> bool {
+    (3..=32).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// Staff passwords: at least 8 characters.
+pub fn valid_password(password: &str) -> bool {
+    password.chars().count() >= 8 && password.chars().count() <= 128
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_role_may_only_its_own_duties_and_admin_all() {
+        use Duty::*;
+        let table = [
+            (Role::Support, [true, false, false]),
+            (Role::Auditor, [false, true, false]),
+            (Role::Admin, [true, true, true]),
+        ];
+        for (role, allowed) in table {
+            for (duty, ok) in [CounterOffers, Audit, ManageStaff].into_iter().zip(allowed) {
+                assert_eq!(role.may(duty), ok, "{role:?} {duty:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn roles_parse_from_their_names_only() {
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.name()), Some(role));
+        }
+        assert_eq!(Role::parse("root"), None);
+        assert_eq!(Role::parse(""), None);
+    }
+
+    #[test]
+    fn staff_names_and_passwords_have_bounds() {
+        assert!(valid_username("support"));
+        assert!(!valid_username("ab"));
+        assert!(!valid_username("bad name"));
+        assert!(valid_password("support1234"));
+        assert!(!valid_password("short"));
+    }
+}

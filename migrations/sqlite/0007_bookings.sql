@@ -1,0 +1,7 @@
+-- Booking ids (see the Postgres migration).
+CREATE TABLE IF NOT EXISTS bookings
+(
+    id         text PRIMARY KEY,
+    payload    text    NOT NULL,
+    created_ms INTEGER NOT NULL
+);
