@@ -378,6 +378,12 @@ pub async fn start_with_clock(
     let addr = listener.local_addr()?;
     let router = state.router();
     let mut until = stopped;
+    // Answers go out at once (no Nagle wait for the peer's delayed ACK).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "TCP_NODELAY not set");
+        }
+    });
     let server = tokio::spawn(async move {
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {

@@ -35,7 +35,9 @@ struct Conn {
 
 impl Conn {
     async fn open(addr: std::net::SocketAddr) -> anyhow::Result<Conn> {
-        let (read, writer) = tokio::net::TcpStream::connect(addr).await?.into_split();
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (read, writer) = stream.into_split();
         Ok(Conn {
             reader: BufReader::new(read),
             writer,
@@ -51,8 +53,11 @@ impl Conn {
             "POST /swarm HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n{session}Content-Length: {}\r\n\r\n",
             body.len()
         );
-        self.writer.write_all(head.as_bytes()).await?;
-        self.writer.write_all(body.as_bytes()).await?;
+        // One write: a request split over two segments waits for the
+        // server's delayed ACK.
+        self.writer
+            .write_all(format!("{head}{body}").as_bytes())
+            .await?;
         let mut length = 0usize;
         loop {
             let mut line = String::new();
@@ -130,8 +135,6 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
             .collect()
     });
     let mut tasks = Vec::new();
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs(seconds);
     for client in 0..clients {
         let member = state
             .accounts
@@ -171,35 +174,26 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
             if restored["code"] != 0 {
                 bail!("restore_login: {restored}");
             }
-            let mut rng = rand::rngs::StdRng::seed_from_u64(client as u64);
-            let mut latencies = Vec::new();
-            while Instant::now() < deadline {
-                let (event_id, price) = picks[rng.random_range(0..picks.len())];
-                let bet = json!({"command": "do_bet", "rid": 3, "params": {"type": 1, "mode": 2, "amount": "1.00",
-                    "bets": [{"event_id": event_id, "price": price.to_string()}]}});
-                let t = Instant::now();
-                let answer = conn.post(Some(&sid), &bet).await?;
-                if answer["data"]["result"] != "OK" {
-                    bail!("bet refused: {answer}");
-                }
-                latencies.push(t.elapsed());
-            }
-            Ok::<_, anyhow::Error>(latencies)
+            let rng = rand::rngs::StdRng::seed_from_u64(client as u64);
+            Ok::<_, anyhow::Error>(Driver { conn, sid, picks, rng })
         }));
     }
-    let mut all = Vec::new();
+    let mut drivers = Vec::new();
     for task in tasks {
-        all.extend(task.await??);
+        drivers.push(task.await??);
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    all.sort();
-    let pick =
-        |q: f64| all[((all.len() as f64 * q) as usize).min(all.len() - 1)].as_secs_f64() * 1e3;
-    let rate = all.len() as f64 / elapsed;
-    println!("bets placed over HTTP: {} in {elapsed:.1} s = {rate:.0} bets/s (p50 {:.2} ms, p99 {:.2} ms)", all.len(), pick(0.5), pick(0.99));
+    // Peak: every client sends its next bet as soon as the last is answered.
+    let started = Instant::now();
+    let (drivers, all) = phase(drivers, started + Duration::from_secs(seconds), None).await?;
+    let peak = report("peak", &all, started.elapsed().as_secs_f64());
     if let Some(limit) = pgbench_rate {
-        println!("ratio: {:.2} of the pgbench limit", rate / limit);
+        println!("ratio: {:.2} of the pgbench limit", peak / limit);
     }
+    // Then half that rate, paced, for the latency target.
+    let interval = Duration::from_secs_f64(clients as f64 / (peak / 2.0));
+    let started = Instant::now();
+    let (_, all) = phase(drivers, started + Duration::from_secs(seconds), Some(interval)).await?;
+    report("half the peak rate", &all, started.elapsed().as_secs_f64());
     running.stop().await?;
     if let Some((admin, schema)) = schema {
         sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
@@ -207,4 +201,83 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
             .await?;
     }
     Ok(())
+}
+
+/// One benchmark client: its connection, Swarm session and picks.
+struct Driver {
+    conn: Conn,
+    sid: String,
+    picks: Vec<(u64, Decimal)>,
+    rng: rand::rngs::StdRng,
+}
+
+impl Driver {
+    /// Places bets until `deadline`, one every `interval` (or back to back).
+    async fn drive(
+        mut self,
+        deadline: Instant,
+        interval: Option<Duration>,
+    ) -> anyhow::Result<(Driver, Vec<Duration>)> {
+        let mut latencies = Vec::new();
+        // Paced clients start at random points of their interval, so their
+        // sends spread out instead of arriving in bursts.
+        let mut next = Instant::now()
+            + interval
+                .map(|i| i.mul_f64(self.rng.random_range(0.0..1.0)))
+                .unwrap_or_default();
+        while Instant::now() < deadline {
+            if let Some(interval) = interval {
+                tokio::time::sleep_until(next.into()).await;
+                next += interval;
+            }
+            let (event_id, price) = self.picks[self.rng.random_range(0..self.picks.len())];
+            let bet = json!({"command": "do_bet", "rid": 3, "params": {"type": 1, "mode": 2, "amount": "1.00",
+                "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+            let t = Instant::now();
+            let answer = self.conn.post(Some(&self.sid), &bet).await?;
+            if answer["data"]["result"] != "OK" {
+                bail!("bet refused: {answer}");
+            }
+            latencies.push(t.elapsed());
+        }
+        Ok((self, latencies))
+    }
+}
+
+async fn phase(
+    drivers: Vec<Driver>,
+    deadline: Instant,
+    interval: Option<Duration>,
+) -> anyhow::Result<(Vec<Driver>, Vec<Duration>)> {
+    let tasks: Vec<_> = drivers
+        .into_iter()
+        .map(|d| tokio::spawn(d.drive(deadline, interval)))
+        .collect();
+    let mut drivers = Vec::new();
+    let mut all = Vec::new();
+    for task in tasks {
+        let (driver, latencies) = task.await??;
+        drivers.push(driver);
+        all.extend(latencies);
+    }
+    Ok((drivers, all))
+}
+
+/// Prints a phase's rate and latencies; returns the rate.
+fn report(name: &str, all: &[Duration], elapsed: f64) -> f64 {
+    let mut all = all.to_vec();
+    all.sort();
+    let pick = |q: f64| {
+        all.get(((all.len() as f64 * q) as usize).min(all.len().saturating_sub(1)))
+            .map(|d| d.as_secs_f64() * 1e3)
+            .unwrap_or_default()
+    };
+    let rate = all.len() as f64 / elapsed;
+    println!(
+        "bets placed over HTTP ({name}): {} in {elapsed:.1} s = {rate:.0} bets/s (p50 {:.2} ms, p99 {:.2} ms)",
+        all.len(),
+        pick(0.5),
+        pick(0.99)
+    );
+    rate
 }
