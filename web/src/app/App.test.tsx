@@ -124,6 +124,16 @@ describe('App shell', () => {
     window.history.pushState(null, '', '/');
   });
 
+  it('draws /backoffice with its own login and none of the member shell', async () => {
+    window.history.pushState(null, '', '/backoffice');
+    mockApi(member, { [CONFIG_URL]: () => json(conf), [languageUrl('zhh')]: () => json(zhh) });
+    renderApp();
+    expect(await screen.findByTestId('bo-login', {}, { timeout: 4000 })).toHaveTextContent(zhh['bo.login.title']!);
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('betslip-button')).not.toBeInTheDocument();
+    window.history.pushState(null, '', '/');
+  });
+
   it('opens registration from #action=register', async () => {
     window.history.pushState(null, '', '/#action=register');
     mockApi(member, { [CONFIG_URL]: () => json(conf), [languageUrl('zhh')]: () => json(zhh) });

@@ -39,6 +39,8 @@ const history = () => import('../features/history/HistoryPages');
 const HistoryBetsPage = lazy(() => history().then((m) => ({ default: m.HistoryBetsPage })));
 const HistoryBetPage = lazy(() => history().then((m) => ({ default: m.HistoryBetPage })));
 const BetRecordPanel = lazy(() => history().then((m) => ({ default: m.BetRecordPanel })));
+// The staff back office: its own chunk, its own login, none of the member shell.
+const BackofficeApp = lazy(() => import('../features/backoffice/BackofficeApp').then((m) => ({ default: m.BackofficeApp })));
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
 const SLIP_PAGES = ['home', 'sport', 'game'];
@@ -59,6 +61,13 @@ export function App() {
 
   if (bootError) return <BootError error={bootError} />;
   if (!ready) return <Loader label={t('app.loading')} />;
+  if (matchRoute(pathname, menu).page === 'backoffice') {
+    return (
+      <Suspense fallback={<Loader label={t('app.loading')} />}>
+        <BackofficeApp />
+      </Suspense>
+    );
+  }
   const nativeApp = isNativeApp();
   return (
     <div className={nativeApp ? 'app app--native' : 'app'}>
@@ -109,6 +118,7 @@ function Page() {
       return <HistoryBetsPage />;
     case 'historyBet':
       return <HistoryBetPage id={route.id} />;
+    case 'backoffice': // drawn by App without the member shell
     case 'notFound':
       return <EmptyState textKey="empty.page_not_found" />;
   }

@@ -10,8 +10,10 @@ import { sportSaga } from '../features/sport/sagas';
 import { betslipSaga } from '../features/betslip/sagas';
 import { historySaga } from '../features/history/sagas';
 import { realtimeSaga } from '../features/realtime/sagas';
+import { cashoutSaga } from '../features/cashout/sagas';
+import { counterOfferSaga } from '../features/counteroffer/sagas';
 
 export function* rootSaga(): SagaIterator {
   yield all([fork(configSaga), fork(i18nSaga), fork(balanceSaga), fork(sessionSaga), fork(formsSaga), fork(liveSaga), fork(sportSaga),
-    fork(betslipSaga), fork(historySaga), fork(realtimeSaga)]);
+    fork(betslipSaga), fork(historySaga), fork(realtimeSaga), fork(cashoutSaga), fork(counterOfferSaga)]);
 }

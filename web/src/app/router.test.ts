@@ -33,6 +33,11 @@ describe('sport routes (spec 000 section 2)', () => {
       expect(matchRoute(path, MENU), path).toEqual({ page: 'notFound' });
   });
 
+  it('gives every /backoffice path to the back office, which reads the rest itself', () => {
+    for (const p of ['/backoffice', '/backoffice/queue', '/backoffice/queue/12', '/backoffice/audit/3'])
+      expect(matchRoute(p, ['prematch']), p).toEqual({ page: 'backoffice' });
+  });
+
   it('matches scores', () => {
     expect(matchRoute('/scores', MENU)).toEqual({ page: 'scores' });
     expect(matchRoute('/scores/12', MENU)).toEqual({ page: 'scores', id: 12 });

@@ -35,10 +35,12 @@ export function scrollToTop(ms = SCROLL_TOP_MS) {
   requestAnimationFrame(step);
 }
 
-export function navigate(to: string) {
+/** Goes to `to`; `replace` swaps the current history entry (a redirect the back button should skip). */
+export function navigate(to: string, { replace = false } = {}) {
   if (to === window.location.pathname + window.location.search) return;
   const keep = isNativeApp() && !to.includes('?') ? '?isRNApp=true' : '';
-  window.history.pushState(null, '', to + keep);
+  if (replace) window.history.replaceState(null, '', to + keep);
+  else window.history.pushState(null, '', to + keep);
   listeners.forEach((listener) => listener());
 }
 
@@ -96,11 +98,14 @@ export type Route =
   | { page: 'userinfo' }
   | { page: 'historyBets' }
   | { page: 'historyBet'; id: string }
+  | { page: 'backoffice' }
   | { page: 'notFound' };
 
 export function matchRoute(pathname: string, menu: readonly string[]): Route {
   const [first, second, ...rest] = pathname.split('/').filter(Boolean);
   if (!first) return { page: 'home' };
+  // the staff back office has its own screens and paths (features/backoffice/roles.ts)
+  if (first === 'backoffice') return { page: 'backoffice' };
   if (first === 'setting') {
     const name = SETTING_PAGES.find((p) => p === second);
     return name && rest.length === 0 ? { page: 'setting', name } : { page: 'notFound' };

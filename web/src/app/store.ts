@@ -1,5 +1,5 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
-import createSagaMiddleware from 'redux-saga';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
+import createSagaMiddleware, { type Saga, type Task } from 'redux-saga';
 import config from '../features/config/configSlice';
 import i18n from '../features/i18n/i18nSlice';
 import balance from '../features/balance/balanceSlice';
@@ -12,9 +12,20 @@ import selections from '../features/selections/selectionsSlice';
 import betslip from '../features/betslip/betslipSlice';
 import history from '../features/history/historySlice';
 import realtime from '../features/realtime/realtimeSlice';
+import cashout from '../features/cashout/cashoutSlice';
+import counterOffer from '../features/counteroffer/counterOfferSlice';
 import { rootSaga } from './rootSaga';
 
-export const rootReducer = combineReducers({ config, i18n, balance, session, ui, forms, live, sport, selections, betslip, history, realtime });
+/**
+ * Slices of route chunks that load on first use (the back office): each declares
+ * itself here by module augmentation and injects itself into `rootReducer`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface LazyLoadedSlices {}
+
+export const rootReducer = combineSlices({
+  config, i18n, balance, session, ui, forms, live, sport, selections, betslip, history, realtime, cashout, counterOffer,
+}).withLazyLoadedSlices<LazyLoadedSlices>();
 export type RootState = ReturnType<typeof rootReducer>;
 
 /** A fresh store with its sagas running; tests build their own the same way. */
@@ -26,7 +37,9 @@ export function createAppStore(preloadedState?: Partial<RootState>) {
     middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
   });
   sagaMiddleware.run(rootSaga);
-  return store;
+  /** Starts the saga of a route chunk loaded later (the back office). */
+  const runSaga = (saga: Saga): Task => sagaMiddleware.run(saga);
+  return Object.assign(store, { runSaga });
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { formatMoney } from '../../shared/money';
@@ -43,7 +43,10 @@ export function BetslipPanel() {
           {slip.quickBet ? (
             <QuickBetSettings />
           ) : view.count === 0 ? (
-            <p className="slip__empty" data-testid="betslip-empty">{t(MSG.empty)}</p>
+            <>
+              <p className="slip__empty" data-testid="betslip-empty">{t(MSG.empty)}</p>
+              <LoadBooking />
+            </>
           ) : (
             <>
               <nav className="seg slip__types" aria-label={t('betslip.bet_type')}>
@@ -99,6 +102,7 @@ export function BetslipPanel() {
                   disabled={slip.bookingBet.loading || view.count === 0}
                   onClick={() => dispatch(betslipActions.bookingRequested())}>{t('betslip.booking')}</button>
               </div>
+              {slip.bookingBet.id && <BookingId id={slip.bookingBet.id} />}
               <button type="button" className="btn btn--primary btn--block slip__place" data-testid="place-bet"
                 disabled={!view.canPlace} onClick={() => dispatch(betslipActions.placeRequested())}>
                 {slip.betState === 'loading' ? t('betslip.placing') : t('betslip.place_bet')}
@@ -108,6 +112,64 @@ export function BetslipPanel() {
         </div>
       </div>
     </div>
+  );
+}
+
+/** The booking id of the picks as they are, selectable and copyable. */
+function BookingId({ id }: { id: string }) {
+  const t = useT();
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(id);
+      setCopied(true);
+    } catch {
+      // No clipboard API (plain http): copy the selected field instead.
+      input.current?.select();
+      setCopied(document.execCommand('copy'));
+    }
+  };
+  return (
+    <div className="slip__booking" data-testid="booking-box">
+      <p className="slip__booking-text">{t('betslip.booking_saved')}</p>
+      <div className="slip__booking-row">
+        <input ref={input} className="slip__booking-id" readOnly value={id} aria-label={t('betslip.booking')} data-testid="booking-id"
+          onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" className="btn btn--gold btn--sm" data-testid="booking-copy" onClick={() => void copy()}>
+          {copied ? t('betslip.booking_copied') : t('betslip.booking_copy')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** 'Load booking' in the empty slip: get_booking adds the booked picks at current prices. */
+function LoadBooking() {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const load = useAppSelector((s) => s.betslip.bookingLoad);
+  const [id, setId] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (id.trim() !== '' && !load.loading) dispatch(betslipActions.bookingLoadRequested(id));
+  };
+  return (
+    <form className="slip__booking" data-testid="load-booking" onSubmit={submit}>
+      <div className="slip__booking-row">
+        <input className="slip__booking-id" value={id} maxLength={16} autoComplete="off" autoCapitalize="characters" spellCheck={false}
+          placeholder={t('betslip.booking_load_placeholder')} aria-label={t('betslip.booking_load_placeholder')} data-testid="booking-input"
+          onChange={(e) => setId(e.target.value)} />
+        <button type="submit" className="btn btn--gold btn--sm" data-testid="booking-load" disabled={load.loading || id.trim() === ''}>
+          {t('betslip.booking_load')}
+        </button>
+      </div>
+      {load.message && (
+        <p className="slip-event__warn" role="alert" data-testid="booking-load-error">
+          {load.message.key ? t(load.message.key, ...(load.message.args ?? [])) : load.message.text}
+        </p>
+      )}
+    </form>
   );
 }
 
@@ -127,6 +189,10 @@ function Message({ message }: { message: SlipMessage }) {
       {message.action === 'login' && (
         <button type="button" className="btn btn--gold btn--sm" data-testid="betslip-login"
           onClick={() => dispatch(uiActions.popupRequested({ name: 'login' }))}>{t('header.login')}</button>
+      )}
+      {message.action === 'superBet' && (
+        <button type="button" className="btn btn--gold btn--sm" data-testid="place-super-bet"
+          onClick={() => dispatch(betslipActions.superBetPlaceRequested())}>{t('betslip.super_bet_place')}</button>
       )}
       {message.action === 'accept' && (
         <button type="button" className="btn btn--gold btn--sm" data-testid="accept-changes"

@@ -7,7 +7,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { selectionsActions, type Selection } from '../selections/selectionsSlice';
 import { sessionActions } from '../session/sessionSlice';
 import {
-  SINGLE, SYSTEM, autoAccepts, autoType, betCount, conflictsOf, systemOptions, totalFromUnit, unitFromTotal,
+  SINGLE, SYSTEM, autoAccepts, autoType, betCount, conflictsOf, minEvents, systemOptions, totalFromUnit, unitFromTotal,
   type AcceptMode, type BetType,
 } from './calc';
 
@@ -80,8 +80,8 @@ export interface SlipMessage {
   args?: Array<string | number>;
   /** A server text when the code is outside the catalogue. */
   text?: string;
-  /** 2400: a Deposit link; 12: a login button; 1800: Accept Changes. */
-  action?: 'deposit' | 'login' | 'accept';
+  /** 2400: a Deposit link; 12: a login button; 1800: Accept Changes; 1510 with super_bet: place it as a super bet. */
+  action?: 'deposit' | 'login' | 'accept' | 'superBet';
 }
 
 export interface QuickBetNotice {
@@ -114,7 +114,10 @@ export interface BetslipState {
   selectedFreeBetAmount: string | null;
   /** Whether the member's profile says free bets exist (has_free_bets). */
   hasFreeBets: boolean;
+  /** book_bet: the id of the picks as they are now (cleared when they change). */
   bookingBet: { loading: boolean; id: string | null };
+  /** get_booking from the empty slip, with its failure message. */
+  bookingLoad: { loading: boolean; message: SlipMessage | null };
   quickBet: boolean;
   quickBetStake: string;
   betterOddSelectionMode: boolean;
@@ -144,6 +147,7 @@ export const initialState: BetslipState = {
   selectedFreeBetAmount: null,
   hasFreeBets: false,
   bookingBet: { loading: false, id: null },
+  bookingLoad: { loading: false, message: null },
   quickBet: false,
   quickBetStake: '10',
   betterOddSelectionMode: false,
@@ -155,6 +159,13 @@ export const initialState: BetslipState = {
   quickBetNotifications: [],
   success: null,
 };
+
+/** A loaded booking's type and how each pick stands now (get_booking). */
+export interface LoadedBooking {
+  type: BetType;
+  sysBet: number | null;
+  events: Array<{ eventId: number; available: boolean; gone: boolean }>;
+}
 
 /** What the feed says of one pick. */
 export interface FeedEvent {
@@ -223,6 +234,7 @@ function reconcile(s: BetslipState, auto = true) {
   const single = s.events.length === 1 ? s.events[0]! : null;
   if (single) single.singleStake = s.stake;
   syncUnit(s);
+  s.bookingBet.id = null;
 }
 
 const betslipSlice = createSlice({
@@ -367,6 +379,26 @@ const betslipSlice = createSlice({
     bookingFinished(state, action: PayloadAction<string | null>) {
       state.bookingBet = { loading: false, id: action.payload };
     },
+    /** The 'Load booking' field of the empty slip. */
+    bookingLoadRequested(state, _action: PayloadAction<string>) {
+      state.bookingLoad = { loading: true, message: null };
+    },
+    bookingLoadFinished(state, action: PayloadAction<SlipMessage | null>) {
+      state.bookingLoad = { loading: false, message: action.payload };
+    },
+    /** After the booking's picks were added: its type and system size, gone and blocked picks marked as the feed would. */
+    bookingLoaded(state, action: PayloadAction<LoadedBooking>) {
+      const { type, sysBet, events } = action.payload;
+      for (const loaded of events) {
+        const e = state.events.find((x) => x.eventId === loaded.eventId);
+        if (!e) continue;
+        e.deleted = loaded.gone;
+        e.blocked = !loaded.gone && !loaded.available;
+      }
+      if (type !== state.type && type !== SINGLE && state.events.length >= minEvents(type)) state.type = type;
+      if (state.type === SYSTEM && sysBet !== null && systemOptions(state.events.length, 0).includes(sysBet)) state.sysOptionValue = sysBet;
+      reconcile(state, false);
+    },
     maxBetRequested(state) {
       state.maxBetLoading = true;
     },
@@ -381,6 +413,8 @@ const betslipSlice = createSlice({
     },
     /** The place-bet button; the saga takes these one at a time. */
     placeRequested() {},
+    /** After 1510 with details.super_bet: the same slip again with mode -1. */
+    superBetPlaceRequested() {},
     quickPlaceRequested(_state, _action: PayloadAction<number>) {},
     placeStarted(state) {
       state.betState = 'loading';
@@ -392,6 +426,11 @@ const betslipSlice = createSlice({
       state.betState = 'accepted';
       state.betAccepted = true;
       state.success = action.payload;
+    },
+    /** A super bet went On Hold: neither accepted nor refused yet. */
+    placeHeld(state) {
+      state.betState = 'idle';
+      state.message = null;
     },
     placeFailed(state, action: PayloadAction<SlipMessage>) {
       state.betState = 'failed';

@@ -8,7 +8,9 @@ import { selectionsActions, type Selection } from '../selections/selectionsSlice
 import { sessionActions } from '../session/sessionSlice';
 import { betslipActions } from './betslipSlice';
 import { MSG } from './calc';
-import { BET_ACCEPTED_MS, CLOSE_AFTER_BET_MS, QUICK_BET_NOTICE_MS, placeQueue, type BetslipDeps, type DoBetAnswer } from './sagas';
+import {
+  BET_ACCEPTED_MS, CLOSE_AFTER_BET_MS, HELD_NOTICE, QUICK_BET_NOTICE_MS, SUPER_BET_SUGGESTED, placeQueue, type BetslipDeps, type DoBetAnswer,
+} from './sagas';
 
 const AUTH = { auth_token: 'tok', user_id: '7', username: 'demo', expires: Date.now() + 600_000, never_expires: false };
 const pick = (eventId: number, price = '2.000'): Selection => ({
@@ -178,6 +180,45 @@ describe('place-bet saga', () => {
     expect(store.getState().betslip.quickBetNotifications).toMatchObject([{ kind: 'ok', key: 'betslip.bet_accepted' }]);
     await vi.advanceTimersByTimeAsync(QUICK_BET_NOTICE_MS);
     expect(store.getState().betslip.quickBetNotifications).toEqual([]);
+    task.cancel();
+  });
+
+  it('1510 with details.super_bet: the 1510_sb message; its action sends the same slip again with mode -1', async () => {
+    const { store, calls, task } = start(({ params }) => (params.mode === -1
+      ? { result: 'OK', result_text: null, details: { ...(OK.details as object), status: -5 } }
+      : { result: 1510, result_text: 'The bet amount exceeds your current limit', details: { super_bet: true } }));
+    fill(store, [1], '500');
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().betslip.message).toEqual({ key: SUPER_BET_SUGGESTED, action: 'superBet' });
+    store.dispatch(betslipActions.superBetPlaceRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.map((c) => c.params.mode)).toEqual([0, -1]);
+    expect(calls[1]!.params).toMatchObject({ type: 1, amount: 500, bets: [{ event_id: 1, price: 2 }] });
+    expect(store.getState().betslip.superBet).toBe(false); // the next slip is an ordinary one again
+    task.cancel();
+  });
+
+  it('1510 without super_bet is the plain limit message', async () => {
+    const { store, task } = start(() => ({ result: 1510, result_text: 'The bet amount exceeds your current limit', details: null }));
+    fill(store);
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().betslip.message).toEqual({ key: 'error.1510', args: [] });
+    task.cancel();
+  });
+
+  it('a super bet placed On Hold (details.status -5): the keep-the-order warning, no success popup, the slip clears', async () => {
+    const { store, actions, task } = start(() => ({ result: 'OK', result_text: null, details: { ...(OK.details as object), status: -5 } }));
+    fill(store);
+    store.dispatch(betslipActions.superBetToggled(true));
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().betslip.success).toBeNull();
+    expect(store.getState().ui.notice).toMatchObject({ kind: 'warning', key: HELD_NOTICE });
+    expect(actions).toEqual(expect.arrayContaining([balanceActions.refreshRequested.type, 'history/changed']));
+    await vi.advanceTimersByTimeAsync(CLOSE_AFTER_BET_MS);
+    expect(store.getState().betslip).toMatchObject({ open: false, events: [], betState: 'idle' });
     task.cancel();
   });
 });

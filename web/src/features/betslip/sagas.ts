@@ -10,12 +10,14 @@ import { SWARM_SOURCE, SwarmError } from '../../api/swarm';
 import type { RootState } from '../../app/store';
 import { balanceActions } from '../balance/balanceSlice';
 import { swarmRequest } from '../live/connection';
+import { memberRequest } from '../live/memberRequest';
+import { historyActions } from '../history/historySlice';
 import { liveActions, queryKey, type SwarmQuery } from '../live/liveSlice';
-import { selectionsActions } from '../selections/selectionsSlice';
-import { selectAuth, selectLoggedIn } from '../session/selectors';
+import { selectionsActions, type Selection } from '../selections/selectionsSlice';
+import { selectLoggedIn } from '../session/selectors';
 import { uiActions } from '../shell/uiSlice';
 import { betslipActions, type BetSuccess, type BetslipEvent, type BetslipState, type FeedEvent, type SlipMessage } from './betslipSlice';
-import { MSG, SINGLE, SYSTEM, betterOdds, blockingMessage, sysBetValue } from './calc';
+import { MSG, SINGLE, SYSTEM, betterOdds, blockingMessage, sysBetValue, type BetType } from './calc';
 import { selectStakeBalance } from './selectors';
 
 /** 'Bet accepted.' stays 5000 ms; the betslip closes 500 ms after the bet (spec 000 section 9). */
@@ -27,6 +29,13 @@ export const QUOTE_DEBOUNCE_MS = 300;
 /** Codes of do_bet results with their own handling. */
 export const ODDS_CHANGED = 1800;
 export const INSUFFICIENT_BALANCE = 2400;
+/** Over the member's limit; with details.super_bet the slip may go again as a super bet. */
+export const MEMBER_LIMIT = 1510;
+export const SUPER_BET_SUGGESTED = 'error.1510_sb';
+/** do_bet OK with this status: a super bet held for support (On Hold). */
+export const ON_HOLD = -5;
+export const HELD_NOTICE = 'betslip.super_bet_held';
+export const HELD_NOTICE_MS = 8000;
 
 export interface BetslipDeps {
   request: <T>(command: string, params: Record<string, unknown>) => Promise<T>;
@@ -78,6 +87,9 @@ const LOGIN: SlipMessage = { key: MSG.login, action: 'login' };
 export function refusalMessage(answer: DoBetAnswer): SlipMessage {
   const code = Number(answer.result);
   if (code === ODDS_CHANGED) return { key: MSG.priceChanged, action: 'accept' };
+  if (code === MEMBER_LIMIT && (answer.details as { super_bet?: unknown } | null | undefined)?.super_bet === true) {
+    return { key: SUPER_BET_SUGGESTED, action: 'superBet' };
+  }
   if (code === INSUFFICIENT_BALANCE) return { key: MSG.insufficient, action: 'deposit' };
   if (code === NOT_LOGGED_IN) return LOGIN;
   const known = messageForCode(Number.isFinite(code) ? code : -4);
@@ -87,14 +99,7 @@ export function refusalMessage(answer: DoBetAnswer): SlipMessage {
 
 /** do_bet; a session that lost its login (code 12 while a member) gets restore_login and one retry. */
 export function* sendBet(deps: BetslipDeps, params: Record<string, unknown>): SagaIterator<DoBetAnswer> {
-  try {
-    return (yield call(deps.request, 'do_bet', params)) as DoBetAnswer;
-  } catch (err) {
-    const auth: ReturnType<typeof selectAuth> = yield select(selectAuth);
-    if (!(err instanceof SwarmError && err.code === NOT_LOGGED_IN && auth)) throw err;
-    yield call(deps.request, 'restore_login', { user_id: auth.user_id, auth_token: auth.auth_token });
-    return (yield call(deps.request, 'do_bet', params)) as DoBetAnswer;
-  }
+  return (yield call(memberRequest, deps.request, 'do_bet', params)) as DoBetAnswer;
 }
 
 function* failed(message: SlipMessage): SagaIterator {
@@ -108,9 +113,10 @@ function failure(err: unknown): SlipMessage {
   return { key: 'error.network' };
 }
 
-/** Places the slip. Runs to the end before the next submit is taken. */
-export function* placeBet(deps: BetslipDeps): SagaIterator {
-  const slip: BetslipState = yield select(selectSlip);
+/** Places the slip (as a super bet: mode -1). Runs to the end before the next submit is taken. */
+export function* placeBet(deps: BetslipDeps, { superBet = false } = {}): SagaIterator {
+  const current: BetslipState = yield select(selectSlip);
+  const slip = superBet ? { ...current, superBet: true } : current;
   const loggedIn: boolean = yield select(selectLoggedIn);
   const balance: number | null = yield select(selectStakeBalance);
   const stake = slip.freeBet ? (slip.selectedFreeBetAmount ?? '') : slip.stake;
@@ -129,7 +135,8 @@ export function* placeBet(deps: BetslipDeps): SagaIterator {
     return;
   }
   if (String(answer.result).toUpperCase() === 'OK') {
-    yield call(accepted, answer.details as BetSuccess);
+    const details = answer.details as (BetSuccess & { status?: number }) | null;
+    yield call(Number(details?.status) === ON_HOLD ? held : accepted, details as BetSuccess);
     return;
   }
   if (Number(answer.result) === ODDS_CHANGED && Array.isArray(answer.details)) {
@@ -143,6 +150,18 @@ export function* accepted(details: BetSuccess): SagaIterator {
   yield put(betslipActions.placeAccepted(details));
   yield put(balanceActions.refreshRequested());
   yield put(uiActions.notified({ kind: 'info', key: 'betslip.bet_accepted', ms: BET_ACCEPTED_MS }));
+  yield delay(CLOSE_AFTER_BET_MS);
+  yield put(betslipActions.closed());
+  yield put(selectionsActions.cleared());
+  yield put(betslipActions.slipCleared());
+}
+
+/** A super bet placed On Hold: not accepted yet, support keeps the order (spec 000 section 8). */
+export function* held(): SagaIterator {
+  yield put(betslipActions.placeHeld());
+  yield put(balanceActions.refreshRequested());
+  yield put(uiActions.notified({ kind: 'warning', key: HELD_NOTICE, ms: HELD_NOTICE_MS }));
+  yield put(historyActions.changed());
   yield delay(CLOSE_AFTER_BET_MS);
   yield put(betslipActions.closed());
   yield put(selectionsActions.cleared());
@@ -182,12 +201,13 @@ export function* quickPlace(deps: BetslipDeps, eventId: number): SagaIterator {
 /** One submit at a time: a second tap waits in the channel until the first bet has an answer. */
 export function* placeQueue(deps: BetslipDeps): SagaIterator {
   const queue: Channel<PayloadAction<number | undefined>> = yield actionChannel(
-    [betslipActions.placeRequested.type, betslipActions.quickPlaceRequested.type], buffers.expanding(4),
+    [betslipActions.placeRequested.type, betslipActions.quickPlaceRequested.type, betslipActions.superBetPlaceRequested.type],
+    buffers.expanding(4),
   );
   for (;;) {
     const action: PayloadAction<number | undefined> = yield take(queue);
     if (action.type === betslipActions.quickPlaceRequested.type) yield call(quickPlace, deps, action.payload as number);
-    else yield call(placeBet, deps);
+    else yield call(placeBet, deps, { superBet: action.type === betslipActions.superBetPlaceRequested.type });
   }
 }
 
@@ -218,14 +238,111 @@ export function* maxBet(deps: BetslipDeps): SagaIterator {
   }
 }
 
-/**
- * Booking id. TODO: the contract has no booking call yet (docs/protocol.md "Bets");
- * until it has, the button answers that booking is not available.
- */
-export function* bookBet(): SagaIterator {
-  yield delay(0);
-  yield put(betslipActions.bookingFinished(null));
-  yield put(betslipActions.messageShown({ key: 'betslip.booking_unavailable' }));
+/* ---------- booking ids (docs/protocol.md "Booking ids") ---------- */
+
+/** book_bet / get_booking answer their outcome the do_bet way: result 0 or a catalogue code. */
+export interface BookingAnswer<T> {
+  result: string | number;
+  result_text?: string | null;
+  details?: T | null;
+}
+
+/** One pick of a get_booking answer; price is the current live one, null when the event has gone. */
+export interface BookedPick {
+  event_id: number;
+  price: string | number | null;
+  booked_price?: string | number | null;
+  base?: string | number | null;
+  game_id: number;
+  market_id: number;
+  event_name: string;
+  market_name: string;
+  team1: string;
+  team2?: string | null;
+  start_ts?: number;
+  is_live?: boolean;
+  available: boolean;
+}
+
+export interface BookedSlip {
+  type: number;
+  sys_bet: number | null;
+  bets: BookedPick[];
+}
+
+/** book_bet params: the type, the system size and each pick at the price the slip shows (-1 for SP). */
+export function bookBetParams(slip: BetslipState): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    type: slip.type,
+    bets: slip.events.map((e) => ({ event_id: e.eventId, price: e.oddType === 'sp' ? -1 : Number(e.price) || null })),
+  };
+  if (slip.type === SYSTEM) params.sys_bet = sysBetValue(slip.sysOptionValue, slip.bankerBetsCount);
+  return params;
+}
+
+/** A booked pick as a selection: the current price, or the booked one when the event has gone. */
+export function bookedSelection(b: BookedPick): Selection {
+  const price = b.price ?? b.booked_price ?? null;
+  return {
+    gameId: Number(b.game_id), marketId: Number(b.market_id), eventId: Number(b.event_id),
+    price: price === null ? '' : String(price), base: b.base === null || b.base === undefined ? null : String(b.base),
+    marketName: b.market_name, eventName: b.event_name, team1: b.team1, team2: b.team2 ?? '', isLive: Boolean(b.is_live),
+    startTs: b.start_ts,
+  };
+}
+
+/** The booking-id button: the slip's picks saved under an id shown in the slip (members and visitors). */
+export function* bookBet(deps: BetslipDeps): SagaIterator {
+  const slip: BetslipState = yield select(selectSlip);
+  if (slip.events.length === 0) {
+    yield put(betslipActions.bookingFinished(null));
+    return;
+  }
+  try {
+    const answer: BookingAnswer<{ number?: string }> = yield call(deps.request, 'book_bet', bookBetParams(slip));
+    const id = Number(answer.result) === 0 ? answer.details?.number : undefined;
+    yield put(betslipActions.bookingFinished(id ? String(id) : null));
+    if (!id) yield put(betslipActions.messageShown(refusalMessage(answer)));
+  } catch (err) {
+    yield put(betslipActions.bookingFinished(null));
+    yield put(betslipActions.messageShown(failure(err)));
+  }
+}
+
+const BET_TYPES = [1, 2, 3, 4];
+
+/** 'Load booking': the booked picks replace the slip, at current prices; gone or blocked ones are marked. */
+export function* loadBooking(deps: BetslipDeps, action: PayloadAction<string>): SagaIterator {
+  const id = action.payload.trim();
+  if (!id) {
+    yield put(betslipActions.bookingLoadFinished({ key: 'betslip.booking_not_found' }));
+    return;
+  }
+  let answer: BookingAnswer<BookedSlip>;
+  try {
+    answer = yield call(deps.request, 'get_booking', { booking_id: id });
+  } catch (err) {
+    yield put(betslipActions.bookingLoadFinished(failure(err)));
+    return;
+  }
+  const booked = Number(answer.result) === 0 ? answer.details : null;
+  if (!booked || !Array.isArray(booked.bets)) {
+    yield put(betslipActions.bookingLoadFinished(refusalMessage(answer)));
+    return;
+  }
+  const slip: BetslipState = yield select(selectSlip);
+  if (slip.quickBet) yield put(betslipActions.quickBetToggled(false)); // loaded picks are not quick bets
+  yield put(selectionsActions.cleared());
+  for (const pick of booked.bets) yield put(selectionsActions.toggled(bookedSelection(pick)));
+  const type = BET_TYPES.includes(Number(booked.type)) ? (Number(booked.type) as BetType) : SINGLE;
+  yield put(betslipActions.bookingLoaded({
+    type,
+    sysBet: booked.sys_bet === null || booked.sys_bet === undefined ? null : Number(booked.sys_bet),
+    events: booked.bets.map((b) => ({
+      eventId: Number(b.event_id), available: Boolean(b.available), gone: b.price === null || b.price === undefined,
+    })),
+  }));
+  yield put(betslipActions.bookingLoadFinished(null));
 }
 
 /* ---------- live prices of the picks ---------- */
@@ -319,5 +436,6 @@ export function* betslipSaga(deps: BetslipDeps = defaultDeps): SagaIterator {
   yield fork(feedSync);
   yield takeEvery(selectionsActions.toggled.type, watchQuickBet);
   yield takeLeading(betslipActions.maxBetRequested.type, maxBet, deps);
-  yield takeLeading(betslipActions.bookingRequested.type, bookBet);
+  yield takeLeading(betslipActions.bookingRequested.type, bookBet, deps);
+  yield takeLeading(betslipActions.bookingLoadRequested.type, loadBooking, deps);
 }

@@ -8,7 +8,10 @@ import { selectLoggedIn } from '../session/selectors';
 import { EmptyState } from '../shell/EmptyState';
 import { uiActions } from '../shell/uiSlice';
 import { historyActions, type HistoryTab } from './historySlice';
-import { RANGE_PRESETS, TYPE_KEYS, isSettled, outcomeView, type BetRecord } from './model';
+import { CashoutDialog } from '../cashout/CashoutDialog';
+import { cashoutActions } from '../cashout/cashoutSlice';
+import { CounterOffer } from '../counteroffer/CounterOffer';
+import { RANGE_PRESETS, TYPE_KEYS, awaitsAnswer, cashoutOffered, isSettled, outcomeView, type BetRecord } from './model';
 
 const TABS: Array<{ tab: HistoryTab; key: string }> = [
   { tab: 'unsettled', key: 'history.tab.unsettled' },
@@ -58,9 +61,34 @@ export function HistoryBetsPage() {
           {shown.map((r) => <BetCard key={String(r.id)} record={r} />)}
         </ul>
       )}
+      <CashoutDialog />
     </div>
   );
 }
+
+/** Below a bet: the Cash out button, what cash-outs paid so far, the counter offer. */
+export function BetActions({ record: r }: { record: BetRecord }) {
+  const t = useT();
+  const dispatch = useAppDispatch();
+  const amount = useAppSelector((s) => s.cashout.amounts[String(r.id)]);
+  const paid = Number(r.cashout_amount ?? 0) > 0 && r.outcome !== OUTCOME_CASHED_OUT ? String(r.cashout_amount) : null;
+  const offered = cashoutOffered(r);
+  if (!offered && !paid && !awaitsAnswer(r)) return null;
+  return (
+    <div className="bet-card__actions" data-testid="bet-actions">
+      <CounterOffer record={r} />
+      {paid && <span className="bet-card__muted" data-testid="bet-cashed-so-far">{t('cashout.paid_so_far', formatMoney(paid))}</span>}
+      {offered && (
+        <button type="button" className="btn btn--cashout btn--sm" data-testid="cashout-button"
+          onClick={() => dispatch(cashoutActions.opened(r))}>
+          {t('cashout.button')}{amount !== undefined && amount !== null && <small data-testid="cashout-button-amount">{formatMoney(amount.toFixed(2))}</small>}
+        </button>
+      )}
+    </div>
+  );
+}
+
+const OUTCOME_CASHED_OUT = 5;
 
 /** One bet: type, date, stake, odds, the picks and the outcome line. */
 export function BetCard({ record: r, compact }: { record: BetRecord; compact?: boolean }) {
@@ -69,7 +97,7 @@ export function BetCard({ record: r, compact }: { record: BetRecord; compact?: b
   const view = outcomeView(r);
   const events = r.events ?? [];
   return (
-    <li className={`bet-card bet-card--${view.cls}`} data-testid="bet-record" data-bet={String(r.id)}>
+    <li className={`bet-card bet-card--${view.cls}`} data-testid="bet-record" data-bet={String(r.id)} data-outcome={r.outcome}>
       <Link href={`/history/bet/${r.id}`} className="bet-card__link">
         <div className="bet-card__head">
           <strong>{t(TYPE_KEYS[r.type] ?? 'betslip.type.single')}{r.type === 3 && r.system_min_count ? ` ${r.system_min_count}/${events.length}` : ''}</strong>
@@ -92,6 +120,7 @@ export function BetCard({ record: r, compact }: { record: BetRecord; compact?: b
         </div>
         <div className="bet-card__muted">#{r.BetId ?? r.id} · {startText(Number(r.date_time), lang)}</div>
       </Link>
+      {!compact && <BetActions record={r} />}
     </li>
   );
 }
@@ -121,7 +150,7 @@ export function HistoryBetPage({ id }: { id: string }) {
           <dt>{t('history.date')}</dt><dd>{startText(Number(record.date_time), lang)}</dd>
           <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(record.amount))} {record.currency ?? ''}</dd>
           {Number(record.k) > 0 && (<><dt>{t('betslip.odds')}</dt><dd>{Number(record.k).toFixed(2)}</dd></>)}
-          <dt>{t('history.status')}</dt><dd><span className={`bet-status bet-status--${view.cls}`}>{t(view.statusKey)}</span></dd>
+          <dt>{t('history.status')}</dt><dd><span className={`bet-status bet-status--${view.cls}`} data-testid="bet-status">{t(view.statusKey)}</span></dd>
           <dt>{t(view.labelKey)}</dt>
           <dd className={`bet-card__outcome--${view.cls}`} data-testid="bet-outcome">
             {formatMoney(view.amount)}{view.bonus && <em className="bet-card__bonus"> +{formatMoney(view.bonus)} {t('history.bonus')}</em>}
@@ -137,8 +166,10 @@ export function HistoryBetPage({ id }: { id: string }) {
             </li>
           ))}
         </ul>
+        <BetActions record={record} />
       </section>
       <Link href="/history/bets" className="btn btn--ghost-dark btn--block">{t('history.back_to_list')}</Link>
+      <CashoutDialog />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, ok } from '../../test/apiMock';
+import { mockApi, ok, refuse } from '../../test/apiMock';
 import { startSagaWithState } from '../../test/runSaga';
-import { historyActions } from './historySlice';
+import reducer, { PATCH_LOADS, historyActions } from './historySlice';
 import { filterTab } from './HistoryPages';
-import { isSettled, outcomeView, presetRange, type BetRecord } from './model';
-import { BETRECORDS_PATH, loadHistory, loadRecent } from './sagas';
+import { awaitsAnswer, cashoutOffered, isSettled, outcomeView, presetRange, type BetRecord } from './model';
+import { BETRECORDS_PATH, loadHistory, loadRecent, reloadShown } from './sagas';
 import { configureTransport } from '../../api';
 import { PAIRS } from '../../test/apiMock';
 
@@ -71,5 +71,79 @@ describe('bet record sagas', () => {
     await member.task.toPromise();
     const p = api.last(BETRECORDS_PATH)!.params as { from_date: number; to_date: number };
     expect(p.to_date - p.from_date).toBe(86_400);
+  });
+
+  it('a changed bet reloads, without a loading state, only what has been loaded', async () => {
+    const api = mockApi({ [BETRECORDS_PATH]: () => ok({ list: [], total: 0 }) });
+    const loaded = () => ({
+      session: { loginState: 1 }, history: { preset: 'today', status: 'ready', recent: { status: 'idle' }, detail: { id: '9' } },
+    });
+    const run = startSagaWithState(loaded, reloadShown);
+    await run.task.toPromise();
+    expect(run.types().sort()).toEqual([historyActions.detailLoaded.type, historyActions.loaded.type]);
+    expect(api.calls).toHaveLength(2);
+    expect(api.calls.map((c) => c.params.BetId)).toEqual([undefined, '9']);
+  });
+});
+
+describe('the duplicate-submission guard', () => {
+  configureTransport({ pairs: PAIRS, reportLogs: false });
+  const state = (status: string) => () => ({ session: { loginState: 1 }, history: { preset: 'today', status, recent: { status: 'idle' }, detail: { id: null } } });
+
+  it('a reload refused as a repeat (-66666) is sent again after the wait; a failed refresh keeps the list', async () => {
+    const at: number[] = [];
+    const api = mockApi({
+      [BETRECORDS_PATH]: () => (at.push(Date.now()) === 1 ? refuse(-66666, 'Repeated submission, please wait 1 seconds.', { wait: 1 }) : ok({ list: [record(5)] })),
+    });
+    const run = startSagaWithState(state('ready'), reloadShown);
+    await run.task.toPromise();
+    expect(api.calls).toHaveLength(2);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(990);
+    expect(run.dispatched).toEqual([historyActions.loaded([record(5)])]);
+
+    const refused = mockApi({ [BETRECORDS_PATH]: () => refuse(1002, 'no') });
+    const again = startSagaWithState(state('ready'), reloadShown);
+    await again.task.toPromise();
+    expect(refused.calls).toHaveLength(1);
+    expect(again.dispatched).toEqual([]);
+  });
+});
+
+describe('patches from answers', () => {
+  it('lie over stale loads until a load agrees on the status', () => {
+    let s = reducer(undefined, historyActions.loaded([record(0, { id: 9 })]));
+    s = reducer(s, historyActions.betPatched({ id: '9', changes: { outcome: 5, payout: '9.00' } }));
+    expect(s.list[0]).toMatchObject({ outcome: 5, payout: '9.00' });
+    s = reducer(s, historyActions.loaded([record(0, { id: 9 })])); // the read model is behind
+    expect(s.list[0]).toMatchObject({ outcome: 5, payout: '9.00' });
+    s = reducer(s, historyActions.loaded([record(5, { id: 9, payout: '9.10' })])); // now it agrees: its own data wins
+    expect(s.list[0]).toMatchObject({ outcome: 5, payout: '9.10' });
+    expect(s.patches).toEqual({});
+  });
+
+  it('give up after a few loads that keep disagreeing', () => {
+    let s = reducer(undefined, historyActions.betPatched({ id: '9', changes: { outcome: 5 } }));
+    for (let i = 1; i < PATCH_LOADS; i++) s = reducer(s, historyActions.loaded([record(0, { id: 9 })]));
+    expect(s.list[0]!.outcome).toBe(5);
+    s = reducer(s, historyActions.loaded([record(0, { id: 9 })]));
+    expect(s.list[0]!.outcome).toBe(0);
+  });
+});
+
+describe('cash-out and counter-offer offers', () => {
+  it('Cash out is offered on an unsettled single or express with the cash_out flag', () => {
+    expect(cashoutOffered(record(0, { cash_out: true }))).toBe(true);
+    expect(cashoutOffered(record(0, { cash_out: true, type: 2 }))).toBe(true);
+    expect(cashoutOffered(record(0, { cash_out: false }))).toBe(false);
+    expect(cashoutOffered(record(0, { cash_out: true, type: 3 }))).toBe(false);
+    expect(cashoutOffered(record(3, { cash_out: true }))).toBe(false);
+    expect(cashoutOffered(record(-5, { cash_out: true }))).toBe(false);
+  });
+
+  it('an on-hold super bet awaits an answer until it is accepted or declined', () => {
+    expect(awaitsAnswer(record(-5, { super_bet_status: 0 }))).toBe(true);
+    expect(awaitsAnswer(record(-5, {}))).toBe(true);
+    expect(awaitsAnswer(record(0, { super_bet_status: 1 }))).toBe(false);
+    expect(awaitsAnswer(record(-4, { super_bet_status: -1 }))).toBe(false);
   });
 });

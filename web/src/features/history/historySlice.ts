@@ -17,7 +17,17 @@ export interface HistoryState {
   /** /history/bet/{id} when the bet is not in the list. */
   detail: { id: string | null; record: BetRecord | null; status: Status };
   panelOpen: boolean;
+  /**
+   * What answers told of bets (a cash-out, an accepted counter offer) before the bet
+   * history read model shows it: laid over the next loads until a load agrees on the
+   * status, or PATCH_LOADS loads have passed.
+   */
+  patches: Record<string, { changes: Partial<BetRecord>; loads: number }>;
 }
+
+/** Loads a patch outlives when the read model keeps disagreeing. */
+export const PATCH_LOADS = 3;
+const STATUS_FIELDS = ['outcome', 'super_bet_status'] as const;
 
 const initialState: HistoryState = {
   preset: 'today',
@@ -28,7 +38,22 @@ const initialState: HistoryState = {
   recent: { tab: 'settled', list: [], status: 'idle' },
   detail: { id: null, record: null, status: 'idle' },
   panelOpen: false,
+  patches: {},
 };
+
+const sameBet = (id: string) => (r: BetRecord) => String(r.id) === id;
+
+/** Lays the patches over freshly loaded records; a patch goes once a load agrees or it has outlived PATCH_LOADS. */
+function applyPatches(state: HistoryState, records: BetRecord[]) {
+  for (const [id, patch] of Object.entries(state.patches)) {
+    const record = records.find(sameBet(id));
+    if (!record) continue;
+    const agrees = STATUS_FIELDS.every((f) => !(f in patch.changes) || String(record[f]) === String(patch.changes[f]));
+    patch.loads -= 1;
+    if (agrees || patch.loads <= 0) delete state.patches[id];
+    else Object.assign(record, patch.changes);
+  }
+}
 
 const historySlice = createSlice({
   name: 'history',
@@ -47,6 +72,7 @@ const historySlice = createSlice({
     loaded(state, action: PayloadAction<BetRecord[]>) {
       state.status = 'ready';
       state.list = action.payload;
+      applyPatches(state, state.list);
     },
     failed(state, action: PayloadAction<ErrorInfo>) {
       state.status = 'error';
@@ -64,6 +90,7 @@ const historySlice = createSlice({
     recentLoaded(state, action: PayloadAction<BetRecord[]>) {
       state.recent.status = 'ready';
       state.recent.list = action.payload;
+      applyPatches(state, state.recent.list);
     },
     recentFailed(state) {
       state.recent.status = 'error';
@@ -74,9 +101,20 @@ const historySlice = createSlice({
     detailLoaded(state, action: PayloadAction<BetRecord | null>) {
       state.detail.record = action.payload;
       state.detail.status = 'ready';
+      if (state.detail.record) applyPatches(state, [state.detail.record]);
     },
     detailFailed(state) {
       state.detail.status = 'error';
+    },
+    /** A bet changed (cash-out, counter offer, support's answer): what is on screen loads again. */
+    changed() {},
+    /** What an answer already tells of one bet (a cash-out), shown until the list loads again. */
+    betPatched(state, action: PayloadAction<{ id: string; changes: Partial<BetRecord> }>) {
+      const { id, changes } = action.payload;
+      const same = sameBet(id);
+      for (const r of [...state.list, ...state.recent.list]) if (same(r)) Object.assign(r, changes);
+      if (state.detail.record && same(state.detail.record)) Object.assign(state.detail.record, changes);
+      state.patches[id] = { changes, loads: PATCH_LOADS };
     },
   },
   extraReducers: (builder) => {
@@ -86,6 +124,7 @@ const historySlice = createSlice({
       state.recent.list = [];
       state.recent.status = 'idle';
       state.detail = initialState.detail;
+      state.patches = {};
     });
   },
 });

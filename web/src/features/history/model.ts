@@ -35,9 +35,31 @@ export interface BetRecord {
   payout?: string | number | null;
   outcome: number;
   cash_out?: boolean | number | null;
+  /** Paid by cash-outs so far ("0.00"). */
+  cashout_amount?: string | number | null;
+  remaining_stake?: string | number | null;
   is_super_bet?: boolean | number | null;
+  /** 0 pending, 1 accepted, -1 declined; null for other bets. */
+  super_bet_status?: number | null;
+  counter_offer?: CounterOfferTerms | null;
+  auto_cashout?: AutoCashoutRule | null;
   currency?: string;
   events?: BetRecordEvent[];
+}
+
+/** Support's counter offer to a super bet (docs/cashout-and-backoffice.md). */
+export interface CounterOfferTerms {
+  amount?: string | number | null;
+  price?: string | number | null;
+  reason?: string | null;
+  /** Millisecond epoch. */
+  at?: number | null;
+}
+
+/** An auto cash-out rule as get_bet_auto_cashout and the bet records carry it. */
+export interface AutoCashoutRule {
+  MinAmount: string | number;
+  PartialAmount: string | number | null;
 }
 
 /** Bet status codes. */
@@ -59,6 +81,20 @@ export const TYPE_KEYS: Record<number, string> = {
   3: 'betslip.type.system',
   4: 'betslip.type.chain',
 };
+
+/** Super bet status (spec 000 section 4). */
+export const SUPER_BET = { PENDING: 0, ACCEPTED: 1, DECLINED: -1 } as const;
+
+/** Bet types that can be cashed out: single and express (spec 000 section 4). */
+export const CASHOUT_TYPES = [1, 2];
+
+/** The Cash out button: an unsettled single or express with the cash_out flag. */
+export const cashoutOffered = (r: Pick<BetRecord, 'cash_out' | 'outcome' | 'type'>) =>
+  Boolean(r.cash_out) && r.outcome === OUTCOME.UNSETTLED && CASHOUT_TYPES.includes(Number(r.type));
+
+/** An on-hold super bet waiting for support or for the member's answer. */
+export const awaitsAnswer = (r: Pick<BetRecord, 'outcome' | 'super_bet_status'>) =>
+  r.outcome === OUTCOME.ON_HOLD && (r.super_bet_status ?? SUPER_BET.PENDING) === SUPER_BET.PENDING;
 
 /** Settled means anything but unsettled and on hold. */
 export const isSettled = (r: Pick<BetRecord, 'outcome'>) => r.outcome !== OUTCOME.UNSETTLED && r.outcome !== OUTCOME.ON_HOLD;

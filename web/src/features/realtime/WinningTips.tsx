@@ -1,13 +1,19 @@
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { formatMoney } from '../../shared/money';
 import { useT } from '../i18n/useT';
-import { WIN_TIP, realtimeActions, type Tip } from './realtimeSlice';
+import { TEXT_TIP, WIN_TIP, isBetSubject, realtimeActions, type Tip } from './realtimeSlice';
 
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** Title and body of a tip by type (spec 001 section 3, winning-tip notification). */
 export function tipText(tip: Tip, t: (key: string, ...args: Array<string | number>) => string) {
   const d = tip.data;
+  if (tip.type === TEXT_TIP && isBetSubject(d.subject)) {
+    // machine subjects get a title from the language file; the body is the server's text
+    const title = t(`tips.subject.${d.subject}`);
+    if (d.subject === 'cashout') return { title, body: str(d.content) || t('tips.cashout', str(d.id), formatMoney(str(d.money) || '0')) };
+    return { title, body: str(d.content) || t('tips.bet', str(d.id)) };
+  }
   const title = str(d.subject) || t(`tips.title.${tip.type}`);
   switch (tip.type) {
     case WIN_TIP: {

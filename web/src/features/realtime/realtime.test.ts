@@ -6,7 +6,10 @@ import { rootReducer } from '../../app/store';
 import { balanceActions } from '../balance/balanceSlice';
 import { sessionActions } from '../session/sessionSlice';
 import { tipText } from './WinningTips';
-import { REALTIME_PING_MS, RECONNECT_STEP_MS, TIP_MS, connectLoop, type RealtimeDeps } from './sagas';
+import { historyActions } from '../history/historySlice';
+import { startSaga } from '../../test/runSaga';
+import { realtimeActions } from './realtimeSlice';
+import { REALTIME_PING_MS, RECONNECT_STEP_MS, TIP_MS, connectLoop, onBetNotified, type RealtimeDeps } from './sagas';
 
 class FakeSocket implements RealtimeSocket {
   sent: Array<Record<string, unknown>> = [];
@@ -119,5 +122,35 @@ describe('realtime saga', () => {
     await vi.advanceTimersByTimeAsync(TIP_MS);
     expect(store.getState().realtime.tips).toEqual([]);
     task.cancel();
+  });
+
+  it('1002 tips about a bet: counter_offer and cashout show a tip; support answers become notices; all announce the bet', async () => {
+    const { sockets, store, actions, task } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0]!.receive({ type: 1002, data: { subject: 'counter_offer', id: 77, content: 'We can offer 50.00 at 2.10', time: 1 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().realtime.tips).toMatchObject([{ type: 1002, data: { subject: 'counter_offer', id: 77 } }]);
+    const t = (k: string, ...a: Array<string | number>) => `${k}(${a.join(',')})`;
+    expect(tipText(store.getState().realtime.tips[0]!, t)).toEqual({ title: 'tips.subject.counter_offer()', body: 'We can offer 50.00 at 2.10' });
+    sockets[0]!.receive({ type: 1002, data: { subject: 'super_bet_accepted', id: 78, content: 'Accepted' } });
+    sockets[0]!.receive({ type: 1002, data: { subject: 'cashout', id: 79, money: '12.30' } });
+    await vi.advanceTimersByTimeAsync(0);
+    const tips = store.getState().realtime.tips;
+    expect(tips.map((x) => x.data.subject)).toEqual(['counter_offer', 'cashout']);
+    expect(tipText(tips[1]!, t)).toEqual({ title: 'tips.subject.cashout()', body: 'tips.cashout(79,12.30)' });
+    expect(actions.filter((a) => a === realtimeActions.betNotified.type)).toHaveLength(3);
+    sockets[0]!.receive({ type: 1002, data: { subject: 'Maintenance', content: 'Tonight' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actions.filter((a) => a === realtimeActions.betNotified.type)).toHaveLength(3);
+    task.cancel();
+  });
+
+  it('bet news reloads the history; money news (not a counter offer) the balance too', async () => {
+    const offer = startSaga(onBetNotified, realtimeActions.betNotified({ subject: 'counter_offer', id: '77' }));
+    await offer.task.toPromise();
+    expect(offer.types()).toEqual([historyActions.changed.type]);
+    const cashout = startSaga(onBetNotified, realtimeActions.betNotified({ subject: 'cashout', id: '77', money: '3.00' }));
+    await cashout.task.toPromise();
+    expect(cashout.types()).toEqual([historyActions.changed.type, balanceActions.refreshRequested.type]);
   });
 });

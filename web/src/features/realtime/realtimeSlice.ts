@@ -3,6 +3,11 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 /** Winning-tip notification types (spec 000 section 9). */
 export const TIP_TYPES = [1000, 1001, 1002, 1003, 1004, 1005, 1010];
 export const WIN_TIP = 1004;
+/** Text tips; some carry news of one of the member's bets (docs/cashout-and-backoffice.md "Realtime"). */
+export const TEXT_TIP = 1002;
+export const BET_SUBJECTS = ['counter_offer', 'super_bet_accepted', 'super_bet_declined', 'cashout'] as const;
+export type BetSubject = (typeof BET_SUBJECTS)[number];
+export const isBetSubject = (v: unknown): v is BetSubject => BET_SUBJECTS.includes(v as BetSubject);
 
 export interface Tip {
   id: number;
@@ -44,6 +49,8 @@ const realtimeSlice = createSlice({
       },
       prepare: (tip: Omit<Tip, 'id'>) => ({ payload: { ...tip, id: ++nextTip } }),
     },
+    /** A tip about a bet: the history, the open dialogs and the balance follow. */
+    betNotified(_state, _action: PayloadAction<{ subject: BetSubject; id: string; money?: string }>) {},
     tipDismissed(state, action: PayloadAction<number>) {
       state.tips = state.tips.filter((t) => t.id !== action.payload);
     },

@@ -2,17 +2,19 @@
  * Realtime notifications (spec 000 section 4; docs/protocol.md "Realtime (/ws)"): the
  * socket sends init (the answer carries the client_id), p every 10 s, and after login
  * the client_id is bound to the member with POST user/bindws. Winning tips (1000-1005,
- * 1010) become pop-overs; a 1004 win refreshes the balance.
+ * 1010) become pop-overs; a 1004 win refreshes the balance; a 1002 tip about a bet
+ * (counter offer, support's answer, auto cash-out) reloads the bet history.
  */
 import { eventChannel, buffers, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, delay, fork, put, select, spawn, take, takeLatest } from 'redux-saga/effects';
+import { call, cancel, delay, fork, put, select, spawn, take, takeEvery, takeLatest } from 'redux-saga/effects';
 import { apiPost } from '../../api';
 import { openRealtime, type RealtimeEvent, type RealtimeSocket } from '../../api/realtime';
 import type { RootState } from '../../app/store';
 import { balanceActions } from '../balance/balanceSlice';
 import { configActions } from '../config/configSlice';
+import { historyActions } from '../history/historySlice';
 import { sessionActions } from '../session/sessionSlice';
-import { TIP_TYPES, WIN_TIP, realtimeActions } from './realtimeSlice';
+import { TEXT_TIP, TIP_TYPES, WIN_TIP, isBetSubject, realtimeActions, type BetSubject } from './realtimeSlice';
 
 export const REALTIME_PING_MS = 10_000;
 /** Reconnect pause: this times the attempt, at most RECONNECT_MAX_MS. */
@@ -58,7 +60,7 @@ function* dismissLater(id: number): SagaIterator {
   yield put(realtimeActions.tipDismissed(id));
 }
 
-function* handle(message: Record<string, unknown>): SagaIterator {
+export function* handle(message: Record<string, unknown>): SagaIterator {
   const type = message.type;
   if ((type === 'init' || type === 'i') && typeof message.client_id === 'string') {
     yield put(realtimeActions.clientIdReceived(message.client_id));
@@ -67,10 +69,27 @@ function* handle(message: Record<string, unknown>): SagaIterator {
   const code = Number(type);
   if (!TIP_TYPES.includes(code)) return;
   const data = (message.data && typeof message.data === 'object' ? message.data : {}) as Record<string, unknown>;
-  const action = realtimeActions.tipReceived({ type: code, data });
-  yield put(action);
-  yield spawn(dismissLater, action.payload.id); // detached: handling the next message must not wait for it
+  const betNews = code === TEXT_TIP && isBetSubject(data.subject) && data.id !== undefined && data.id !== null;
+  // support's answer shows as an info or warning notice instead (spec 000 section 4)
+  if (!(betNews && NOTICE_SUBJECTS.includes(String(data.subject)))) {
+    const action = realtimeActions.tipReceived({ type: code, data });
+    yield put(action);
+    yield spawn(dismissLater, action.payload.id); // detached: handling the next message must not wait for it
+  }
   if (code === WIN_TIP) yield put(balanceActions.refreshRequested());
+  if (betNews) {
+    yield put(realtimeActions.betNotified({
+      subject: data.subject as BetSubject, id: String(data.id), ...(data.money !== undefined ? { money: String(data.money) } : {}),
+    }));
+  }
+}
+
+const NOTICE_SUBJECTS = ['super_bet_accepted', 'super_bet_declined'];
+
+/** Bet news: the bet history loads again; an auto cash-out or a support decision moved money. */
+export function* onBetNotified(action: ReturnType<typeof realtimeActions.betNotified>): SagaIterator {
+  yield put(historyActions.changed());
+  if (action.payload.subject !== 'counter_offer') yield put(balanceActions.refreshRequested());
 }
 
 /** One socket until it closes. */
@@ -110,6 +129,7 @@ export function* connectLoop(deps: RealtimeDeps): SagaIterator {
 }
 
 export function* realtimeSaga(deps: RealtimeDeps = defaultDeps): SagaIterator {
+  yield takeEvery(realtimeActions.betNotified.type, onBetNotified);
   yield take(configActions.loaded.type);
   yield call(connectLoop, deps);
 }

@@ -1,0 +1,33 @@
+/**
+ * Staff roles and what each may use (docs/cashout-and-backoffice.md): support the
+ * counter-offer queue, auditors the audit trail, admins both. The back office's own
+ * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
+ */
+export type StaffRole = 'support' | 'auditor' | 'admin';
+export type BoSection = 'queue' | 'audit';
+
+const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
+  queue: ['support', 'admin'],
+  audit: ['auditor', 'admin'],
+};
+const SECTIONS: BoSection[] = ['queue', 'audit'];
+
+export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
+
+/** The navigation: only what the role may use. */
+export const navFor = (role: string | null | undefined): BoSection[] => SECTIONS.filter((s) => canUse(role, s));
+
+export type BoRoute = { section: BoSection | null; betId: string | null } | { section: 'unknown'; betId: null };
+
+export function matchBackoffice(pathname: string): BoRoute {
+  const [first, section, id, ...rest] = pathname.split('/').filter(Boolean);
+  if (first !== 'backoffice') return { section: 'unknown', betId: null };
+  if (!section) return { section: null, betId: null };
+  if (!SECTIONS.includes(section as BoSection) || rest.length > 0 || (id !== undefined && !/^\d+$/.test(id))) {
+    return { section: 'unknown', betId: null };
+  }
+  return { section: section as BoSection, betId: id ?? null };
+}
+
+export const sectionPath = (section: BoSection, betId?: string | number | null) =>
+  `/backoffice/${section}${betId !== undefined && betId !== null && betId !== '' ? `/${betId}` : ''}`;
