@@ -309,6 +309,30 @@ impl Betting {
         })
     }
 
+    /// `get_free_bets`: the member's free bets that can be staked now.
+    pub async fn free_bets(&self, user_id: &str) -> Result<Value, String> {
+        let currency = self.currency(user_id).await?;
+        let open = self.bets.free_bets.open(user_id, currency).await?;
+        let details: Vec<Value> = open
+            .iter()
+            .map(|f| {
+                json!({
+                    "id": f.id.parse::<i64>().unwrap_or_default(),
+                    "amount": format!("{:.2}", f.amount),
+                    "currency": currency.code(),
+                    "expires": f.expires_ms / 1000,
+                })
+            })
+            .collect();
+        Ok(json!({"result": 0, "details": details}))
+    }
+
+    /// Whether the member has a free bet to stake (`userinfo.has_free_bets`).
+    pub async fn has_free_bets(&self, user_id: &str) -> Result<bool, String> {
+        let currency = self.currency(user_id).await?;
+        Ok(!self.bets.free_bets.open(user_id, currency).await?.is_empty())
+    }
+
     /// One pass over the auto cash-out rules: fires those the current
     /// prices reach. Returns how many fired.
     pub async fn fire_auto_cashouts(&self) -> Result<usize, String> {
@@ -404,8 +428,11 @@ impl Betting {
                 if legs == 0 || (outcomes.len() as i64) < legs {
                     return Ok(false);
                 }
+                let sp_prices = projections::settlement::sp_prices_of(&self.pool, bet_id)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 self.bets
-                    .settle(bet_id, *version as u64, outcomes)
+                    .settle(bet_id, *version as u64, outcomes, sp_prices)
                     .await
                     .map_err(|e| e.to_string())?;
                 projections::settlement::finish_task(&self.pool, *id)

@@ -48,6 +48,7 @@ fn endpoints() -> Vec<(&'static str, &'static str, Option<Value>, &'static [&'st
         ("GET", "/api/backoffice/bets?bet_id=1000001", None, AUDIT),
         ("GET", "/api/backoffice/bets/1000001/events", None, AUDIT),
         ("POST", "/api/backoffice/audit/replay", None, AUDIT),
+        ("POST", "/api/backoffice/free-bets", Some(json!({"user": "nobody", "amount": "1"})), QUEUE),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         ("POST", "/api/backoffice/staff", Some(json!({"username": "x", "password": "short", "role": "support"})), &["admin"]),
     ]

@@ -90,6 +90,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
             event_id,
             market_id,
             outcome: SelectionOutcome::Won,
+            sp_price: None,
         }],
     };
     server
@@ -116,6 +117,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
             event_id,
             market_id,
             outcome: SelectionOutcome::Lost,
+            sp_price: None,
         }],
         ..won
     };

@@ -18,6 +18,7 @@ commands::on_both_stores!(
     an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it,
     a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer,
     a_declined_super_bet_gives_the_stake_back,
+    a_free_bet_is_staked_once_and_pays_its_winnings_only,
 );
 
 /// A server whose feed holds prices still (the tests move them).
@@ -81,11 +82,24 @@ async fn main_balance(server: &Server) -> Decimal {
     w.balances().main
 }
 
+/// Waits until the bet history read model has every committed event (on
+/// Postgres a transaction still running elsewhere holds the horizon back).
+async fn settle_bets(server: &Server) {
+    server
+        .running
+        .state
+        .runner
+        .settle(projections::bets::NAME, std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
+}
+
 async fn record(server: &Server, client: &Client, bet_id: i64) -> Value {
     // Each request differs (the duplicate-submission guard refuses a repeat).
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     server.running.state.runner.catch_up_all().await.unwrap();
+    settle_bets(server).await;
     let history = client
         .post("/api/report/betrecods", json!({"BetId": bet_id, "n": n}))
         .await;
@@ -238,6 +252,7 @@ async fn win_on(state: &api::app::AppState, game_id: u64, event_id: u64) {
             event_id,
             market_id,
             outcome: SelectionOutcome::Won,
+            sp_price: None,
         }],
     };
     state.results.record(finished, 1).await.unwrap();
@@ -331,7 +346,7 @@ async fn a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer(
     // The stake is held, not taken.
     let (main, held) = balances(&server).await;
     assert_eq!((main, held), (start - Decimal::from(100), Decimal::from(100)));
-    server.running.state.runner.catch_up_all().await.unwrap();
+    settle_bets(&server).await;
     let support = staff_token(&server, "support", "support1234").await;
     let (status, queue) = backoffice(&server, "GET", "/api/backoffice/counter-offers", Some(&support), None).await;
     assert_eq!(status, 200);
@@ -430,4 +445,48 @@ async fn balances(server: &Server) -> (Decimal, Decimal) {
 
 async fn main_balance_held(server: &Server) -> Decimal {
     balances(server).await.0
+}
+
+async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
+    let server = server(kind).await;
+    let (client, sid) = member(&server).await;
+    let info = client.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["has_free_bets"], false, "{info}");
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, bad) = backoffice(&server, "POST", "/api/backoffice/free-bets", Some(&support),
+        Some(json!({"user": "demo", "amount": "-5"}))).await;
+    assert_eq!((status, bad["status"].as_i64()), (400, Some(1109)), "{bad}");
+    let (status, granted) = backoffice(&server, "POST", "/api/backoffice/free-bets", Some(&support),
+        Some(json!({"user": "demo", "amount": "20", "days": 3}))).await;
+    assert_eq!(status, 200, "{granted}");
+    let free_id = granted["data"]["id"].as_str().unwrap().to_string();
+    let info = client.post("/api/user/userinfo", json!({"n": 1})).await;
+    assert_eq!(info["data"]["has_free_bets"], true, "{info}");
+    let listed = swarm(&server, &sid, json!({"command": "get_free_bets", "rid": 50, "params": {}})).await;
+    assert_eq!(listed["data"]["details"][0]["amount"], "20.00", "{listed}");
+    let (event_id, game_id, price) = selection(&server);
+    let start = main_balance(&server).await;
+    let free = |amount: &str, rid: i64| json!({"command": "do_bet", "rid": rid, "params": {
+        "type": 1, "mode": 2, "amount": amount, "bonus_id": free_id,
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+    // The whole amount or nothing.
+    let part = swarm(&server, &sid, free("10", 51)).await;
+    assert_eq!(part["data"]["result"], 1912, "{part}");
+    let placed = swarm(&server, &sid, free("20", 52)).await;
+    assert_eq!(placed["data"]["result"], "OK", "{placed}");
+    let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
+    // Staked from the bonus pot, once.
+    assert_eq!(main_balance(&server).await, start);
+    let again = swarm(&server, &sid, free("20", 53)).await;
+    assert_eq!(again["data"]["result"], 1912, "{again}");
+    let listed = swarm(&server, &sid, json!({"command": "get_free_bets", "rid": 54, "params": {}})).await;
+    assert_eq!(listed["data"]["details"], json!([]), "{listed}");
+    // No cash-out on a free bet.
+    assert!(quote(&server, &sid, bet_id).await.is_null());
+    win_on(&server.running.state, game_id, event_id).await;
+    let r = settled(&server, &client, bet_id).await;
+    assert_eq!(r["outcome"], 3, "{r}");
+    let winnings = (Decimal::from(20) * price).round_dp(2) - Decimal::from(20);
+    assert_eq!(main_balance(&server).await, start + winnings, "the winnings, not the stake");
+    server.stop().await;
 }

@@ -25,11 +25,17 @@ const MEMBERS: usize = 500;
 const BETS: usize = 10_000;
 
 fn requests(catalogue: &Catalogue, rng: &mut rand::rngs::StdRng) -> BetRequest {
-    // One selection from each of up to four different prematch games.
+    // One selection from each of up to four different prematch games (not
+    // races: their results are not computed from a score below).
     let games: Vec<u64> = catalogue
         .games()
         .values()
         .filter(|g| g.game_type == GameType::Prematch)
+        .filter(|g| {
+            catalogue
+                .lineage(g.id)
+                .is_some_and(|l| l.sport.id != commands::feed::RACING_SPORT_ID)
+        })
         .map(|g| g.id)
         .collect();
     let bet_type = match rng.random_range(0..10) {
@@ -164,6 +170,7 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
                         event_id: event.id,
                         market_id: market.id,
                         outcome,
+                        sp_price: None,
                     });
                 }
             }

@@ -97,6 +97,7 @@ pub struct BetService {
     ids: IdBlocks,
     pub(crate) clock: SharedClock,
     pub(crate) notifications: Arc<Notifications>,
+    pub free_bets: Arc<crate::freebets::FreeBets>,
     settings: BetSettings,
 }
 
@@ -115,12 +116,17 @@ impl BetService {
     ) -> Self {
         Self {
             framework: Framework::new(db, options, (), retry, metrics, None),
-            wallets,
+            wallets: wallets.clone(),
             live,
             pool: db.any.clone(),
             store_pool: db.pool.clone(),
             ids: IdBlocks::new(db.any.clone(), "bet", 100),
-            clock,
+            free_bets: Arc::new(crate::freebets::FreeBets::new(
+                db.any.clone(),
+                wallets.clone(),
+                clock.clone(),
+            )),
+            clock: clock.clone(),
             notifications,
             settings,
         }
@@ -212,9 +218,28 @@ impl BetService {
                 })
                 .collect()
         });
-        let balance = self.balance(member_id, currency).await?;
+        // A free bet stakes its whole amount from the bonus pot.
+        let free_bet = match request.bonus_id.as_deref() {
+            Some(id) => Some(
+                self.free_bets
+                    .find(member_id, currency, id)
+                    .await
+                    .map_err(PlaceError::Internal)?
+                    .ok_or(PlaceError::Refused(BetRefusal::FreeBetNotAvailable))?,
+            ),
+            None => None,
+        };
+        let balance = match &free_bet {
+            Some(f) => f.amount,
+            None => self.balance(member_id, currency).await?,
+        };
         let bet = validate(request, &quotes, &self.limits(currency), balance)
             .map_err(PlaceError::Refused)?;
+        if let Some(f) = &free_bet {
+            if bet.super_bet || bet.stake != f.amount {
+                return Err(PlaceError::Refused(BetRefusal::FreeBetNotAvailable));
+            }
+        }
         if bet.super_bet && self.holds_super_bet(member_id, currency).await? {
             return Err(PlaceError::Refused(BetRefusal::OneSuperBet));
         }
@@ -241,19 +266,23 @@ impl BetService {
                         status,
                         ..
                     } => {
+                        // A free bet's stake is held under its own
+                        // reference, which the wallet takes once.
+                        let (held, pot) = match &bet.bonus_id {
+                            Some(id) => (crate::freebets::used_reference(id), Pot::Bonus),
+                            None => (format!("bet:{bet_id}"), Pot::Main),
+                        };
                         let mut moves = vec![(
-                            format!("bet:{bet_id}"),
+                            held.clone(),
                             WalletAction::ReserveStake {
                                 amount: bet.stake,
-                                pot: Pot::Main,
+                                pot,
                             },
                         )];
                         if *status != domain::bet::BetStatus::OnHold {
                             moves.push((
                                 format!("bet:{bet_id}:take"),
-                                WalletAction::TakeStake {
-                                    reservation: format!("bet:{bet_id}"),
-                                },
+                                WalletAction::TakeStake { reservation: held },
                             ));
                         }
                         moves
@@ -282,8 +311,12 @@ impl BetService {
                 bet,
             }),
             Err(TxError::Wallet(WalletError::InsufficientBalance)) => {
-                Err(PlaceError::Refused(BetRefusal::InsufficientBalance))
+                Err(PlaceError::Refused(match bet.bonus_id {
+                    Some(_) => BetRefusal::FreeBetNotAvailable,
+                    None => BetRefusal::InsufficientBalance,
+                }))
             }
+            Err(TxError::Duplicate(_)) => Err(PlaceError::Refused(BetRefusal::FreeBetNotAvailable)),
             // Nothing committed: the member may try again.
             Err(e) => Err(PlaceError::Internal(e.to_string())),
         }
@@ -434,13 +467,14 @@ impl BetService {
         Ok(events.into_iter().map(|e| e.payload).collect())
     }
 
-    /// Settles `bet_id` on the outcomes known at `version` and pays what is
-    /// due, once per version.
+    /// Settles `bet_id` on the outcomes (and starting prices) known at
+    /// `version` and pays what is due, once per version.
     pub async fn settle(
         &self,
         bet_id: &str,
         version: u64,
         outcomes: BTreeMap<u64, SelectionOutcome>,
+        sp_prices: BTreeMap<u64, Decimal>,
     ) -> Result<(), PlaceError> {
         let at_ms = self.clock.now_ms();
         // A win is announced once: not again when a task is repeated.
@@ -450,7 +484,7 @@ impl BetService {
         let command = BetCommand::Settle {
             result_version: version,
             outcomes,
-            sp_prices: BTreeMap::new(),
+            sp_prices,
             at_ms,
         };
         if let Err(e) = self

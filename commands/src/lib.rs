@@ -20,6 +20,7 @@ pub mod clock;
 pub mod codes;
 pub mod db;
 pub mod framework;
+pub mod freebets;
 pub mod ids;
 pub mod limits;
 pub mod live;

@@ -24,6 +24,8 @@ pub enum TxError {
     Bet(BetError),
     #[error("{0}")]
     Wallet(WalletError),
+    #[error("the wallet already made the move '{0}'")]
+    Duplicate(String),
     #[error("the transaction kept conflicting with concurrent commands")]
     Contended,
     #[error("event store failure: {0}")]
@@ -99,7 +101,7 @@ pub async fn bet_with_wallet(
             }
             Err(e) => {
                 let outcome = match e {
-                    TxError::Bet(_) | TxError::Wallet(_) => "rejected",
+                    TxError::Bet(_) | TxError::Wallet(_) | TxError::Duplicate(_) => "rejected",
                     _ => "error",
                 };
                 bets.metrics().handled("Bet", outcome);
@@ -159,6 +161,11 @@ async fn try_once(
             Err(e) => return Err(TxError::Store(e.to_string())),
         }
         match reply.take() {
+            // A move already made under its reference (a free bet staked
+            // before): this transaction must not stand on it.
+            Some(Ok(receipt)) if receipt.duplicate => {
+                return Err(TxError::Duplicate(receipt.reference))
+            }
             Some(Ok(receipt)) => receipts.push(receipt),
             // A refusal the wallet would record: nothing commits.
             Some(Err(refusal)) => return Err(TxError::Wallet(refusal)),

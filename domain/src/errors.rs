@@ -79,6 +79,9 @@ impl Code {
     /// Platform-defined: a command for a bet id never placed.
     pub const UNKNOWN_BET: Code = Code(1911);
     pub const ONE_SUPER_BET: Code = Code(1026);
+    /// Platform-defined: a `bonus_id` that cannot be staked (unknown, used,
+    /// expired) or a stake other than the free bet's amount.
+    pub const FREE_BET_NOT_AVAILABLE: Code = Code(1912);
     /// Platform-defined: the member answers a counter offer that is not
     /// pending; the back office reads it as "the bet is not on hold".
     pub const NO_COUNTER_OFFER: Code = Code(1027);

@@ -29,7 +29,8 @@ pub const NAME: &str = "bets";
 pub struct BetHistoryProjection;
 
 /// A selection's outcome as the bet record shows it: 3 is "not settled yet"
-/// (spec 000 section 3); the others are platform-defined.
+/// (spec 000 section 3); the others are platform-defined (6: placed, an
+/// each-way runner that finished within the places but did not win).
 pub fn leg_outcome_code(outcome: Option<SelectionOutcome>) -> i64 {
     match outcome {
         None => 3,
@@ -38,6 +39,7 @@ pub fn leg_outcome_code(outcome: Option<SelectionOutcome>) -> i64 {
         Some(SelectionOutcome::Returned) => 2,
         Some(SelectionOutcome::HalfWon) => 4,
         Some(SelectionOutcome::HalfLost) => 5,
+        Some(SelectionOutcome::Placed) => 6,
     }
 }
 

@@ -5,7 +5,8 @@
 //! each selection, and when every selection of a bet has an outcome it
 //! writes a settlement task. Tasks are carried out after the projection's
 //! transaction commits (by `commands::bets`), idempotently, so a crash
-//! anywhere re-runs them without paying twice.
+//! anywhere re-runs them without paying twice. It keeps each selection's
+//! starting price too (`sp_prices_of`) for SP bets.
 //!
 //! Only `BetPlaced` matters here; the other bet events (acceptance,
 //! cash-outs, auto cash-out rules, counter offers) are read and skipped. A
@@ -126,12 +127,13 @@ impl Projection for SettlementProjection {
                         let mut bets = std::collections::BTreeSet::new();
                         for selection in &selections {
                             sqlx::query(
-                                "INSERT INTO settlement_outcomes (event_id, outcome, version) VALUES ($1, $2, $3)
-                                 ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version",
+                                "INSERT INTO settlement_outcomes (event_id, outcome, version, sp) VALUES ($1, $2, $3, $4)
+                                 ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
                             )
                             .bind(selection.event_id as i64)
                             .bind(outcome_text(selection.outcome))
                             .bind(version)
+                            .bind(selection.sp_price.map(|sp| sp.to_string()))
                             .execute(&mut *conn)
                             .await?;
                             let rows = sqlx::query(
@@ -186,6 +188,30 @@ pub async fn outcomes_of(
         let text: String = row.try_get("outcome")?;
         if let Ok(outcome) = serde_json::from_value(serde_json::Value::String(text)) {
             map.insert(id as u64, outcome);
+        }
+    }
+    Ok(map)
+}
+
+/// Starting prices of a bet's selections whose results give one (SP
+/// markets): what `BetCommand::Settle::sp_prices` takes, so that SP legs
+/// settle at their starting price.
+pub async fn sp_prices_of(
+    pool: &sqlx::AnyPool,
+    bet_id: &str,
+) -> Result<std::collections::BTreeMap<u64, rust_decimal::Decimal>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT o.event_id, o.sp FROM settlement_legs l JOIN settlement_outcomes o ON o.event_id = l.event_id WHERE l.bet_id = $1 AND o.sp IS NOT NULL",
+    )
+    .bind(bet_id)
+    .fetch_all(pool)
+    .await?;
+    let mut map = std::collections::BTreeMap::new();
+    for row in rows {
+        let id: i64 = row.try_get("event_id")?;
+        let text: String = row.try_get("sp")?;
+        if let Ok(sp) = text.parse() {
+            map.insert(id as u64, sp);
         }
     }
     Ok(map)

@@ -371,6 +371,8 @@ const tests = [
         await page.goto(new URL('history/bets', baseUrl).href, { waitUntil: 'domcontentloaded' });
         await byTestId(page, 'history-page').waitFor({ timeout: TIMEOUT_MS });
         await byTestId(page, 'history-tab-settled').click();
+        // Give the list its time to load before counting.
+        await page.locator(`[data-testid=bet-record][data-bet="${ids[ids.length - 1]}"]`).waitFor({ timeout: 5000 }).catch(() => {});
         const shown = await Promise.all(ids.map((id) => page.locator(`[data-testid=bet-record][data-bet="${id}"]`).count()));
         if (shown.every((n) => n > 0)) break;
         if (Date.now() > settleBy) throw new Error(`bets did not settle: ${JSON.stringify(shown)}`);

@@ -33,6 +33,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/backoffice/bets/{bet_id}/events", get(trail))
         .route("/api/backoffice/audit/replay", post(replay))
         .route("/api/backoffice/staff", get(list_staff).post(create_staff))
+        .route("/api/backoffice/free-bets", post(grant_free_bet))
 }
 
 /// A back-office refusal: an HTTP status and `{status, msg}`.
@@ -527,4 +528,52 @@ async fn create_staff(
     })?;
     let staff = state.staff.create(&body.username, &body.password, role).await?;
     Ok(done(json!(staff)))
+}
+
+#[derive(Deserialize)]
+struct FreeBetGrant {
+    /// The member's user name or user id.
+    user: String,
+    amount: Value,
+    /// Days it can be staked (default 7).
+    days: Option<i64>,
+}
+
+/// Grants a member a free bet (support or admin).
+async fn grant_free_bet(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    body: Result<Json<FreeBetGrant>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::CounterOffers)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let amount = amount(&Some(body.amount.clone()), "amount")?
+        .ok_or_else(|| BoError::bad(domain::Code::WRONG_AMOUNT.0, "Wrong amount"))?;
+    let member = match state.accounts.find(body.user.trim()).await {
+        Ok(Some(id)) => id,
+        _ => body.user.trim().to_string(),
+    };
+    let account = state
+        .accounts
+        .load(&member)
+        .await
+        .map_err(|_| BoError::not_found("Member"))?;
+    let currency = account
+        .profile
+        .map(|p| p.currency)
+        .ok_or_else(|| BoError::not_found("Member"))?;
+    let granted = state
+        .betting
+        .bets
+        .free_bets
+        .grant(&member, currency, amount, body.days.unwrap_or(7), &auth.staff.id)
+        .await
+        .map_err(|e| BoError::bad(domain::Code::WRONG_AMOUNT.0, e))?;
+    Ok(done(json!({
+        "id": granted.id,
+        "user_id": granted.member_id,
+        "amount": format!("{:.2}", granted.amount),
+        "currency": currency.code(),
+        "expires": granted.expires_ms / 1000,
+    })))
 }

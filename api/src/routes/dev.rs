@@ -94,7 +94,8 @@ async fn end_bet_games(
     State(state): State<AppState>,
     Json(body): Json<EndBody>,
 ) -> Result<Json<Envelope<serde_json::Value>>, ApiError> {
-    use domain::result::{settle, FinalScore, SelectionResult};
+    use domain::result::{settle, FinalScore, SelectionOutcome, SelectionResult};
+    use rand::seq::SliceRandom;
     use rand::Rng;
     let bet_id = match &body.bet_id {
         serde_json::Value::String(s) => s.clone(),
@@ -124,19 +125,42 @@ async fn end_bet_games(
             }
         };
         let selections: Vec<SelectionResult> = state.live.read(|c| {
-            c.markets_of(leg.game_id)
-                .flat_map(|m| {
-                    c.events_of(m.id).filter_map(move |e| {
-                        settle(&m.market_type, &e.type_, e.base.or(m.base), &score).map(|outcome| {
-                            SelectionResult {
-                                event_id: e.id,
-                                market_id: m.id,
-                                outcome,
-                            }
-                        })
-                    })
-                })
-                .collect()
+            let mut selections = Vec::new();
+            for m in c.markets_of(leg.game_id) {
+                if m.market_type == commands::feed::RACE_MARKET_TYPE {
+                    // A race: a random finishing order, each runner at its
+                    // price as its starting price.
+                    let mut runners: Vec<_> = c.events_of(m.id).collect();
+                    runners.shuffle(&mut rand::rng());
+                    let places = m.ew_places.unwrap_or(1) as usize;
+                    for (position, e) in runners.into_iter().enumerate() {
+                        selections.push(SelectionResult {
+                            event_id: e.id,
+                            market_id: m.id,
+                            outcome: match position {
+                                0 => SelectionOutcome::Won,
+                                p if p < places => SelectionOutcome::Placed,
+                                _ => SelectionOutcome::Lost,
+                            },
+                            sp_price: m.sp_allowed.then_some(e.price),
+                        });
+                    }
+                    continue;
+                }
+                for e in c.events_of(m.id) {
+                    if let Some(outcome) =
+                        settle(&m.market_type, &e.type_, e.base.or(m.base), &score)
+                    {
+                        selections.push(SelectionResult {
+                            event_id: e.id,
+                            market_id: m.id,
+                            outcome,
+                            sp_price: None,
+                        });
+                    }
+                }
+            }
+            selections
         });
         let finished = commands::feed::Finished {
             game_id: leg.game_id,

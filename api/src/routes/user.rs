@@ -58,6 +58,7 @@ struct UserInfo {
     summary: String,
     created: i64,
     unread_count: i64,
+    has_free_bets: bool,
 }
 
 async fn user_info(State(state): State<AppState>, member: Member) -> Answer<UserInfo> {
@@ -95,6 +96,11 @@ async fn user_info(State(state): State<AppState>, member: Member) -> Answer<User
         summary: account.summary.clone(),
         created: account.registered_at_ms,
         unread_count: unread,
+        has_free_bets: state
+            .betting
+            .has_free_bets(&member.user_id)
+            .await
+            .unwrap_or(false),
     }))
 }
 

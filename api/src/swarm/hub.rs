@@ -323,6 +323,7 @@ impl Hub {
             | Command::GetBetAutoCashout
             | Command::CancelBetAutoCashout
             | Command::SuperBetAnswer
+            | Command::GetFreeBets
                 if self.betting.get().is_some() =>
             {
                 // The login must still be alive: an expired or ended main
@@ -365,6 +366,7 @@ impl Hub {
                     Command::SuperBetAnswer => {
                         betting.super_bet_answer(&user, &request.params).await
                     }
+                    Command::GetFreeBets => betting.free_bets(&user).await,
                     _ => betting
                         .history(&user, &request.params)
                         .await

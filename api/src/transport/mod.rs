@@ -33,6 +33,7 @@ const READS: &[&str] = &[
     "/api/user/useraddress",
     "/api/user/messagesconfig",
     "/api/user/renewsession",
+    "/api/report/betrecods",
 ];
 
 pub struct Transport {

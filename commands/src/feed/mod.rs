@@ -7,7 +7,10 @@ mod fixture;
 mod simulator;
 
 pub use fixture::{Fixture, FixtureFeed};
-pub use simulator::{Simulator, SimulatorSettings};
+pub use simulator::{
+    Simulator, SimulatorSettings, RACE_ID_BASE, RACE_INTERVAL_S, RACE_MARKET_TYPE, RACE_SECONDS,
+    RACING_SPORT_ID,
+};
 
 use domain::catalogue::Catalogue;
 use domain::result::{FinalScore, SelectionResult};

@@ -9,6 +9,20 @@
 //! re-open markets, and finish with a result for every selection. New games
 //! are added so the catalogue never runs dry. The same seed and the same
 //! tick times give the same catalogue.
+//!
+//! A seventh sport, virtual horse racing (301, `RACING_SPORT_ID`), runs
+//! short races: every `RACE_INTERVAL_S` on each of two tracks, a race
+//! (game, team1_name "Royal Downs Race 12", no team2) with one "Winner"
+//! market (`RACE_MARKET_TYPE`) of 6-10 runners, each-way at 1/4 of the
+//! odds (ew_coeff 0.25) for 2 places (6-7 runners) or 3 (8-10), SP
+//! allowed. Prices move until the off; at the off the race goes live, its
+//! market is suspended and each runner's price is its starting price; after
+//! `RACE_SECONDS` the finishing order is drawn by the runners' strengths
+//! and every runner gets a result: the winner Won, the others within the
+//! places Placed, the rest Lost, each with its `sp_price` (the final
+//! score's team1 is the winner's number). Racing draws from its own random
+//! stream and its rows take ids from `RACE_ID_BASE` up, so the other six
+//! sports are exactly what they are without it.
 
 use std::collections::BTreeMap;
 
@@ -16,12 +30,48 @@ use domain::catalogue::{
     Catalogue, Competition, Event, Game, GameType, LiveInfo, Market, Region, Sport,
 };
 use domain::money::round_odds;
-use domain::result::{settle, FinalScore, SelectionResult};
+use domain::result::{settle, FinalScore, SelectionOutcome, SelectionResult};
 use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 
 use super::{Feed, Finished};
+
+/// Virtual horse racing.
+pub const RACING_SPORT_ID: u64 = 301;
+/// The market type of a race's "Winner" market.
+pub const RACE_MARKET_TYPE: &str = "RaceWinner";
+/// Racing rows (region, tracks, races, markets, runners) take ids from
+/// here up; the other sports' ids stay below.
+pub const RACE_ID_BASE: u64 = 1_000_000_000;
+/// A race every 3 minutes on each track.
+pub const RACE_INTERVAL_S: i64 = 180;
+/// Wall-clock seconds from the off to the finish.
+pub const RACE_SECONDS: i64 = 60;
+/// Races open for betting per track.
+const RACES_AHEAD: usize = 4;
+const RACE_PRICE_MOVES_PER_TICK: usize = 2;
+const RACE_REGION: &str = "Virtual";
+const RACE_TRACKS: &[&str] = &["Royal Downs", "Meadow Park"];
+const HORSES: &[&str] = &[
+    "Silver Arrow",
+    "Midnight Storm",
+    "Golden Duke",
+    "Red Comet",
+    "Lucky Strike",
+    "Desert Wind",
+    "Iron Maiden",
+    "Blue Moonlight",
+    "Thunder Road",
+    "Crimson Tide",
+    "Noble Heart",
+    "Wild Card",
+    "Morning Glory",
+    "Jade Emperor",
+    "Northern Star",
+    "Copper Kettle",
+];
 
 #[derive(Debug, Clone, Copy)]
 pub struct SimulatorSettings {
@@ -196,11 +246,29 @@ struct Play {
     corners: u32,
 }
 
+/// A race the simulator runs (game id -> race).
+#[derive(Debug, Clone)]
+struct Race {
+    market_id: u64,
+    /// Runner event ids in saddle-cloth order, with their strengths.
+    runners: Vec<(u64, u32)>,
+    places: u32,
+    /// When it went off; none while open for betting.
+    off_at: Option<i64>,
+    /// Starting prices, taken at the off.
+    sp: BTreeMap<u64, Decimal>,
+}
+
 pub struct Simulator {
     settings: SimulatorSettings,
     rng: StdRng,
     next_id: u64,
     plays: BTreeMap<u64, Play>,
+    race_rng: StdRng,
+    next_race_id: u64,
+    races: BTreeMap<u64, Race>,
+    /// Track (competition id) -> number of its last race.
+    race_numbers: BTreeMap<u64, u32>,
 }
 
 fn dec(units: i64, scale: u32) -> Decimal {
@@ -214,6 +282,10 @@ impl Simulator {
             rng: StdRng::seed_from_u64(settings.seed),
             next_id: 1_000,
             plays: BTreeMap::new(),
+            race_rng: StdRng::seed_from_u64(settings.seed ^ 0x5241_4345),
+            next_race_id: RACE_ID_BASE,
+            races: BTreeMap::new(),
+            race_numbers: BTreeMap::new(),
         }
     }
 
@@ -315,6 +387,10 @@ impl Simulator {
             base,
             order,
             is_suspended: false,
+            ew_allowed: false,
+            ew_places: None,
+            ew_coeff: None,
+            sp_allowed: false,
         };
         if catalogue.insert_market(market).is_err() {
             return;
@@ -482,9 +558,11 @@ impl Simulator {
         }
     }
 
-    /// Moves one random event's price by up to 6% and re-rounds it.
+    /// Moves one random event's price by up to 6% and re-rounds it
+    /// (racing runners move apart: `move_race_prices`).
     fn move_price(&mut self, catalogue: &mut Catalogue) {
-        let count = catalogue.events().len();
+        let racing = catalogue.events().range(RACE_ID_BASE..).count();
+        let count = catalogue.events().len() - racing;
         if count == 0 {
             return;
         }
@@ -504,8 +582,8 @@ impl Simulator {
     fn flip_suspensions(&mut self, catalogue: &mut Catalogue) {
         let ids: Vec<(u64, bool)> = catalogue
             .markets()
-            .values()
-            .map(|m| (m.id, m.is_suspended))
+            .range(..RACE_ID_BASE)
+            .map(|(_, m)| (m.id, m.is_suspended))
             .collect();
         for (id, suspended) in ids {
             let flip = if suspended {
@@ -649,6 +727,7 @@ impl Simulator {
                         event_id: event.id,
                         market_id: market.id,
                         outcome,
+                        sp_price: None,
                     });
                 }
             }
@@ -659,6 +738,373 @@ impl Simulator {
             score,
             selections,
         })
+    }
+}
+
+/// Virtual horse racing (see the module notes).
+impl Simulator {
+    fn race_id(&mut self) -> u64 {
+        self.next_race_id += 1;
+        self.next_race_id
+    }
+
+    /// The racing sport, its region and tracks, one race under way on each
+    /// track and the next ones open.
+    fn start_racing(&mut self, catalogue: &mut Catalogue, now_s: i64) {
+        catalogue.insert_sport(Sport {
+            id: RACING_SPORT_ID,
+            name: "Virtual Horse Racing".to_string(),
+            alias: "VirtualHorseRacing".to_string(),
+            order: SPORTS.len() as i64,
+        });
+        let region_id = self.race_id();
+        let _ = catalogue.insert_region(Region {
+            id: region_id,
+            sport_id: RACING_SPORT_ID,
+            name: RACE_REGION.to_string(),
+            alias: RACE_REGION.to_string(),
+        });
+        for track in RACE_TRACKS {
+            let competition_id = self.race_id();
+            let _ = catalogue.insert_competition(Competition {
+                id: competition_id,
+                region_id,
+                name: track.to_string(),
+            });
+            let started = now_s - self.race_rng.random_range(1..RACE_SECONDS / 2);
+            self.add_race(catalogue, competition_id, started);
+            self.populate_track(catalogue, competition_id, now_s);
+        }
+    }
+
+    /// Keeps `RACES_AHEAD` races open on a track, `RACE_INTERVAL_S` apart.
+    fn populate_track(&mut self, catalogue: &mut Catalogue, competition_id: u64, now_s: i64) {
+        let open = catalogue
+            .games_of(competition_id)
+            .filter(|g| g.game_type != GameType::Live && g.start_ts > now_s)
+            .count();
+        let mut last = catalogue
+            .games_of(competition_id)
+            .map(|g| g.start_ts)
+            .max()
+            .unwrap_or(now_s);
+        for _ in open..RACES_AHEAD {
+            last = (last + RACE_INTERVAL_S).max(now_s + RACE_INTERVAL_S / 3);
+            self.add_race(catalogue, competition_id, last);
+        }
+    }
+
+    fn add_race(&mut self, catalogue: &mut Catalogue, competition_id: u64, start_ts: i64) {
+        let Some(track) = catalogue.competitions().get(&competition_id) else {
+            return;
+        };
+        let number = {
+            let n = self.race_numbers.entry(competition_id).or_insert(0);
+            *n += 1;
+            *n
+        };
+        let name = format!("{} Race {number}", track.name);
+        let count = self.race_rng.random_range(6..=10usize);
+        let mut horses: Vec<&str> = HORSES.to_vec();
+        horses.shuffle(&mut self.race_rng);
+        let strengths: Vec<u32> = (0..count)
+            .map(|_| self.race_rng.random_range(1..=12))
+            .collect();
+        let total: u32 = strengths.iter().sum();
+        let places: u32 = if count >= 8 { 3 } else { 2 };
+        let game_id = self.race_id();
+        let game = Game {
+            id: game_id,
+            competition_id,
+            game_type: GameType::Prematch,
+            start_ts,
+            team1_name: name,
+            team2_name: None,
+            is_blocked: false,
+            info: None,
+            markets_count: 0,
+        };
+        if catalogue.insert_game(game).is_err() {
+            return;
+        }
+        let market_id = self.race_id();
+        let market = Market {
+            id: market_id,
+            game_id,
+            market_type: RACE_MARKET_TYPE.to_string(),
+            name: "Winner".to_string(),
+            base: None,
+            order: 1,
+            is_suspended: false,
+            ew_allowed: true,
+            ew_places: Some(places),
+            ew_coeff: Some(dec(25, 2)),
+            sp_allowed: true,
+        };
+        if catalogue.insert_market(market).is_err() {
+            return;
+        }
+        let mut runners = Vec::with_capacity(count);
+        for (i, strength) in strengths.into_iter().enumerate() {
+            let id = self.race_id();
+            let chance = i64::from(strength) * 1000 / i64::from(total);
+            let event = Event {
+                id,
+                market_id,
+                name: horses[i].to_string(),
+                type_: (i + 1).to_string(),
+                price: Self::price(chance),
+                base: None,
+                is_suspended: false,
+            };
+            if catalogue.insert_event(event).is_ok() {
+                runners.push((id, strength));
+            }
+        }
+        self.races.insert(
+            game_id,
+            Race {
+                market_id,
+                runners,
+                places,
+                off_at: None,
+                sp: BTreeMap::new(),
+            },
+        );
+    }
+
+    /// Moves a few open runners' prices by up to 6%.
+    fn move_race_prices(&mut self, catalogue: &mut Catalogue) {
+        let open: Vec<u64> = self
+            .races
+            .values()
+            .filter(|r| r.off_at.is_none())
+            .flat_map(|r| r.runners.iter().map(|(id, _)| *id))
+            .collect();
+        if open.is_empty() {
+            return;
+        }
+        for _ in 0..RACE_PRICE_MOVES_PER_TICK {
+            let id = open[self.race_rng.random_range(0..open.len())];
+            let step = dec(self.race_rng.random_range(-60..=60), 3);
+            let _ = catalogue.update_event(id, |e| {
+                e.price = round_odds(
+                    (e.price * (Decimal::ONE + step)).clamp(dec(101, 2), Decimal::from(100)),
+                );
+            });
+        }
+    }
+
+    /// Races due go off: live, market suspended, starting prices taken.
+    fn races_go_off(&mut self, catalogue: &mut Catalogue, now_s: i64) {
+        let due: Vec<u64> = self
+            .races
+            .iter()
+            .filter(|(id, r)| {
+                r.off_at.is_none()
+                    && catalogue
+                        .games()
+                        .get(id)
+                        .is_some_and(|g| g.start_ts <= now_s)
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for game_id in due {
+            let Some(race) = self.races.get_mut(&game_id) else {
+                continue;
+            };
+            let start_ts = catalogue
+                .games()
+                .get(&game_id)
+                .map_or(now_s, |g| g.start_ts);
+            race.off_at = Some(start_ts.min(now_s));
+            race.sp = race
+                .runners
+                .iter()
+                .filter_map(|(id, _)| catalogue.events().get(id).map(|e| (*id, e.price)))
+                .collect();
+            let _ = catalogue.update_game(game_id, |g| {
+                g.game_type = GameType::Live;
+                g.info = Some(LiveInfo {
+                    current_game_state: "running".to_string(),
+                    clock: 0,
+                    score1: 0,
+                    score2: 0,
+                });
+            });
+            let _ = catalogue.update_market(race.market_id, |m| m.is_suspended = true);
+        }
+    }
+
+    /// Runs the races on; finishes those past `RACE_SECONDS`.
+    fn run_races(&mut self, catalogue: &mut Catalogue, now_s: i64) -> Vec<Finished> {
+        let running: Vec<(u64, i64)> = self
+            .races
+            .iter()
+            .filter_map(|(id, r)| r.off_at.map(|at| (*id, at)))
+            .collect();
+        let mut finished = Vec::new();
+        for (game_id, off_at) in running {
+            let run = (now_s - off_at).max(0);
+            if run >= RACE_SECONDS {
+                finished.extend(self.finish_race(catalogue, game_id));
+                continue;
+            }
+            let _ = catalogue.update_game(game_id, |g| {
+                if let Some(info) = g.info.as_mut() {
+                    info.clock = run as u32;
+                }
+            });
+        }
+        finished
+    }
+
+    /// The finishing order, drawn by strength; a result for every runner.
+    fn finish_race(&mut self, catalogue: &mut Catalogue, game_id: u64) -> Option<Finished> {
+        let race = self.races.remove(&game_id)?;
+        let mut field = race.runners.clone();
+        let mut order = Vec::with_capacity(field.len());
+        while !field.is_empty() {
+            let total: u32 = field.iter().map(|(_, s)| *s).sum();
+            let mut ticket = self.race_rng.random_range(0..total.max(1));
+            let index = field
+                .iter()
+                .position(|(_, s)| {
+                    if ticket < *s {
+                        true
+                    } else {
+                        ticket -= s;
+                        false
+                    }
+                })
+                .unwrap_or(0);
+            order.push(field.remove(index).0);
+        }
+        let winner_number = race
+            .runners
+            .iter()
+            .position(|(id, _)| Some(id) == order.first())
+            .map_or(0, |i| i as u32 + 1);
+        let selections = order
+            .iter()
+            .enumerate()
+            .map(|(position, id)| SelectionResult {
+                event_id: *id,
+                market_id: race.market_id,
+                outcome: match position {
+                    0 => SelectionOutcome::Won,
+                    p if (p as u32) < race.places => SelectionOutcome::Placed,
+                    _ => SelectionOutcome::Lost,
+                },
+                sp_price: race
+                    .sp
+                    .get(id)
+                    .copied()
+                    .or_else(|| catalogue.events().get(id).map(|e| e.price)),
+            })
+            .collect();
+        catalogue.remove_game(game_id);
+        Some(Finished {
+            game_id,
+            score: FinalScore {
+                team1: winner_number,
+                team2: 0,
+                first_half: None,
+                corners: None,
+            },
+            selections,
+        })
+    }
+
+    /// One racing step: add the sport when the catalogue has none (one
+    /// adopted from before racing), move prices, send races off, finish
+    /// them and keep every track's card full.
+    fn tick_racing(&mut self, catalogue: &mut Catalogue, now_s: i64) -> Vec<Finished> {
+        if !catalogue.sports().contains_key(&RACING_SPORT_ID) {
+            self.start_racing(catalogue, now_s);
+        }
+        self.move_race_prices(catalogue);
+        self.races_go_off(catalogue, now_s);
+        let finished = self.run_races(catalogue, now_s);
+        for track in self.tracks(catalogue) {
+            self.populate_track(catalogue, track, now_s);
+        }
+        finished
+    }
+
+    fn tracks(&self, catalogue: &Catalogue) -> Vec<u64> {
+        catalogue
+            .regions_of(RACING_SPORT_ID)
+            .flat_map(|r| catalogue.competitions_of(r.id).map(|c| c.id))
+            .collect()
+    }
+
+    /// Takes over the races of an adopted catalogue: strengths from the
+    /// prices, running races from their clock, starting prices from the
+    /// (suspended) prices at the off.
+    fn adopt_racing(&mut self, catalogue: &Catalogue, now_s: i64) {
+        let largest = [
+            catalogue.regions().keys().next_back(),
+            catalogue.competitions().keys().next_back(),
+            catalogue.games().keys().next_back(),
+            catalogue.markets().keys().next_back(),
+            catalogue.events().keys().next_back(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|id| **id >= RACE_ID_BASE)
+        .max()
+        .copied()
+        .unwrap_or(RACE_ID_BASE);
+        self.next_race_id = self.next_race_id.max(largest);
+        self.races.clear();
+        for track in self.tracks(catalogue) {
+            for game in catalogue.games_of(track) {
+                let number = game
+                    .team1_name
+                    .rsplit(' ')
+                    .next()
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or(0);
+                let last = self.race_numbers.entry(track).or_insert(0);
+                *last = (*last).max(number);
+                let Some(market) = catalogue.markets_of(game.id).next() else {
+                    continue;
+                };
+                let runners: Vec<(u64, u32)> = catalogue
+                    .events_of(market.id)
+                    .map(|e| {
+                        let strength = (Decimal::from(100) / e.price.max(Decimal::ONE))
+                            .round()
+                            .try_into()
+                            .unwrap_or(1u32);
+                        (e.id, strength.max(1))
+                    })
+                    .collect();
+                let off_at = game
+                    .info
+                    .as_ref()
+                    .filter(|_| game.game_type == GameType::Live)
+                    .map(|i| now_s - i64::from(i.clock));
+                let sp = match off_at {
+                    Some(_) => catalogue
+                        .events_of(market.id)
+                        .map(|e| (e.id, e.price))
+                        .collect(),
+                    None => BTreeMap::new(),
+                };
+                self.races.insert(
+                    game.id,
+                    Race {
+                        market_id: market.id,
+                        runners,
+                        places: market.ew_places.unwrap_or(2),
+                        off_at,
+                        sp,
+                    },
+                );
+            }
+        }
     }
 }
 
@@ -697,27 +1143,53 @@ impl Feed for Simulator {
             }
         }
         self.go_live(catalogue, now_s);
+        self.start_racing(catalogue, now_s);
+        self.races_go_off(catalogue, now_s);
     }
 
     /// Continues a catalogue built elsewhere: ids go on from its largest,
     /// and its games are played on from their live info (edges unknown).
     fn adopt(&mut self, catalogue: &Catalogue, now_s: i64) {
+        // Racing ids (from RACE_ID_BASE) go on in `adopt_racing`.
         let largest = [
-            catalogue.regions().keys().max(),
-            catalogue.competitions().keys().max(),
-            catalogue.games().keys().max(),
-            catalogue.markets().keys().max(),
-            catalogue.events().keys().max(),
+            catalogue
+                .regions()
+                .range(..RACE_ID_BASE)
+                .next_back()
+                .map(|(id, _)| *id),
+            catalogue
+                .competitions()
+                .range(..RACE_ID_BASE)
+                .next_back()
+                .map(|(id, _)| *id),
+            catalogue
+                .games()
+                .range(..RACE_ID_BASE)
+                .next_back()
+                .map(|(id, _)| *id),
+            catalogue
+                .markets()
+                .range(..RACE_ID_BASE)
+                .next_back()
+                .map(|(id, _)| *id),
+            catalogue
+                .events()
+                .range(..RACE_ID_BASE)
+                .next_back()
+                .map(|(id, _)| *id),
         ]
         .into_iter()
         .flatten()
         .max()
-        .copied()
         .unwrap_or(0);
         self.next_id = self.next_id.max(largest);
         self.plays.clear();
+        self.adopt_racing(catalogue, now_s);
         for game in catalogue.games().values() {
             let sport_id = catalogue.lineage(game.id).map(|l| l.sport.id).unwrap_or(1);
+            if sport_id == RACING_SPORT_ID {
+                continue;
+            }
             let info = game
                 .info
                 .as_ref()
@@ -763,10 +1235,13 @@ impl Feed for Simulator {
                     .get(&c.region_id)
                     .map(|r| (c.id, r.sport_id))
             })
+            .filter(|(_, sport_id)| *sport_id != RACING_SPORT_ID)
             .collect();
         for (competition_id, sport_id) in competitions {
             self.populate_competition(catalogue, competition_id, sport_id, now_s);
         }
+        let mut finished = finished;
+        finished.extend(self.tick_racing(catalogue, now_s));
         finished
     }
 }
@@ -795,7 +1270,7 @@ mod tests {
     fn the_simulator_keeps_the_six_sports_with_live_and_prematch_games() {
         let (catalogue, _) = run(7, 5);
         let sports: Vec<u64> = catalogue.sports().keys().copied().collect();
-        assert_eq!(sports, vec![1, 2, 3, 4, 75, 300]);
+        assert_eq!(sports, vec![1, 2, 3, 4, 75, 300, RACING_SPORT_ID]);
         let live = catalogue
             .games()
             .values()
@@ -885,10 +1360,25 @@ mod tests {
         }
         assert!(live_before > 0);
         assert!(!finished.is_empty(), "adopted live games finish");
-        let largest_before = catalogue.events().keys().max().copied().unwrap();
+        let largest_before = |c: &Catalogue, below: u64| {
+            c.events()
+                .range(..below)
+                .next_back()
+                .map(|(id, _)| *id)
+                .unwrap()
+        };
+        let sports_before = largest_before(&catalogue, RACE_ID_BASE);
         assert!(
-            adopted.events().keys().any(|id| *id > largest_before),
+            adopted
+                .events()
+                .range(sports_before + 1..RACE_ID_BASE)
+                .next()
+                .is_some(),
             "new ids continue"
+        );
+        assert!(
+            finished.iter().any(|f| f.game_id >= RACE_ID_BASE),
+            "adopted races finish"
         );
     }
 
@@ -904,5 +1394,193 @@ mod tests {
         assert!(moved > 20, "{moved} prices moved");
         let (long, _) = run(5, 40);
         assert!(long.markets().values().any(|m| m.is_suspended));
+    }
+
+    fn racing_games(catalogue: &Catalogue) -> Vec<&Game> {
+        catalogue
+            .games()
+            .values()
+            .filter(|g| catalogue.lineage(g.id).unwrap().sport.id == RACING_SPORT_ID)
+            .collect()
+    }
+
+    #[test]
+    fn racing_offers_short_races_with_each_way_terms_and_starting_prices() {
+        let t0 = 1_800_000_000;
+        let (catalogue, _) = run(21, 0);
+        let sport = &catalogue.sports()[&RACING_SPORT_ID];
+        assert_eq!(sport.name, "Virtual Horse Racing");
+        let races = racing_games(&catalogue);
+        // Two tracks: one race under way on each, four open.
+        assert_eq!(races.len(), 2 * (1 + RACES_AHEAD));
+        let live: Vec<_> = races
+            .iter()
+            .filter(|g| g.game_type == GameType::Live)
+            .collect();
+        assert_eq!(live.len(), 2);
+        for race in &races {
+            assert!(race.id >= RACE_ID_BASE && race.team2_name.is_none());
+            assert!(race.team1_name.contains(" Race "), "{}", race.team1_name);
+            let markets: Vec<_> = catalogue.markets_of(race.id).collect();
+            assert_eq!(markets.len(), 1);
+            let winner = markets[0];
+            assert_eq!(
+                (winner.market_type.as_str(), winner.name.as_str()),
+                (RACE_MARKET_TYPE, "Winner")
+            );
+            let runners: Vec<_> = catalogue.events_of(winner.id).collect();
+            assert!(
+                (6..=10).contains(&runners.len()),
+                "{} runners",
+                runners.len()
+            );
+            assert!(winner.ew_allowed && winner.sp_allowed);
+            assert_eq!(winner.ew_coeff, Some(dec(25, 2)));
+            let places = if runners.len() >= 8 { 3 } else { 2 };
+            assert_eq!(winner.ew_places, Some(places));
+            assert_eq!(
+                winner.is_suspended,
+                race.game_type == GameType::Live,
+                "no betting in running"
+            );
+            assert!(runners.iter().all(|e| e.price > dec(101, 2)));
+            // The betslip sees the terms.
+            let q = domain::bet::Quote::from_catalogue(&catalogue, runners[0].id, t0).unwrap();
+            assert!(q.ew_allowed && q.sp_allowed);
+            assert_eq!(q.ew_coeff, Some(dec(25, 2)));
+            if race.game_type == GameType::Prematch {
+                assert!(
+                    race.start_ts > t0
+                        && race.start_ts
+                            <= t0 + RACE_INTERVAL_S * RACES_AHEAD as i64 + RACE_SECONDS
+                );
+                assert!(!q.suspended && !q.game_started);
+            }
+        }
+    }
+
+    #[test]
+    fn races_finish_with_one_winner_the_placed_runners_and_their_starting_prices() {
+        let mut sim = Simulator::new(SimulatorSettings {
+            seed: 5,
+            live_seconds: 60,
+            ..Default::default()
+        });
+        let mut catalogue = Catalogue::new();
+        let t0 = 1_800_000_000;
+        sim.start(&mut catalogue, t0);
+        let mut results = 0;
+        let mut moved = false;
+        for t in 1..=(3 * RACE_INTERVAL_S) {
+            let before = catalogue.clone();
+            let finished = sim.tick(&mut catalogue, t0 + t);
+            moved |= before.events().range(RACE_ID_BASE..).any(|(id, e)| {
+                catalogue
+                    .events()
+                    .get(id)
+                    .is_some_and(|now| now.price != e.price)
+            });
+            for race in finished.iter().filter(|f| f.game_id >= RACE_ID_BASE) {
+                results += 1;
+                assert!(catalogue.games().get(&race.game_id).is_none());
+                let market = before.markets_of(race.game_id).next().unwrap();
+                assert!(market.is_suspended);
+                let runners: Vec<&Event> = before.events_of(market.id).collect();
+                assert_eq!(
+                    race.selections.len(),
+                    runners.len(),
+                    "a result for every runner"
+                );
+                let count =
+                    |o: SelectionOutcome| race.selections.iter().filter(|s| s.outcome == o).count();
+                let places = market.ew_places.unwrap() as usize;
+                assert_eq!(count(SelectionOutcome::Won), 1);
+                assert_eq!(count(SelectionOutcome::Placed), places - 1);
+                assert_eq!(count(SelectionOutcome::Lost), runners.len() - places);
+                for runner in runners {
+                    let result = race
+                        .selections
+                        .iter()
+                        .find(|s| s.event_id == runner.id)
+                        .unwrap();
+                    assert_eq!(result.market_id, market.id);
+                    // Prices stand still from the off: the last one is the SP.
+                    assert_eq!(result.sp_price, Some(runner.price));
+                }
+                let winner = race
+                    .selections
+                    .iter()
+                    .find(|s| s.outcome == SelectionOutcome::Won)
+                    .unwrap();
+                let number = before.events()[&winner.event_id]
+                    .type_
+                    .parse::<u32>()
+                    .unwrap();
+                assert_eq!(race.score.team1, number);
+            }
+            // Every track keeps its card of open races.
+            for track in sim.tracks(&catalogue) {
+                let open = catalogue
+                    .games_of(track)
+                    .filter(|g| g.game_type == GameType::Prematch)
+                    .count();
+                assert_eq!(open, RACES_AHEAD);
+            }
+        }
+        // Two tracks, a race every RACE_INTERVAL_S each, for three intervals.
+        assert!(results >= 6, "{results} races finished");
+        assert!(moved, "open runners' prices move");
+    }
+
+    #[test]
+    fn an_adopted_catalogue_keeps_racing_or_gains_it() {
+        let t0 = 1_800_000_000;
+        let (catalogue, _) = run(9, 20);
+        // A race under way carries on from its clock and finishes.
+        let mut next = Simulator::new(SimulatorSettings {
+            seed: 1,
+            live_seconds: 60,
+            ..Default::default()
+        });
+        let mut adopted = catalogue.clone();
+        next.adopt(&adopted, t0 + 20);
+        let running: Vec<u64> = racing_games(&adopted)
+            .iter()
+            .filter(|g| g.game_type == GameType::Live)
+            .map(|g| g.id)
+            .collect();
+        assert!(!running.is_empty());
+        let mut finished = Vec::new();
+        for t in 21..=20 + RACE_SECONDS {
+            finished.extend(next.tick(&mut adopted, t0 + t));
+        }
+        for id in running {
+            let race = finished.iter().find(|f| f.game_id == id).expect("finished");
+            assert!(race.selections.iter().all(|s| s.sp_price.is_some()));
+            assert_eq!(
+                race.selections
+                    .iter()
+                    .filter(|s| s.outcome == SelectionOutcome::Won)
+                    .count(),
+                1
+            );
+        }
+        // New races take new ids above the adopted ones.
+        let largest = *catalogue.events().keys().next_back().unwrap();
+        for t in 21 + RACE_SECONDS..=20 + RACE_INTERVAL_S + RACE_SECONDS {
+            next.tick(&mut adopted, t0 + t);
+        }
+        assert!(
+            adopted.events().keys().any(|id| *id > largest),
+            "new racing ids continue"
+        );
+        // A catalogue from before racing gains the sport on the next tick.
+        let mut old = catalogue.clone();
+        old.remove_sport(RACING_SPORT_ID);
+        let mut upgraded = Simulator::new(SimulatorSettings::default());
+        upgraded.adopt(&old, t0 + 20);
+        upgraded.tick(&mut old, t0 + 21);
+        assert!(old.sports().contains_key(&RACING_SPORT_ID));
+        assert_eq!(racing_games(&old).len(), 2 * (1 + RACES_AHEAD));
     }
 }

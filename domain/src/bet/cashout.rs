@@ -112,10 +112,11 @@ pub struct AcceptedTerms {
 }
 
 /// Whether a bet gets the cash-out flag: a single or an express on fixed
-/// prices, not each-way.
+/// prices, not each-way, not staked with a free bet.
 pub fn cash_out_offered(bet: &ValidBet) -> bool {
     matches!(bet.bet_type, BetType::Single | BetType::Express)
         && !bet.each_way
+        && bet.bonus_id.is_none()
         && bet.odds.is_some()
         && !bet.legs.iter().any(Leg::is_sp)
 }
@@ -163,7 +164,7 @@ pub fn cashout_amount(
                 open += 1;
                 value = value.checked_mul(leg.price)?;
             }
-            Some(SelectionOutcome::Lost) => return None,
+            Some(SelectionOutcome::Lost | SelectionOutcome::Placed) => return None,
             Some(SelectionOutcome::Won) => value = value.checked_mul(leg.price)?,
             Some(outcome) => {
                 let factor = outcome_factor(*outcome, leg.price);

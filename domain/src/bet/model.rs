@@ -90,8 +90,9 @@ pub struct Quote {
 
 impl Quote {
     /// The quote for `event_id` from the catalogue at `now_s` (unix
-    /// seconds). The catalogue knows no single-only, each-way or SP flags:
-    /// they are off; a caller with those terms sets them afterwards.
+    /// seconds). Each-way and SP come from the market's terms (each-way
+    /// needs `ew_allowed` and a coefficient); the catalogue knows no
+    /// single-only flag: it is off, a caller with such terms sets it.
     pub fn from_catalogue(catalogue: &Catalogue, event_id: u64, now_s: i64) -> Option<Quote> {
         let event = catalogue.events().get(&event_id)?;
         let market = catalogue.markets().get(&event.market_id)?;
@@ -108,9 +109,9 @@ impl Quote {
             game_started: game.game_type != GameType::Live && game.start_ts <= now_s,
             game_type: game.game_type,
             single_only: false,
-            ew_allowed: false,
-            ew_coeff: None,
-            sp_allowed: false,
+            ew_allowed: market.ew_allowed && market.ew_coeff.is_some(),
+            ew_coeff: market.ew_coeff.filter(|_| market.ew_allowed),
+            sp_allowed: market.sp_allowed,
             start_ts: game.start_ts,
             names: LegNames {
                 sport_id: lineage.sport.id,
@@ -266,6 +267,10 @@ pub enum BetRefusal {
     MemberLimit { limit: Decimal },
     #[error("Insufficient balance.")]
     InsufficientBalance,
+    /// `bonus_id` names no free bet of the member's that can be staked now
+    /// (unknown, used, expired), or the stake is not its whole amount.
+    #[error("This free bet cannot be used.")]
+    FreeBetNotAvailable,
     /// A member may have one super bet waiting for support at a time.
     #[error("only one active super bet")]
     OneSuperBet,
@@ -293,6 +298,7 @@ impl BetRefusal {
             MemberLimit { .. } => Code::MEMBER_LIMIT,
             InsufficientBalance => Code::INSUFFICIENT_BALANCE,
             OneSuperBet => Code::ONE_SUPER_BET,
+            FreeBetNotAvailable => Code::FREE_BET_NOT_AVAILABLE,
         }
     }
 }

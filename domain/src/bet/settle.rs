@@ -18,9 +18,13 @@
 //!   chain (later legs do not matter) and the bank is paid; after the last
 //!   leg the bank plus what rides is paid. All won at 2.0 / 2.0 with S = 10
 //!   pays 30 (an express would pay 40). Each leg's return is rounded.
-//! - Each-way: the place part's leg outcome is the win part's (a leg
-//!   "places" exactly when it wins, half-wins ...); no separate place
-//!   results are modelled.
+//! - Each-way: the place part pays on the place odds (`Leg::place_price`,
+//!   or for an SP leg `place_odds(SP, ew_coeff)`). A `Placed` outcome (the
+//!   runner finished within the places but did not win) is Lost for the
+//!   win part and Won for the place part; a winner (`Won`) wins both. Any
+//!   other outcome applies to both parts alike (a leg "places" exactly
+//!   when it wins, half-wins ...): markets without a place result.
+//!   Outside each-way (a plain bet, the win part) `Placed` is Lost.
 //! - SP legs settle at the starting price the result gives
 //!   (`LegResults::sp_prices`); without one a won or half-won SP leg
 //!   counts as Returned (Lost, HalfLost and Returned need no price).
@@ -112,7 +116,7 @@ impl BetSettlement {
     }
 }
 
-/// What one leg multiplies its stake by.
+/// What one leg multiplies its stake by (a win bet: `Placed` is a loss).
 pub fn outcome_factor(outcome: SelectionOutcome, price: Decimal) -> Decimal {
     let half = Decimal::new(5, 1);
     match outcome {
@@ -120,7 +124,7 @@ pub fn outcome_factor(outcome: SelectionOutcome, price: Decimal) -> Decimal {
         SelectionOutcome::HalfWon => (price + Decimal::ONE) * half,
         SelectionOutcome::Returned => Decimal::ONE,
         SelectionOutcome::HalfLost => half,
-        SelectionOutcome::Lost => Decimal::ZERO,
+        SelectionOutcome::Lost | SelectionOutcome::Placed => Decimal::ZERO,
     }
 }
 
@@ -128,6 +132,15 @@ pub fn outcome_factor(outcome: SelectionOutcome, price: Decimal) -> Decimal {
 enum Part {
     Win,
     Place,
+}
+
+/// The outcome as `part` reads it: a placed runner wins the place part.
+fn part_outcome(outcome: SelectionOutcome, part: Part) -> SelectionOutcome {
+    match (outcome, part) {
+        (SelectionOutcome::Placed, Part::Place) => SelectionOutcome::Won,
+        (SelectionOutcome::Placed, Part::Win) => SelectionOutcome::Lost,
+        (other, _) => other,
+    }
 }
 
 /// The leg's price for `part`; `None` for an SP leg without a starting
@@ -145,6 +158,7 @@ fn leg_price(leg: &Leg, part: Part, results: &LegResults) -> Option<Decimal> {
 }
 
 fn factor_on(leg: &Leg, part: Part, results: &LegResults, outcome: SelectionOutcome) -> Decimal {
+    let outcome = part_outcome(outcome, part);
     match (leg_price(leg, part, results), outcome) {
         (Some(price), _) => outcome_factor(outcome, price),
         (None, SelectionOutcome::Won | SelectionOutcome::HalfWon) => Decimal::ONE,
@@ -248,6 +262,12 @@ pub fn settle(
     }
     let payout = currency.round(payout);
     let status = status_of(payout, bet.stake);
+    // A free bet's stake is not returned: it pays its winnings only.
+    let payout = if bet.bonus_id.is_some() {
+        (payout - bet.stake).max(Decimal::ZERO)
+    } else {
+        payout
+    };
     let bonus = if bet.bet_type == BetType::Express && status == BetStatus::Won {
         let percent = bonus.percent(bet.legs.len());
         currency.round((payout - bet.stake) * percent / Decimal::ONE_HUNDRED)

@@ -238,6 +238,122 @@ fn each_way_pays_the_place_part_on_place_odds() {
     assert_eq!(pay(&ew, &[Lost]), (BetStatus::Lost, dec!(0)));
 }
 
+/// Each-way single at 8.0, 1/4 odds for a place (2.75), 10 a way.
+#[test]
+fn an_each_way_single_pays_win_and_place_or_place_only() {
+    let ew = bet(BetType::Single, &[dec!(8)], dec!(10), true, 1, &[]);
+    assert_eq!(ew.stake, dec!(20));
+    assert_eq!(ew.legs[0].place_price, Some(dec!(2.75)));
+    let table = [
+        // Won: 10 x 8 + 10 x 2.75.
+        (Won, BetStatus::Won, dec!(107.5)),
+        // Placed (2nd, 3rd ...): the win part lost, the place part 27.50.
+        (Placed, BetStatus::Won, dec!(27.5)),
+        (Lost, BetStatus::Lost, dec!(0)),
+        (Returned, BetStatus::Returned, dec!(20)),
+    ];
+    for (outcome, status, payout) in table {
+        assert_eq!(pay(&ew, &[outcome]), (status, payout), "{outcome:?}");
+    }
+    // A short price: placed pays back less than the 20 staked (3.0 -> 1.5).
+    let short = bet(BetType::Single, &[dec!(3)], dec!(10), true, 1, &[]);
+    assert_eq!(pay(&short, &[Placed]), (BetStatus::Lost, dec!(15)));
+    // Without each-way a placed runner is a loser.
+    let win_only = bet(BetType::Single, &[dec!(8)], dec!(10), false, 1, &[]);
+    assert_eq!(pay(&win_only, &[Placed]), (BetStatus::Lost, dec!(0)));
+}
+
+/// Each-way express at 5.0 and 9.0: place odds 2 and 3 (1/4), 10 a way.
+#[test]
+fn an_each_way_express_pays_its_place_line_when_every_leg_places() {
+    let ew = bet(
+        BetType::Express,
+        &[dec!(5), dec!(9)],
+        dec!(10),
+        true,
+        2,
+        &[],
+    );
+    assert_eq!(ew.stake, dec!(20));
+    let table = [
+        // Win line 10 x 5 x 9 = 450, place line 10 x 2 x 3 = 60.
+        ([Won, Won], BetStatus::Won, dec!(510)),
+        // One leg only placed: the win line is lost, the place line pays.
+        ([Won, Placed], BetStatus::Won, dec!(60)),
+        ([Placed, Won], BetStatus::Won, dec!(60)),
+        ([Placed, Placed], BetStatus::Won, dec!(60)),
+        // An unplaced leg loses both lines.
+        ([Won, Lost], BetStatus::Lost, dec!(0)),
+        ([Placed, Lost], BetStatus::Lost, dec!(0)),
+        // A non-runner: 10 x 5 + 10 x 2.
+        ([Won, Returned], BetStatus::Won, dec!(70)),
+        ([Placed, Returned], BetStatus::Returned, dec!(20)),
+    ];
+    for (outcomes, status, payout) in table {
+        assert_eq!(pay(&ew, &outcomes), (status, payout), "{outcomes:?}");
+    }
+}
+
+/// SP singles: the starting price (6.5) comes with the result.
+#[test]
+fn sp_singles_settle_at_the_starting_price_win_and_each_way() {
+    let at_sp = |outcome: SelectionOutcome| {
+        let mut r = known(&[outcome]);
+        r.sp_prices.insert(1, dec!(6.5));
+        r
+    };
+    let sp = bet(BetType::Single, &[SP_PRICE], dec!(10), false, 1, &[]);
+    let table = [
+        (Won, BetStatus::Won, dec!(65)),
+        (Placed, BetStatus::Lost, dec!(0)),
+        (Lost, BetStatus::Lost, dec!(0)),
+        (Returned, BetStatus::Returned, dec!(10)),
+    ];
+    for (outcome, status, payout) in table {
+        let s = settle(&sp, &at_sp(outcome), CNY, ExpressBonus::None);
+        assert_eq!((s.status, s.payout), (status, payout), "{outcome:?}");
+    }
+    // Each way at SP: place odds 1 + 5.5 / 4 = 2.375.
+    let ew = bet(BetType::Single, &[SP_PRICE], dec!(10), true, 1, &[]);
+    assert_eq!(ew.legs[0].place_price, None);
+    let table = [
+        (Won, BetStatus::Won, dec!(88.75)),
+        (Placed, BetStatus::Won, dec!(23.75)),
+        (Lost, BetStatus::Lost, dec!(0)),
+    ];
+    for (outcome, status, payout) in table {
+        let s = settle(&ew, &at_sp(outcome), CNY, ExpressBonus::None);
+        assert_eq!((s.status, s.payout), (status, payout), "{outcome:?}");
+    }
+    // Without its starting price a placed SP each-way leg returns its place part.
+    assert_eq!(pay(&ew, &[Placed]), (BetStatus::Lost, dec!(10)));
+}
+
+#[test]
+fn placed_runners_match_the_brute_force_oracle_on_every_outcome_combination() {
+    let with_placed = [Won, HalfWon, Returned, HalfLost, Lost, Placed];
+    let prices = [dec!(2.5), dec!(7.777), dec!(3.25)];
+    let mut checked = 0;
+    for n in 1..=3 {
+        let prices = &prices[..n];
+        for (bet_type, k, bankers) in shapes(n) {
+            for each_way in [false, true] {
+                let unit = dec!(3.33);
+                let b = bet(bet_type, prices, unit, each_way, k, &bankers);
+                for outcomes in every_outcome_of(&with_placed, n) {
+                    let expected = oracle(bet_type, prices, unit, each_way, k, &bankers, &outcomes);
+                    let (status, payout) = pay(&b, &outcomes);
+                    let what = format!("{bet_type:?} k{k} b{bankers:?} ew{each_way} {outcomes:?}");
+                    assert_eq!(payout, expected, "{what}");
+                    assert_eq!(status, status_of(expected, b.stake), "{what}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
 #[test]
 fn sp_legs_settle_at_the_starting_price_or_return() {
     let sp = bet(BetType::Single, &[SP_PRICE], dec!(10), false, 1, &[]);
@@ -322,6 +438,8 @@ fn halves(o: SelectionOutcome) -> &'static [(u8, SelectionOutcome)] {
         Lost => &[(2, Lost)],
         HalfWon => &[(1, Won), (1, Returned)],
         HalfLost => &[(1, Returned), (1, Lost)],
+        // The oracle reads a placed runner per part first (see `oracle`).
+        Placed => &[(2, Lost)],
     }
 }
 
@@ -377,7 +495,17 @@ fn oracle(
     }
     let banker_mask: u32 = bankers.iter().map(|b| 1 << b).sum();
     let mut total = Decimal::ZERO;
-    for part in &parts {
+    for (i, part) in parts.iter().enumerate() {
+        // The place part (i = 1) wins on a placed runner, the win part loses.
+        let outcomes: Vec<SelectionOutcome> = outcomes
+            .iter()
+            .map(|o| match o {
+                Placed if i == 1 => Won,
+                Placed => Lost,
+                other => *other,
+            })
+            .collect();
+        let outcomes = &outcomes[..];
         total += match bet_type {
             BetType::Single | BetType::Express => CNY.round(oracle_express(unit, part, outcomes)),
             BetType::Chain => oracle_chain(unit, part, outcomes),
@@ -414,12 +542,17 @@ fn shapes(n: usize) -> Vec<(BetType, usize, Vec<usize>)> {
 }
 
 fn every_outcome(n: usize) -> Vec<Vec<SelectionOutcome>> {
-    (0..5usize.pow(n as u32))
+    every_outcome_of(&ALL, n)
+}
+
+fn every_outcome_of(set: &[SelectionOutcome], n: usize) -> Vec<Vec<SelectionOutcome>> {
+    let m = set.len();
+    (0..m.pow(n as u32))
         .map(|mut code| {
             (0..n)
                 .map(|_| {
-                    let o = ALL[code % 5];
-                    code /= 5;
+                    let o = set[code % m];
+                    code /= m;
                     o
                 })
                 .collect()

@@ -598,3 +598,77 @@ fn the_request_reads_the_do_bet_payload() {
     assert!(req.selections[0].banker);
     assert!(serde_json::from_value::<BetType>(serde_json::json!(5)).is_err());
 }
+
+#[test]
+fn a_quote_reads_the_markets_each_way_and_sp_terms() {
+    let mut catalogue = crate::catalogue::testgen::small();
+    let plain = Quote::from_catalogue(&catalogue, 100001, 1_600_000_000).unwrap();
+    assert!(!plain.ew_allowed && !plain.sp_allowed);
+    assert_eq!(plain.ew_coeff, None);
+    catalogue
+        .update_market(10000, |m| {
+            m.ew_allowed = true;
+            m.ew_places = Some(3);
+            m.ew_coeff = Some(dec!(0.25));
+            m.sp_allowed = true;
+        })
+        .unwrap();
+    let racing = Quote::from_catalogue(&catalogue, 100001, 1_600_000_000).unwrap();
+    assert!(racing.ew_allowed && racing.sp_allowed);
+    assert_eq!(racing.ew_coeff, Some(dec!(0.25)));
+    // Each-way terms without a coefficient, or a coefficient without the flag: no each-way.
+    catalogue
+        .update_market(10000, |m| m.ew_coeff = None)
+        .unwrap();
+    let no_coeff = Quote::from_catalogue(&catalogue, 100001, 1_600_000_000).unwrap();
+    assert!(!no_coeff.ew_allowed);
+    catalogue
+        .update_market(10000, |m| {
+            m.ew_allowed = false;
+            m.ew_coeff = Some(dec!(0.2));
+        })
+        .unwrap();
+    let no_flag = Quote::from_catalogue(&catalogue, 100001, 1_600_000_000).unwrap();
+    assert_eq!((no_flag.ew_allowed, no_flag.ew_coeff), (false, None));
+}
+
+#[test]
+fn each_way_and_sp_bets_are_accepted_on_the_terms_the_catalogue_gives() {
+    let mut catalogue = crate::catalogue::testgen::small();
+    let quotes = |c: &crate::catalogue::Catalogue| -> BTreeMap<u64, Quote> {
+        [(
+            100001,
+            Quote::from_catalogue(c, 100001, 1_600_000_000).unwrap(),
+        )]
+        .into()
+    };
+    let mut ew = request(BetType::Single, dec!(10), vec![pick(100001, dec!(2.1))]);
+    ew.each_way = true;
+    let sp = request(BetType::Single, dec!(10), vec![pick(100001, SP_PRICE)]);
+    let plain = quotes(&catalogue);
+    assert_eq!(
+        validate(&ew, &plain, &limits(), dec!(100)).unwrap_err(),
+        BetRefusal::EachWayNotAvailable { event_id: 100001 }
+    );
+    assert_eq!(
+        validate(&sp, &plain, &limits(), dec!(100)).unwrap_err(),
+        BetRefusal::SpNotAvailable { event_id: 100001 }
+    );
+    catalogue
+        .update_market(10000, |m| {
+            m.ew_allowed = true;
+            m.ew_places = Some(3);
+            m.ew_coeff = Some(dec!(0.25));
+            m.sp_allowed = true;
+        })
+        .unwrap();
+    let racing = quotes(&catalogue);
+    let bet = validate(&ew, &racing, &limits(), dec!(100)).unwrap();
+    assert_eq!(bet.stake, dec!(20));
+    // 1 + 1.1 / 4 = 1.275.
+    assert_eq!(bet.legs[0].place_price, Some(dec!(1.275)));
+    assert_eq!(bet.legs[0].ew_coeff, Some(dec!(0.25)));
+    let bet = validate(&sp, &racing, &limits(), dec!(100)).unwrap();
+    assert!(bet.legs[0].is_sp());
+    assert_eq!((bet.odds, bet.possible_win), (None, None));
+}

@@ -110,6 +110,14 @@ pub struct Game {
 
 /// A market of a game. `base` is the handicap or total line (quarter lines
 /// such as 0.25 or -0.75 allowed); the catalogue strips trailing zeros.
+///
+/// Each-way terms and SP are market-level (racing "Winner" markets): with
+/// `ew_allowed`, a bet may be each-way, its place part paying
+/// `1 + (price - 1) x ew_coeff` (`bet::place_odds`; 1/4 of the odds is
+/// `ew_coeff` 0.25) when the selection finishes within the first
+/// `ew_places`; with `sp_allowed`, a pick may take the starting price
+/// (price -1). All four are absent (off) unless given, so catalogues
+/// stored or imported before them read as they did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Market {
     pub id: u64,
@@ -123,6 +131,20 @@ pub struct Market {
     pub order: i64,
     #[serde(default)]
     pub is_suspended: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ew_allowed: bool,
+    /// Places paid each way (2 means first or second).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew_places: Option<u32>,
+    /// The place fraction of the odds less one (0.25 for 1/4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ew_coeff: Option<Decimal>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sp_allowed: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A selection of a market. The catalogue keeps `price` at 3 places

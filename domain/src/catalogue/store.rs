@@ -220,6 +220,7 @@ impl Catalogue {
         let (id, game_id) = (market.id, market.game_id);
         check_parent(&self.games.rows, Level::Market, id, game_id)?;
         market.base = market.base.map(|b| b.normalize());
+        market.ew_coeff = market.ew_coeff.map(|c| c.normalize());
         let old = self.markets.put(id, market, market_parent);
         self.recount_markets(game_id);
         if let Some(moved_from) = old.as_ref().map(|m| m.game_id) {

@@ -182,6 +182,10 @@ fn add_market(rng: &mut Rng, c: &mut Catalogue, game_id: u64) {
         base,
         order: rng.below(10) as i64,
         is_suspended: rng.chance(10),
+        ew_allowed: false,
+        ew_places: None,
+        ew_coeff: None,
+        sp_allowed: false,
     })
     .unwrap();
     for _ in 0..=rng.below(3) {
@@ -282,6 +286,10 @@ pub(crate) fn market(id: u64, game_id: u64, market_type: &str) -> Market {
         base: None,
         order: 0,
         is_suspended: false,
+        ew_allowed: false,
+        ew_places: None,
+        ew_coeff: None,
+        sp_allowed: false,
     }
 }
 

@@ -220,3 +220,48 @@ fn game_links_go_to_prematch_for_types_0_and_2_and_live_for_type_1() {
     assert_eq!(game_link(&g), "/live/game/7");
     assert_eq!(link_for(9, GameType::Live), "/live/game/9");
 }
+
+#[test]
+fn market_each_way_and_sp_terms_are_optional_on_the_wire() {
+    // Stored catalogues and fixtures from before the terms read as "off".
+    let old =
+        serde_json::json!({"id": 5, "game_id": 4, "market_type": "P1XP2", "name": "Match Result"});
+    let m: Market = serde_json::from_value(old.clone()).unwrap();
+    assert!(!m.ew_allowed && !m.sp_allowed);
+    assert_eq!((m.ew_places, m.ew_coeff), (None, None));
+    let back = serde_json::to_value(&m).unwrap();
+    for absent in ["ew_allowed", "ew_places", "ew_coeff", "sp_allowed"] {
+        assert!(back.get(absent).is_none(), "{absent} written when off");
+    }
+    assert_eq!(serde_json::from_value::<Market>(back).unwrap(), m);
+
+    // With the terms: a number or a string for the coefficient.
+    let racing = serde_json::json!({"id": 6, "game_id": 4, "market_type": "RaceWinner",
+        "name": "Winner", "ew_allowed": true, "ew_places": 3, "ew_coeff": 0.25, "sp_allowed": true});
+    let m: Market = serde_json::from_value(racing).unwrap();
+    assert!(m.ew_allowed && m.sp_allowed);
+    assert_eq!((m.ew_places, m.ew_coeff), (Some(3), Some(dec!(0.25))));
+    let back = serde_json::to_value(&m).unwrap();
+    assert_eq!(back["ew_allowed"], true);
+    assert_eq!(back["ew_places"], 3);
+    assert_eq!(back["ew_coeff"], "0.25");
+    assert_eq!(back["sp_allowed"], true);
+    assert_eq!(serde_json::from_value::<Market>(back).unwrap(), m);
+}
+
+#[test]
+fn a_catalogue_with_each_way_terms_round_trips_and_keeps_the_coefficient_tidy() {
+    let mut c = small();
+    let mut racing = market(10009, 1000, "RaceWinner");
+    racing.ew_allowed = true;
+    racing.ew_places = Some(2);
+    racing.ew_coeff = Some(dec!(0.2500));
+    racing.sp_allowed = true;
+    c.insert_market(racing).unwrap();
+    assert_eq!(c.markets()[&10009].ew_coeff.unwrap().to_string(), "0.25");
+    let json = serde_json::to_value(&c).unwrap();
+    let back: Catalogue = serde_json::from_value(json).unwrap();
+    assert_eq!(back, c);
+    assert!(back.markets()[&10009].sp_allowed);
+    assert!(!back.markets()[&10000].ew_allowed);
+}

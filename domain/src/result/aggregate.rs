@@ -2,6 +2,7 @@ use std::collections::BTreeMap;
 
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::{Aggregate, DomainEvent};
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::{FinalScore, SelectionOutcome};
@@ -12,6 +13,10 @@ pub struct SelectionResult {
     pub event_id: u64,
     pub market_id: u64,
     pub outcome: SelectionOutcome,
+    /// The starting price (SP) of a selection whose market offers SP: its
+    /// price at the off. SP bets on it settle at this price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sp_price: Option<Decimal>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +81,9 @@ pub struct GameResult {
     pub score: Option<FinalScore>,
     /// event id -> outcome, as last recorded or corrected.
     pub outcomes: BTreeMap<u64, SelectionOutcome>,
+    /// event id -> starting price, for the selections that have one.
+    #[serde(default)]
+    pub sp_prices: BTreeMap<u64, Decimal>,
     pub corrections: u32,
 }
 
@@ -106,9 +114,10 @@ impl GameResult {
                 let game_id = self.game_id.ok_or(ResultError::NotResulted)?;
                 let same = self.score == Some(score)
                     && selections.len() == self.outcomes.len()
-                    && selections
-                        .iter()
-                        .all(|s| self.outcomes.get(&s.event_id) == Some(&s.outcome));
+                    && selections.iter().all(|s| {
+                        self.outcomes.get(&s.event_id) == Some(&s.outcome)
+                            && self.sp_prices.get(&s.event_id) == s.sp_price.as_ref()
+                    });
                 if same {
                     return Err(ResultError::NothingToCorrect);
                 }
@@ -160,6 +169,10 @@ impl Aggregate for GameResult {
         }
         self.game_id = Some(game_id);
         self.score = Some(score);
+        self.sp_prices = selections
+            .iter()
+            .filter_map(|s| s.sp_price.map(|sp| (s.event_id, sp)))
+            .collect();
         self.outcomes = selections
             .into_iter()
             .map(|s| (s.event_id, s.outcome))

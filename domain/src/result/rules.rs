@@ -37,6 +37,11 @@ pub enum SelectionOutcome {
     Returned,
     HalfWon,
     HalfLost,
+    /// Did not win but finished within the market's each-way places
+    /// (racing): lost for a win bet and the win part of an each-way bet,
+    /// won for the place part. A winner is `Won` (it places too); a
+    /// runner outside the places is `Lost`.
+    Placed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,4 +1,6 @@
 use cqrs_es::test::TestFramework;
+use cqrs_es::Aggregate;
+use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 
 use super::*;
@@ -118,6 +120,7 @@ fn selections(outcome: SelectionOutcome) -> Vec<SelectionResult> {
         event_id: 7,
         market_id: 3,
         outcome,
+        sp_price: None,
     }]
 }
 
@@ -177,4 +180,67 @@ fn a_correction_must_change_something_and_needs_a_result() {
             at_ms: 6,
         })
         .then_expect_error(ResultError::NotResulted);
+}
+
+#[test]
+fn a_racing_result_carries_places_and_starting_prices_and_reads_without_them() {
+    let old = r#"{"event_id": 7, "market_id": 3, "outcome": "won"}"#;
+    let read: SelectionResult = serde_json::from_str(old).unwrap();
+    assert_eq!(read, selections(Won)[0]);
+    assert!(serde_json::to_value(&read)
+        .unwrap()
+        .get("sp_price")
+        .is_none());
+    let placed = SelectionResult {
+        outcome: Placed,
+        sp_price: Some(dec!(6.5)),
+        ..read
+    };
+    let json = serde_json::to_value(&placed).unwrap();
+    assert_eq!(json["outcome"], "placed");
+    assert_eq!(json["sp_price"], "6.5");
+    assert_eq!(
+        serde_json::from_value::<SelectionResult>(json).unwrap(),
+        placed
+    );
+}
+
+#[test]
+fn a_correction_of_a_starting_price_alone_is_a_correction() {
+    let with_sp = |sp: Decimal| {
+        vec![SelectionResult {
+            sp_price: Some(sp),
+            ..selections(Won)[0].clone()
+        }]
+    };
+    let resulted = ResultEvent::GameResulted {
+        game_id: 1,
+        score: score(1, 0),
+        selections: with_sp(dec!(4)),
+        at_ms: 5,
+    };
+    let mut state = GameResult::default();
+    state.apply(resulted.clone());
+    assert_eq!(state.sp_prices, [(7, dec!(4))].into());
+    TestFramework::<GameResult>::with(())
+        .given(vec![resulted.clone()])
+        .when(ResultCommand::Correct {
+            score: score(1, 0),
+            selections: with_sp(dec!(4)),
+            at_ms: 6,
+        })
+        .then_expect_error(ResultError::NothingToCorrect);
+    TestFramework::<GameResult>::with(())
+        .given(vec![resulted])
+        .when(ResultCommand::Correct {
+            score: score(1, 0),
+            selections: with_sp(dec!(4.5)),
+            at_ms: 6,
+        })
+        .then_expect_events(vec![ResultEvent::ResultCorrected {
+            game_id: 1,
+            score: score(1, 0),
+            selections: with_sp(dec!(4.5)),
+            at_ms: 6,
+        }]);
 }

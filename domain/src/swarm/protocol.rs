@@ -58,12 +58,13 @@ pub enum Command {
     GetBetAutoCashout,
     CancelBetAutoCashout,
     SuperBetAnswer,
+    GetFreeBets,
     BookBet,
     GetBooking,
     Ping,
 }
 
-const COMMANDS: [(Command, &str); 19] = [
+const COMMANDS: [(Command, &str); 20] = [
     (Command::RequestSession, "request_session"),
     (Command::Login, "login"),
     (Command::RestoreLogin, "restore_login"),
@@ -80,6 +81,7 @@ const COMMANDS: [(Command, &str); 19] = [
     (Command::GetBetAutoCashout, "get_bet_auto_cashout"),
     (Command::CancelBetAutoCashout, "cancel_bet_auto_cashout"),
     (Command::SuperBetAnswer, "super_bet_answer"),
+    (Command::GetFreeBets, "get_free_bets"),
     (Command::BookBet, "book_bet"),
     (Command::GetBooking, "get_booking"),
     (Command::Ping, "ping"),

@@ -48,6 +48,10 @@ const MARKET: &[(&str, Kind)] = &[
     ("base", Dec),
     ("order", Int),
     ("is_suspended", Bool),
+    ("ew_allowed", Bool),
+    ("ew_places", Int),
+    ("ew_coeff", Dec),
+    ("sp_allowed", Bool),
 ];
 const EVENT: &[(&str, Kind)] = &[
     ("id", Int),
@@ -193,7 +197,7 @@ impl<'a> Row<'a> {
 }
 
 fn is_decimal_field(row: Row<'_>, name: &str) -> bool {
-    matches!(row, Row::Market(_) | Row::Event(_)) && matches!(name, "base" | "price")
+    matches!(row, Row::Market(_) | Row::Event(_)) && matches!(name, "base" | "price" | "ew_coeff")
 }
 
 fn whole_number(n: Decimal) -> Option<Value> {
@@ -226,6 +230,10 @@ fn market_scalar<'a>(m: &'a Market, name: &str) -> Scalar<'a> {
         "base" => opt_dec(m.base),
         "order" => num(m.order),
         "is_suspended" => Scalar::Bool(m.is_suspended),
+        "ew_allowed" => Scalar::Bool(m.ew_allowed),
+        "ew_places" => m.ew_places.map_or(Scalar::Null, num),
+        "ew_coeff" => opt_dec(m.ew_coeff),
+        "sp_allowed" => Scalar::Bool(m.sp_allowed),
         _ => Scalar::Null,
     }
 }

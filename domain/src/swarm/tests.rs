@@ -822,3 +822,35 @@ fn diff_then_merge_round_trips_any_documents_without_nulls() {
         assert_eq!(diff(&new, &new), None);
     }
 }
+
+#[test]
+fn markets_serve_their_each_way_and_sp_terms() {
+    let mut c = fixture();
+    c.update_market(10000, |m| {
+        m.ew_allowed = true;
+        m.ew_places = Some(3);
+        m.ew_coeff = Some(dec!(0.25));
+        m.sp_allowed = true;
+    })
+    .unwrap();
+    let all = run(&c, &query(json!({"market": []}), json!({})));
+    let racing = &all["market"]["10000"];
+    assert_eq!(racing["ew_allowed"], true);
+    assert_eq!(racing["ew_places"], 3);
+    assert_eq!(racing["ew_coeff"], "0.25");
+    assert_eq!(racing["sp_allowed"], true);
+    // A market without terms says so; absent values stay out.
+    let plain = &all["market"]["10001"];
+    assert_eq!(plain["ew_allowed"], false);
+    assert_eq!(plain["sp_allowed"], false);
+    assert!(plain.get("ew_places").is_none() && plain.get("ew_coeff").is_none());
+    // The terms filter like any field.
+    let sp = run(
+        &c,
+        &query(
+            json!({"market": ["id"]}),
+            json!({"market": {"sp_allowed": true}}),
+        ),
+    );
+    assert_eq!(ids(&sp["market"]), ["10000"]);
+}

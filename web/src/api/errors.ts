@@ -46,6 +46,8 @@ const CATALOGUE: Record<number, Message['key']> = {
   1904: 'betslip.cannot_combine',
   1905: 'betslip.msg.conflict',
   1906: 'betslip.msg.odds_limit',
+  // free bets (bonus_id): unknown, used, expired, or not the free bet's whole amount
+  1912: 'error.1912',
   // booking ids (docs/protocol.md "Booking ids")
   1930: 'betslip.booking_not_found',
   1931: 'betslip.booking_too_many',
@@ -80,6 +82,7 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
   'error.1109': 'Wrong amount',
   'error.1510': 'The bet amount exceeds your current limit',
   'error.1800': 'The odds have changed',
+  'error.1912': 'This free bet cannot be used.',
   'error.2400': 'Insufficient balance',
   'error.1010': 'Invalid password format',
   'validation.phone_invalid': 'This is not a valid phone number',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { selectionsActions, type Selection } from '../selections/selectionsSlice';
-import reducer, { betslipActions, initialState, type BetslipState } from './betslipSlice';
+import reducer, { betslipActions, initialState, toBetslipEvent, type BetslipState } from './betslipSlice';
 import {
   CHAIN, EXPRESS, KEYBOARD_MAX_CHARS, MSG, QUICK_BET_STAKES, SINGLE, SYSTEM, applyKey, betterOdds, blockingMessage, checkQuickStake,
   combinations, possibleWin, quickAmounts, sanitizeStake, sysBetValue, systemCombinations, systemOptions, type RuleInput,
@@ -108,10 +108,25 @@ describe('each-way', () => {
     expect(s).toMatchObject({ eachWayMode: false, stake: '25', unitStake: '25' });
   });
 
-  it('adds the place part at odds (price - 1) / ewCoeff', () => {
-    const events = [{ price: '5', banker: false, ewCoeff: 4 }];
-    // unit 10: win 10 x 5 + place 10 x (1 + 4 / 4)
+  it('adds the place part at odds 1 + (price - 1) x ewCoeff', () => {
+    const events = [{ price: '5', banker: false, ewCoeff: 0.25 }];
+    // unit 10: win 10 x 5 + place 10 x (1 + 4 x 0.25)
     expect(possibleWin({ type: SINGLE, events, stake: '20', eachWay: true, sysK: 2 })).toBe(70);
+    // 8.0 at 1/4: place odds 2.75
+    expect(possibleWin({ type: SINGLE, events: [{ price: '8', banker: false, ewCoeff: 0.25 }], stake: '20', eachWay: true, sysK: 2 })).toBe(107.5);
+  });
+
+  it('takes each-way terms from the picked market', () => {
+    const racing = toBetslipEvent({
+      gameId: 1, marketId: 2, eventId: 3, price: '8.000', base: null, marketName: 'Winner', eventName: 'Silver Arrow',
+      team1: 'Royal Downs Race 1', team2: '', isLive: false, ewAllowed: true, ewCoeff: 0.25, spAllowed: true,
+    });
+    expect(racing).toMatchObject({ ewAllowed: true, ewCoeff: 0.25, title: 'Royal Downs Race 1', pick: 'Silver Arrow' });
+    const plain = toBetslipEvent({
+      gameId: 1, marketId: 2, eventId: 4, price: '2', base: null, marketName: 'Match Result', eventName: 'W1',
+      team1: 'A', team2: 'B', isLive: false,
+    });
+    expect(plain).toMatchObject({ ewAllowed: false, ewCoeff: null });
   });
 
   it('switches the free bet off', () => {

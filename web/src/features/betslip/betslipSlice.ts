@@ -188,7 +188,8 @@ export function toBetslipEvent(s: Selection): BetslipEvent {
   return {
     gameId: s.gameId, marketId: s.marketId, eventId: s.eventId, marketName: s.marketName,
     price: s.price, initialPrice: s.price, base: s.base, initialBase: s.base, eventType: null, isLive: s.isLive,
-    blocked: false, deleted: false, banker: false, eachWay: false, ewAllowed: false, ewCoeff: null,
+    blocked: false, deleted: false, banker: false, eachWay: false,
+    ewAllowed: Boolean(s.ewAllowed && s.ewCoeff), ewCoeff: s.ewAllowed ? (s.ewCoeff ?? null) : null,
     singleStake: '', singleUnitStake: '', singlePosWin: 0,
     team1: s.team1, team2: s.team2, title: s.team2 ? `${s.team1} - ${s.team2}` : s.team1,
     pick: pickName(s.eventName, s.team1, s.team2), available: true, incInSysCalc: true, oddType: 'odd',
@@ -207,6 +208,16 @@ const freeBetOff = (s: BetslipState) => {
   s.freeBet = false;
   s.selectedFreeBetId = null;
   s.selectedFreeBetAmount = null;
+};
+
+/** A new free-bet list: the chosen one stays if still there, else the first while the switch is on. */
+const keepFreeBets = (s: BetslipState, list: FreeBet[]) => {
+  s.freeBets = list;
+  s.hasFreeBets = list.length > 0;
+  if (list.length === 0) return freeBetOff(s);
+  const chosen = list.find((f) => f.id === s.selectedFreeBetId) ?? (s.freeBet ? list[0]! : null);
+  s.selectedFreeBetId = chosen ? chosen.id : null;
+  s.selectedFreeBetAmount = chosen ? chosen.amount : null;
 };
 
 /** Type, bankers, system size, conflicts and the single's stake after the picks changed. */
@@ -349,10 +360,16 @@ const betslipSlice = createSlice({
       state.selectedFreeBetId = action.payload.id;
       state.selectedFreeBetAmount = action.payload.amount;
     },
+    /** get_free_bets: the member's free bets (soonest to expire first); none left hides the switch. */
     freeBetsLoaded(state, action: PayloadAction<FreeBet[]>) {
-      state.freeBets = action.payload;
-      if (action.payload.length === 0) freeBetOff(state);
+      keepFreeBets(state, action.payload);
     },
+    /** A bet staked with this free bet went through: it is gone (the saga reloads the list). */
+    freeBetUsed(state, action: PayloadAction<number>) {
+      keepFreeBets(state, state.freeBets.filter((f) => f.id !== action.payload));
+    },
+    /** The list may be stale (1912): the saga reloads it. */
+    freeBetsReloadRequested() {},
     /** Quick bet: a tapped price is placed at once with the saved stake; free bets go off. */
     quickBetToggled(state, action: PayloadAction<boolean>) {
       state.quickBet = action.payload;

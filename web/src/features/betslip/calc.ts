@@ -129,8 +129,9 @@ export const unitFromTotal = (total: string, bets: number, eachWay: boolean) => 
   return Number.isFinite(n) ? roundMoney(n / (bets * (eachWay ? 2 : 1)), 4) : '';
 };
 
-/** Place odds of an each-way part: 1 + (odds - 1) / ewCoeff (ewCoeff 4 = a quarter of the odds). */
-export const placeOdds = (price: number, ewCoeff: number | null) => 1 + (price - 1) / (ewCoeff && ewCoeff > 0 ? ewCoeff : 1);
+/** Place odds of an each-way part: 1 + (odds - 1) x ewCoeff (the market's ew_coeff: 0.25 = a quarter of the odds), 3 places like the server's. */
+export const placeOdds = (price: number, ewCoeff: number | null) =>
+  Math.round((1 + (price - 1) * (ewCoeff && ewCoeff > 0 ? ewCoeff : 1)) * 1000) / 1000;
 
 /**
  * Better-odds price (spec 000 section 9): the margin over 1 raised by 10 percent,

@@ -1,10 +1,11 @@
 /**
  * Betslip side effects: placing (do_bet over the Swarm session, one submit at a time),
- * quick bets, Max (get_max_bet), the booking id, and the live prices of the picks.
+ * quick bets, Max (get_max_bet), the booking id, the live prices of the picks and
+ * the member's free bets (get_free_bets).
  */
 import { actionChannel, call, delay, fork, put, select, spawn, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import { buffers, type Channel, type SagaIterator } from 'redux-saga';
-import type { PayloadAction } from '@reduxjs/toolkit';
+import type { Action, PayloadAction } from '@reduxjs/toolkit';
 import { NOT_LOGGED_IN, messageForCode } from '../../api/errors';
 import { SWARM_SOURCE, SwarmError } from '../../api/swarm';
 import type { RootState } from '../../app/store';
@@ -15,8 +16,11 @@ import { historyActions } from '../history/historySlice';
 import { liveActions, queryKey, type SwarmQuery } from '../live/liveSlice';
 import { selectionsActions, type Selection } from '../selections/selectionsSlice';
 import { selectLoggedIn } from '../session/selectors';
+import { sessionActions } from '../session/sessionSlice';
 import { uiActions } from '../shell/uiSlice';
-import { betslipActions, type BetSuccess, type BetslipEvent, type BetslipState, type FeedEvent, type SlipMessage } from './betslipSlice';
+import {
+  betslipActions, type BetSuccess, type BetslipEvent, type BetslipState, type FeedEvent, type FreeBet, type SlipMessage,
+} from './betslipSlice';
 import { MSG, SINGLE, SYSTEM, betterOdds, blockingMessage, sysBetValue, type BetType } from './calc';
 import { selectStakeBalance } from './selectors';
 
@@ -36,6 +40,10 @@ export const SUPER_BET_SUGGESTED = 'error.1510_sb';
 export const ON_HOLD = -5;
 export const HELD_NOTICE = 'betslip.super_bet_held';
 export const HELD_NOTICE_MS = 8000;
+/** do_bet refusal: the bonus_id cannot be staked (unknown, used, expired, or not its whole amount). */
+export const FREE_BET_UNAVAILABLE = 1912;
+/** The free-bet list reloads this long after what may change it (spec 000 section 9). */
+export const FREE_BET_RELOAD_MS = 100;
 
 export interface BetslipDeps {
   request: <T>(command: string, params: Record<string, unknown>) => Promise<T>;
@@ -136,12 +144,14 @@ export function* placeBet(deps: BetslipDeps, { superBet = false } = {}): SagaIte
   }
   if (String(answer.result).toUpperCase() === 'OK') {
     const details = answer.details as (BetSuccess & { status?: number }) | null;
+    if (slip.freeBet && slip.selectedFreeBetId !== null) yield put(betslipActions.freeBetUsed(slip.selectedFreeBetId));
     yield call(Number(details?.status) === ON_HOLD ? held : accepted, details as BetSuccess);
     return;
   }
   if (Number(answer.result) === ODDS_CHANGED && Array.isArray(answer.details)) {
     yield put(betslipActions.pricesChanged(answer.details as Array<{ event_id: number; new_price: string }>));
   }
+  if (Number(answer.result) === FREE_BET_UNAVAILABLE) yield put(betslipActions.freeBetsReloadRequested());
   yield call(failed, refusalMessage(answer));
 }
 
@@ -431,6 +441,64 @@ export function* feedSync(): SagaIterator {
   yield takeEvery([liveActions.subscribed.type, liveActions.pushed.type], publish);
 }
 
+/* ---------- free bets (get_free_bets) ---------- */
+
+/** get_free_bets answers the do_bet way: result 0 and the free bets, soonest to expire first. */
+export interface FreeBetsAnswer {
+  result: string | number;
+  result_text?: string | null;
+  details?: unknown;
+}
+
+const ID = /^[1-9]\d*$/;
+const AMOUNT = /^\d+(\.\d+)?$/;
+
+/** The details as the slip's free bets; entries without a positive id and amount are left out. */
+export function parseFreeBets(details: unknown): FreeBet[] {
+  if (!Array.isArray(details)) return [];
+  const out: FreeBet[] = [];
+  for (const d of details) {
+    if (!isNode(d)) continue;
+    const rawId = typeof d.id === 'number' || typeof d.id === 'string' ? String(d.id).trim() : '';
+    const amount = typeof d.amount === 'number' || typeof d.amount === 'string' ? String(d.amount).trim() : '';
+    const id = ID.test(rawId) ? Number(rawId) : NaN;
+    if (!Number.isSafeInteger(id) || !AMOUNT.test(amount) || !(Number(amount) > 0) || out.some((f) => f.id === id)) continue;
+    out.push({ id, amount });
+  }
+  return out;
+}
+
+/** Loads the member's free bets; a failure keeps the list as it was. */
+export function* loadFreeBets(deps: BetslipDeps): SagaIterator {
+  const loggedIn: boolean = yield select(selectLoggedIn);
+  if (!loggedIn) return;
+  let answer: FreeBetsAnswer;
+  try {
+    answer = yield call(memberRequest, deps.request, 'get_free_bets', {});
+  } catch {
+    return;
+  }
+  if (Number(answer?.result) !== 0 || !Array.isArray(answer.details)) return;
+  yield put(betslipActions.freeBetsLoaded(parseFreeBets(answer.details)));
+}
+
+/** What may change the free bets; a logout or a profile without them cancels a pending reload. */
+const freeBetEvent = (a: Action) =>
+  sessionActions.profileLoaded.match(a) || sessionActions.loggedOut.match(a) || (betslipActions.freeBetToggled.match(a) && a.payload)
+  || betslipActions.freeBetUsed.match(a) || betslipActions.freeBetsReloadRequested.match(a);
+
+/** The list reloads 100 ms after: the profile says has_free_bets, the switch goes on, a free bet was staked or refused. */
+export function* freeBetReload(deps: BetslipDeps, action: Action): SagaIterator {
+  if (sessionActions.loggedOut.match(action)) return;
+  if (sessionActions.profileLoaded.match(action) && !(action.payload as { has_free_bets?: unknown }).has_free_bets) return;
+  if (betslipActions.freeBetToggled.match(action)) {
+    const has: boolean = yield select((s: RootState) => s.betslip.hasFreeBets);
+    if (!has) return;
+  }
+  yield delay(FREE_BET_RELOAD_MS);
+  yield call(loadFreeBets, deps);
+}
+
 export function* betslipSaga(deps: BetslipDeps = defaultDeps): SagaIterator {
   yield fork(placeQueue, deps);
   yield fork(feedSync);
@@ -438,4 +506,5 @@ export function* betslipSaga(deps: BetslipDeps = defaultDeps): SagaIterator {
   yield takeLeading(betslipActions.maxBetRequested.type, maxBet, deps);
   yield takeLeading(betslipActions.bookingRequested.type, bookBet, deps);
   yield takeLeading(betslipActions.bookingLoadRequested.type, loadBooking, deps);
+  yield takeLatest(freeBetEvent, freeBetReload, deps);
 }

@@ -14,6 +14,10 @@ export interface Selection {
   isLive: boolean;
   /** Game start (unix seconds), shown in the slip and the success popup. */
   startTs?: number;
+  /** The market's each-way terms and SP (racing); absent: off. */
+  ewAllowed?: boolean;
+  ewCoeff?: number | null;
+  spAllowed?: boolean;
 }
 
 export interface SelectionsState {

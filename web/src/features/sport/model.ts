@@ -24,6 +24,12 @@ export interface MarketData {
   base?: string;
   order?: number;
   is_suspended?: boolean;
+  /** Each-way terms: places paid and the place fraction of the odds less one (0.25 = 1/4). */
+  ew_allowed?: boolean;
+  ew_places?: number;
+  ew_coeff?: string;
+  /** Starting price (price -1) may be taken. */
+  sp_allowed?: boolean;
   event?: ById<EventData>;
 }
 export interface GameData {
@@ -114,8 +120,8 @@ export function findGame(sports: ById<SportData> | undefined, gameId: number) {
   return null;
 }
 
-/** The 1X2 (or winner) market of a list row. */
-export const MAIN_MARKET_TYPES = ['P1XP2', 'P1P2'];
+/** The 1X2 (or winner, or a race's winner) market of a list row. */
+export const MAIN_MARKET_TYPES = ['P1XP2', 'P1P2', 'RaceWinner'];
 export const mainMarket = (game: GameData) =>
   sortedMarkets(game.market).find((m) => MAIN_MARKET_TYPES.includes(m.market_type)) ?? null;
 

@@ -8,12 +8,12 @@ import type { SwarmQuery } from '../live/liveSlice';
 import { MAIN_MARKET_TYPES } from './model';
 
 export const GAME_FIELDS = ['id', 'competition_id', 'type', 'start_ts', 'team1_name', 'team2_name', 'is_blocked', 'info', 'markets_count'];
-const MARKET_FIELDS = ['id', 'game_id', 'market_type', 'name', 'base', 'order', 'is_suspended'];
+const MARKET_FIELDS = ['id', 'game_id', 'market_type', 'name', 'base', 'order', 'is_suspended', 'ew_allowed', 'ew_places', 'ew_coeff', 'sp_allowed'];
 const EVENT_FIELDS = ['id', 'market_id', 'name', 'type', 'price', 'base', 'is_suspended'];
 const SPORT_FIELDS = ['id', 'name', 'alias', 'order'];
 
 export const ESPORTS_DEFAULT = [75];
-export const VIRTUAL_DEFAULT = [300];
+export const VIRTUAL_DEFAULT = [300, 301];
 const PREMATCH_TYPES = { '@in': [0, 2] };
 
 type Where = Record<string, Record<string, unknown>>;

@@ -1,0 +1,157 @@
+//! Free bets: support grants a member a free bet of a fixed amount, valid
+//! until it expires; the member stakes it whole on a bet (`bonus_id`). The
+//! money sits in the wallet's bonus pot (credited `freebet:{id}`); the bet
+//! holds and takes its stake from that pot under `freebet:{id}:used`, a
+//! reference the wallet accepts once, in the same transaction as the bet:
+//! a free bet can never be staked twice. A free bet's winnings (payout less
+//! the stake) are paid to the main pot; its stake is not returned.
+
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::Currency;
+use rust_decimal::Decimal;
+use sqlx::{AnyPool, Row};
+
+use crate::clock::SharedClock;
+use crate::ids::IdBlocks;
+use crate::wallet::WalletService;
+use std::sync::Arc;
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct FreeBet {
+    pub id: String,
+    pub member_id: String,
+    pub currency: Currency,
+    pub amount: Decimal,
+    pub granted_ms: i64,
+    pub expires_ms: i64,
+}
+
+/// The reference under which a free bet's stake is held: once per free bet.
+pub fn used_reference(id: &str) -> String {
+    format!("freebet:{id}:used")
+}
+
+pub struct FreeBets {
+    pool: AnyPool,
+    wallets: Arc<WalletService>,
+    clock: SharedClock,
+    ids: IdBlocks,
+}
+
+impl FreeBets {
+    pub fn new(pool: AnyPool, wallets: Arc<WalletService>, clock: SharedClock) -> Self {
+        Self {
+            ids: IdBlocks::new(pool.clone(), "freebet", 20),
+            pool,
+            wallets,
+            clock,
+        }
+    }
+
+    /// Grants `member_id` a free bet of `amount` valid `days` days.
+    pub async fn grant(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        amount: Decimal,
+        days: i64,
+        granted_by: &str,
+    ) -> Result<FreeBet, String> {
+        if amount <= Decimal::ZERO || currency.round(amount) != amount {
+            return Err("Wrong amount".into());
+        }
+        if !(1..=365).contains(&days) {
+            return Err("days: 1 to 365".into());
+        }
+        let id = self.ids.next().await.map_err(|e| e.to_string())?.to_string();
+        let now = self.clock.now_ms();
+        let free_bet = FreeBet {
+            id: id.clone(),
+            member_id: member_id.to_string(),
+            currency,
+            amount,
+            granted_ms: now,
+            expires_ms: now + days * 86_400_000,
+        };
+        // The row first: a credit without its row would be money nobody can
+        // stake; a row without its credit is refused at staking (the wallet
+        // has no bonus to hold) and the grant can be repeated.
+        sqlx::query(
+            "INSERT INTO free_bets (id, member_id, currency, amount, granted_ms, expires_ms, granted_by) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&id)
+        .bind(member_id)
+        .bind(currency.code())
+        .bind(amount.to_string())
+        .bind(now)
+        .bind(free_bet.expires_ms)
+        .bind(granted_by)
+        .execute(&self.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+        self.wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member_id, currency),
+                format!("freebet:{id}"),
+                WalletAction::Credit {
+                    amount,
+                    pot: Pot::Bonus,
+                    kind: MovementKind::Bonus,
+                },
+            ))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(free_bet)
+    }
+
+    /// The member's free bets that can still be staked, soonest to expire
+    /// first.
+    pub async fn open(&self, member_id: &str, currency: Currency) -> Result<Vec<FreeBet>, String> {
+        let now = self.clock.now_ms();
+        let rows = sqlx::query(
+            "SELECT id, amount, granted_ms, expires_ms FROM free_bets WHERE member_id = $1 AND currency = $2 AND expires_ms > $3 ORDER BY expires_ms, id",
+        )
+        .bind(member_id)
+        .bind(currency.code())
+        .bind(now)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+        let wallet = self
+            .wallets
+            .load(&WalletId::new(member_id, currency))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut open = Vec::new();
+        for row in rows {
+            let id: String = row.try_get("id").map_err(|e| e.to_string())?;
+            if wallet.refs.contains_key(&used_reference(&id)) {
+                continue;
+            }
+            let amount: String = row.try_get("amount").map_err(|e| e.to_string())?;
+            open.push(FreeBet {
+                id,
+                member_id: member_id.to_string(),
+                currency,
+                amount: amount.parse().map_err(|e| format!("{e}"))?,
+                granted_ms: row.try_get("granted_ms").map_err(|e| e.to_string())?,
+                expires_ms: row.try_get("expires_ms").map_err(|e| e.to_string())?,
+            });
+        }
+        Ok(open)
+    }
+
+    /// The member's free bet `id` if it can be staked now.
+    pub async fn find(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        id: &str,
+    ) -> Result<Option<FreeBet>, String> {
+        Ok(self
+            .open(member_id, currency)
+            .await?
+            .into_iter()
+            .find(|f| f.id == id.trim()))
+    }
+}
