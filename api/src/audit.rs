@@ -76,7 +76,9 @@ fn parse(text: &str) -> Value {
 
 /// The audit trail of `bet_id`, or `None` for a bet never placed.
 pub async fn trail(state: &AppState, bet_id: &str) -> Result<Option<Value>, String> {
-    let rows = events_of(state, "Bet", bet_id).await.map_err(|e| e.to_string())?;
+    let rows = events_of(state, "Bet", bet_id)
+        .await
+        .map_err(|e| e.to_string())?;
     if rows.is_empty() {
         return Ok(None);
     }
@@ -96,7 +98,9 @@ pub async fn trail(state: &AppState, bet_id: &str) -> Result<Option<Value>, Stri
         }));
     }
     let Some(placed) = bet.placement.as_ref() else {
-        return Ok(Some(json!({"bet_id": bet_id, "events": events, "wallet": []})));
+        return Ok(Some(
+            json!({"bet_id": bet_id, "events": events, "wallet": []}),
+        ));
     };
     let wallet_id = WalletId::new(&placed.member_id, placed.currency);
     let from = rows.first().map(|r| r.recorded_ms).unwrap_or_default() - WALLET_WINDOW_MS;
@@ -162,16 +166,18 @@ pub async fn replay_bets(state: &AppState) -> Result<ReplayReport, String> {
         text_sql(&state.db.pool, "payload")
     );
     let rows = sqlx::query(&sql)
-    .fetch_all(&state.db.any)
-    .await
-    .map_err(|e| e.to_string())?;
+        .fetch_all(&state.db.any)
+        .await
+        .map_err(|e| e.to_string())?;
     let mut report = ReplayReport {
         checked: 0,
         differences: Vec::new(),
     };
     let mut current: Option<(String, Bet, Option<Value>)> = None;
     let finish = |done: Option<(String, Bet, Option<Value>)>, report: &mut ReplayReport| {
-        let Some((bet_id, bet, record)) = done else { return };
+        let Some((bet_id, bet, record)) = done else {
+            return;
+        };
         report.checked += 1;
         compare(&bet_id, &bet, record.as_ref(), stored.get(&bet_id), report);
     };
@@ -182,7 +188,9 @@ pub async fn replay_bets(state: &AppState) -> Result<ReplayReport, String> {
             finish(current.take(), &mut report);
             current = Some((bet_id.clone(), Bet::default(), None));
         }
-        let Some((_, bet, record)) = current.as_mut() else { continue };
+        let Some((_, bet, record)) = current.as_mut() else {
+            continue;
+        };
         let event: BetEvent = match serde_json::from_str(&payload) {
             Ok(e) => e,
             Err(e) => {
@@ -229,13 +237,21 @@ fn compare(
     let record: Value = serde_json::from_str(stored).unwrap_or(Value::Null);
     // The aggregate's own view: status.
     if record["outcome"] != json!(bet.status.code()) {
-        differ("outcome", json!(bet.status.code()), record["outcome"].clone());
+        differ(
+            "outcome",
+            json!(bet.status.code()),
+            record["outcome"].clone(),
+        );
     }
     // Every field of the record folded afresh from the events.
     if let Some(folded) = folded.and_then(Value::as_object) {
         for (field, value) in folded {
             if record.get(field) != Some(value) {
-                differ(field, value.clone(), record.get(field).cloned().unwrap_or(Value::Null));
+                differ(
+                    field,
+                    value.clone(),
+                    record.get(field).cloned().unwrap_or(Value::Null),
+                );
             }
         }
     }

@@ -192,7 +192,12 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
     // Then half that rate, paced, for the latency target.
     let interval = Duration::from_secs_f64(clients as f64 / (peak / 2.0));
     let started = Instant::now();
-    let (_, all) = phase(drivers, started + Duration::from_secs(seconds), Some(interval)).await?;
+    let (_, all) = phase(
+        drivers,
+        started + Duration::from_secs(seconds),
+        Some(interval),
+    )
+    .await?;
     report("half the peak rate", &all, started.elapsed().as_secs_f64());
     running.stop().await?;
     if let Some((admin, schema)) = schema {

@@ -9,10 +9,10 @@ use commands::accounts::AccountService;
 use commands::bets::{BetService, PlaceError};
 use commands::cashout::CashOutAnswer;
 use domain::bet::BetError;
-use rust_decimal::Decimal;
 use domain::bet::{BetRefusal, BetRequest};
 use domain::Currency;
 use projections::bets::HistoryQuery;
+use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::watch;
@@ -182,7 +182,12 @@ impl Betting {
         }
         let mut details = Vec::with_capacity(ids.len());
         for bet_id in ids {
-            let Some(bet) = self.bets.own_bet(user_id, &bet_id).await.map_err(|e| e.to_string())? else {
+            let Some(bet) = self
+                .bets
+                .own_bet(user_id, &bet_id)
+                .await
+                .map_err(|e| e.to_string())?
+            else {
                 continue;
             };
             let outcomes = self.outcomes(&bet_id).await?;
@@ -197,7 +202,10 @@ impl Betting {
 
     /// `cashout {bet_id, price, partial_price?}`.
     pub async fn cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let bet_id = params
+            .get("bet_id")
+            .and_then(id_of)
+            .ok_or("invalid params: bet_id is required")?;
         let price = decimal_of(params.get("price")).ok_or("invalid params: price is required")?;
         let partial = match params.get("partial_price") {
             None | Some(Value::Null) => None,
@@ -227,14 +235,20 @@ impl Betting {
                 let price = new_price.to_string().parse::<f64>().unwrap_or_default();
                 json!({"result": "Fail", "result_text": "Cannot cash out", "details": {"new_price": price, "price": price}})
             }
-            CashOutAnswer::NotAvailable => json!({"result": "NotAvailable", "result_text": "The current game cannot be settled in advance!", "details": null}),
+            CashOutAnswer::NotAvailable => {
+                json!({"result": "NotAvailable", "result_text": "The current game cannot be settled in advance!", "details": null})
+            }
         })
     }
 
     /// `set_bet_auto_cashout {bet_id, min_amount, partial_amount?}`.
     pub async fn set_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
-        let min_amount = decimal_of(params.get("min_amount")).ok_or("invalid params: min_amount is required")?;
+        let bet_id = params
+            .get("bet_id")
+            .and_then(id_of)
+            .ok_or("invalid params: bet_id is required")?;
+        let min_amount =
+            decimal_of(params.get("min_amount")).ok_or("invalid params: min_amount is required")?;
         let partial = match params.get("partial_amount") {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) if s.trim().is_empty() => None,
@@ -260,8 +274,15 @@ impl Betting {
 
     /// `get_bet_auto_cashout {bet_id}`.
     pub async fn get_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
-        let bet = self.bets.own_bet(user_id, &bet_id).await.map_err(|e| e.to_string())?;
+        let bet_id = params
+            .get("bet_id")
+            .and_then(id_of)
+            .ok_or("invalid params: bet_id is required")?;
+        let bet = self
+            .bets
+            .own_bet(user_id, &bet_id)
+            .await
+            .map_err(|e| e.to_string())?;
         let details = bet.and_then(|b| b.auto_cashout).map(|rule| {
             json!({
                 "MinAmount": format!("{:.2}", rule.min_amount),
@@ -272,8 +293,15 @@ impl Betting {
     }
 
     /// `cancel_bet_auto_cashout {bet_id}`.
-    pub async fn cancel_auto_cashout(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+    pub async fn cancel_auto_cashout(
+        &self,
+        user_id: &str,
+        params: &Value,
+    ) -> Result<Value, String> {
+        let bet_id = params
+            .get("bet_id")
+            .and_then(id_of)
+            .ok_or("invalid params: bet_id is required")?;
         let result = self
             .bets
             .cancel_auto_cashout(user_id, &bet_id)
@@ -287,7 +315,10 @@ impl Betting {
 
     /// `super_bet_answer {bet_id, accept}`.
     pub async fn super_bet_answer(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let bet_id = params.get("bet_id").and_then(id_of).ok_or("invalid params: bet_id is required")?;
+        let bet_id = params
+            .get("bet_id")
+            .and_then(id_of)
+            .ok_or("invalid params: bet_id is required")?;
         let accept = match params.get("accept") {
             Some(Value::Bool(b)) => *b,
             Some(Value::Number(n)) => n.as_i64() == Some(1),
@@ -330,7 +361,12 @@ impl Betting {
     /// Whether the member has a free bet to stake (`userinfo.has_free_bets`).
     pub async fn has_free_bets(&self, user_id: &str) -> Result<bool, String> {
         let currency = self.currency(user_id).await?;
-        Ok(!self.bets.free_bets.open(user_id, currency).await?.is_empty())
+        Ok(!self
+            .bets
+            .free_bets
+            .open(user_id, currency)
+            .await?
+            .is_empty())
     }
 
     /// One pass over the auto cash-out rules: fires those the current
@@ -352,7 +388,9 @@ impl Betting {
             match outcome {
                 Ok(Some(CashOutAnswer::Ok { .. })) => fired += 1,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(bet_id = rule.bet_id, error = %e, "auto cash-out failed; retrying"),
+                Err(e) => {
+                    tracing::warn!(bet_id = rule.bet_id, error = %e, "auto cash-out failed; retrying")
+                }
             }
         }
         Ok(fired)
@@ -360,7 +398,11 @@ impl Betting {
 
     /// Watches prices for auto cash-out rules until `stop`: a pass after
     /// every catalogue change, at most every 250 ms.
-    pub async fn run_auto_cashout(self: Arc<Self>, live: Arc<commands::live::LiveCatalogue>, mut stop: watch::Receiver<bool>) {
+    pub async fn run_auto_cashout(
+        self: Arc<Self>,
+        live: Arc<commands::live::LiveCatalogue>,
+        mut stop: watch::Receiver<bool>,
+    ) {
         let mut seen = None;
         let mut passed = std::time::Instant::now();
         loop {
@@ -457,7 +499,9 @@ impl Betting {
 fn id_of(value: &Value) -> Option<String> {
     match value {
         Value::Number(n) => n.as_i64().map(|n| n.to_string()),
-        Value::String(s) if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) => {
+        Value::String(s)
+            if !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit()) =>
+        {
             Some(s.trim().to_string())
         }
         _ => None,

@@ -11,10 +11,10 @@
 //! - `bench`: `api bench wallet`.
 
 pub mod app;
+pub mod audit;
 pub mod bench;
 pub mod bench_bets;
 pub mod bench_swarm;
-pub mod audit;
 pub mod betting;
 pub mod bookings;
 pub mod captcha;

@@ -149,9 +149,16 @@ async fn audit_bets(config: Config) -> anyhow::Result<()> {
         .await
         .map_err(|e| anyhow::anyhow!(e))?;
     for d in &report.differences {
-        println!("bet {}: {} store={} read_model={}", d.bet_id, d.field, d.store, d.read_model);
+        println!(
+            "bet {}: {} store={} read_model={}",
+            d.bet_id, d.field, d.store, d.read_model
+        );
     }
-    println!("{} bets replayed, {} differences", report.checked, report.differences.len());
+    println!(
+        "{} bets replayed, {} differences",
+        report.checked,
+        report.differences.len()
+    );
     if !report.differences.is_empty() {
         bail!("the bet history read model differs from the store");
     }

@@ -13,7 +13,13 @@ commands::on_both_stores!(
     admins_create_staff_with_a_valid_role_only,
 );
 
-async fn call(server: &Server, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+async fn call(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
     if let Some(token) = token {
         headers.push(("Authorization".to_string(), format!("Bearer {token}")));
@@ -25,32 +31,73 @@ async fn call(server: &Server, method: &str, path: &str, token: Option<&str>, bo
 }
 
 async fn token(server: &Server, username: &str, password: &str) -> String {
-    let (status, answer) = call(server, "POST", "/api/backoffice/login", None,
-        Some(json!({"username": username, "password": password}))).await;
+    let (status, answer) = call(
+        server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": username, "password": password})),
+    )
+    .await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["data"]["username"], username);
     answer["data"]["token"].as_str().unwrap().to_string()
 }
 
 /// (method, path, body, roles allowed)
-fn endpoints() -> Vec<(&'static str, &'static str, Option<Value>, &'static [&'static str])> {
+fn endpoints() -> Vec<(
+    &'static str,
+    &'static str,
+    Option<Value>,
+    &'static [&'static str],
+)> {
     const QUEUE: &[&str] = &["support", "admin"];
     const AUDIT: &[&str] = &["auditor", "admin"];
     const ANY: &[&str] = &["support", "auditor", "admin"];
     vec![
         ("GET", "/api/backoffice/me", None, ANY),
         ("GET", "/api/backoffice/counter-offers", None, QUEUE),
-        ("GET", "/api/backoffice/counter-offers?status=all", None, QUEUE),
+        (
+            "GET",
+            "/api/backoffice/counter-offers?status=all",
+            None,
+            QUEUE,
+        ),
         ("GET", "/api/backoffice/counter-offers/1000001", None, QUEUE),
-        ("POST", "/api/backoffice/counter-offers/1000001/offer", Some(json!({"amount": "1", "reason": "r"})), QUEUE),
-        ("POST", "/api/backoffice/counter-offers/1000001/accept", Some(json!({})), QUEUE),
-        ("POST", "/api/backoffice/counter-offers/1000001/decline", Some(json!({"reason": "r"})), QUEUE),
+        (
+            "POST",
+            "/api/backoffice/counter-offers/1000001/offer",
+            Some(json!({"amount": "1", "reason": "r"})),
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/counter-offers/1000001/accept",
+            Some(json!({})),
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/counter-offers/1000001/decline",
+            Some(json!({"reason": "r"})),
+            QUEUE,
+        ),
         ("GET", "/api/backoffice/bets?bet_id=1000001", None, AUDIT),
         ("GET", "/api/backoffice/bets/1000001/events", None, AUDIT),
         ("POST", "/api/backoffice/audit/replay", None, AUDIT),
-        ("POST", "/api/backoffice/free-bets", Some(json!({"user": "nobody", "amount": "1"})), QUEUE),
+        (
+            "POST",
+            "/api/backoffice/free-bets",
+            Some(json!({"user": "nobody", "amount": "1"})),
+            QUEUE,
+        ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
-        ("POST", "/api/backoffice/staff", Some(json!({"username": "x", "password": "short", "role": "support"})), &["admin"]),
+        (
+            "POST",
+            "/api/backoffice/staff",
+            Some(json!({"username": "x", "password": "short", "role": "support"})),
+            &["admin"],
+        ),
     ]
 }
 
@@ -60,13 +107,21 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
     let login = member.login(&server, "demo", "demo1234").await;
     let member_token = login["data"]["auth_token"].as_str().unwrap().to_string();
     let mut staff = Vec::new();
-    for (name, password) in [("support", "support1234"), ("auditor", "auditor1234"), ("admin", "admin1234")] {
+    for (name, password) in [
+        ("support", "support1234"),
+        ("auditor", "auditor1234"),
+        ("admin", "admin1234"),
+    ] {
         staff.push((name, token(&server, name, password).await));
     }
     let mut checked = 0;
     for (method, path, body, allowed) in endpoints() {
         let (status, answer) = call(&server, method, path, None, body.clone()).await;
-        assert_eq!((status, answer["status"].as_i64()), (401, Some(-401)), "anonymous {method} {path}: {answer}");
+        assert_eq!(
+            (status, answer["status"].as_i64()),
+            (401, Some(-401)),
+            "anonymous {method} {path}: {answer}"
+        );
         let (status, _) = call(&server, method, path, Some("not-a-token"), body.clone()).await;
         assert_eq!(status, 401, "made-up token {method} {path}");
         let (status, _) = call(&server, method, path, Some(&member_token), body.clone()).await;
@@ -74,10 +129,17 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
         for (role, token) in &staff {
             let (status, answer) = call(&server, method, path, Some(token), body.clone()).await;
             if allowed.contains(role) {
-                assert!(![401, 403].contains(&status), "{role} {method} {path} refused: {status} {answer}");
+                assert!(
+                    ![401, 403].contains(&status),
+                    "{role} {method} {path} refused: {status} {answer}"
+                );
                 assert_ne!(status, 500, "{role} {method} {path}: {answer}");
             } else {
-                assert_eq!((status, answer["status"].as_i64()), (403, Some(-403)), "{role} {method} {path}: {answer}");
+                assert_eq!(
+                    (status, answer["status"].as_i64()),
+                    (403, Some(-403)),
+                    "{role} {method} {path}: {answer}"
+                );
             }
             checked += 1;
         }
@@ -88,25 +150,72 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
 
 async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: StoreKind) {
     let server = common::start(kind).await;
-    let (status, bad_body) = call(&server, "POST", "/api/backoffice/login", None, Some(json!({"username": 1}))).await;
-    assert_eq!((status, bad_body["status"].as_i64()), (400, Some(-70009)), "{bad_body}");
+    let (status, bad_body) = call(
+        &server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": 1})),
+    )
+    .await;
+    assert_eq!(
+        (status, bad_body["status"].as_i64()),
+        (400, Some(-70009)),
+        "{bad_body}"
+    );
     // The member's credentials are no staff credentials.
-    let (status, member) = call(&server, "POST", "/api/backoffice/login", None,
-        Some(json!({"username": "demo", "password": "demo1234"}))).await;
-    assert_eq!((status, member["status"].as_i64()), (401, Some(1002)), "{member}");
+    let (status, member) = call(
+        &server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": "demo", "password": "demo1234"})),
+    )
+    .await;
+    assert_eq!(
+        (status, member["status"].as_i64()),
+        (401, Some(1002)),
+        "{member}"
+    );
     for _ in 0..5 {
-        let (status, wrong) = call(&server, "POST", "/api/backoffice/login", None,
-            Some(json!({"username": "auditor", "password": "wrong-password"}))).await;
+        let (status, wrong) = call(
+            &server,
+            "POST",
+            "/api/backoffice/login",
+            None,
+            Some(json!({"username": "auditor", "password": "wrong-password"})),
+        )
+        .await;
         assert_eq!(status, 401, "{wrong}");
     }
-    let (status, locked) = call(&server, "POST", "/api/backoffice/login", None,
-        Some(json!({"username": "auditor", "password": "auditor1234"}))).await;
-    assert_eq!((status, locked["status"].as_i64()), (401, Some(1022)), "locked even with the right password: {locked}");
+    let (status, locked) = call(
+        &server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": "auditor", "password": "auditor1234"})),
+    )
+    .await;
+    assert_eq!(
+        (status, locked["status"].as_i64()),
+        (401, Some(1022)),
+        "locked even with the right password: {locked}"
+    );
     // Others are not locked.
     let support = token(&server, "support", "support1234").await;
     let (status, me) = call(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
-    assert_eq!((status, me["data"]["role"].clone()), (200, json!("support")));
-    let (status, _) = call(&server, "POST", "/api/backoffice/logout", Some(&support), None).await;
+    assert_eq!(
+        (status, me["data"]["role"].clone()),
+        (200, json!("support"))
+    );
+    let (status, _) = call(
+        &server,
+        "POST",
+        "/api/backoffice/logout",
+        Some(&support),
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
     let (status, _) = call(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
     assert_eq!(status, 401, "the token ended at logout");
@@ -121,25 +230,72 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
 async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     let server = common::start(kind).await;
     let admin = token(&server, "admin", "admin1234").await;
-    let (status, bad_role) = call(&server, "POST", "/api/backoffice/staff", Some(&admin),
-        Some(json!({"username": "eve", "password": "longenough1", "role": "root"}))).await;
-    assert_eq!((status, bad_role["status"].as_i64()), (400, Some(-70009)), "{bad_role}");
-    let (status, short) = call(&server, "POST", "/api/backoffice/staff", Some(&admin),
-        Some(json!({"username": "eve", "password": "short", "role": "auditor"}))).await;
+    let (status, bad_role) = call(
+        &server,
+        "POST",
+        "/api/backoffice/staff",
+        Some(&admin),
+        Some(json!({"username": "eve", "password": "longenough1", "role": "root"})),
+    )
+    .await;
+    assert_eq!(
+        (status, bad_role["status"].as_i64()),
+        (400, Some(-70009)),
+        "{bad_role}"
+    );
+    let (status, short) = call(
+        &server,
+        "POST",
+        "/api/backoffice/staff",
+        Some(&admin),
+        Some(json!({"username": "eve", "password": "short", "role": "auditor"})),
+    )
+    .await;
     assert_eq!(status, 400, "{short}");
-    let (status, created) = call(&server, "POST", "/api/backoffice/staff", Some(&admin),
-        Some(json!({"username": "eve", "password": "longenough1", "role": "auditor"}))).await;
+    let (status, created) = call(
+        &server,
+        "POST",
+        "/api/backoffice/staff",
+        Some(&admin),
+        Some(json!({"username": "eve", "password": "longenough1", "role": "auditor"})),
+    )
+    .await;
     assert_eq!(status, 200, "{created}");
-    let (status, taken) = call(&server, "POST", "/api/backoffice/staff", Some(&admin),
-        Some(json!({"username": "eve", "password": "longenough1", "role": "auditor"}))).await;
+    let (status, taken) = call(
+        &server,
+        "POST",
+        "/api/backoffice/staff",
+        Some(&admin),
+        Some(json!({"username": "eve", "password": "longenough1", "role": "auditor"})),
+    )
+    .await;
     assert_eq!(status, 400, "{taken}");
     let eve = token(&server, "eve", "longenough1").await;
-    let (status, _) = call(&server, "GET", "/api/backoffice/bets?bet_id=1", Some(&eve), None).await;
+    let (status, _) = call(
+        &server,
+        "GET",
+        "/api/backoffice/bets?bet_id=1",
+        Some(&eve),
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
-    let (status, _) = call(&server, "GET", "/api/backoffice/counter-offers", Some(&eve), None).await;
+    let (status, _) = call(
+        &server,
+        "GET",
+        "/api/backoffice/counter-offers",
+        Some(&eve),
+        None,
+    )
+    .await;
     assert_eq!(status, 403);
     let (_, list) = call(&server, "GET", "/api/backoffice/staff", Some(&admin), None).await;
-    let names: Vec<&str> = list["data"].as_array().unwrap().iter().map(|s| s["username"].as_str().unwrap()).collect();
+    let names: Vec<&str> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["username"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["admin", "auditor", "eve", "support"]);
     server.stop().await;
 }

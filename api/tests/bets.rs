@@ -299,8 +299,10 @@ async fn a_bet_and_its_stake_commit_together_or_not_at_all(kind: StoreKind) {
         let user_id = state.accounts.find("demo").await.unwrap().unwrap();
         let wallet = WalletId::new(user_id.clone(), domain::Currency::Cny);
         let (event_id, _, _, price) = pick(&server);
-        let bet = |rid: i64| json!({"command": "do_bet", "rid": rid, "params": {
-            "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+        let bet = |rid: i64| {
+            json!({"command": "do_bet", "rid": rid, "params": {
+            "type": 1, "mode": 2, "amount": "10", "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+        };
         let first = swarm(&server, &sid, bet(1)).await;
         let first_id = first["data"]["details"]["bet_id"].as_i64().unwrap();
         // Squat the next ids so the next placement's Bet row collides.
@@ -316,7 +318,11 @@ async fn a_bet_and_its_stake_commit_together_or_not_at_all(kind: StoreKind) {
         assert_eq!(refused["data"]["result"], -1, "{refused}");
         state.wallets.clear_cache();
         let after = state.wallets.load(&wallet).await.unwrap();
-        assert_eq!(after.balances(), before.balances(), "no stake moved without its bet");
+        assert_eq!(
+            after.balances(),
+            before.balances(),
+            "no stake moved without its bet"
+        );
         assert_eq!(after.ledger.reserved, Decimal::ZERO);
         server.stop().await;
     }

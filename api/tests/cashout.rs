@@ -52,16 +52,31 @@ fn set_price(server: &Server, event_id: u64, price: Decimal) {
     });
 }
 
-async fn bet(server: &Server, sid: &str, event_id: u64, price: Decimal, amount: &str, mode: i64) -> Value {
-    swarm(server, sid, json!({"command": "do_bet", "rid": 10, "params": {
+async fn bet(
+    server: &Server,
+    sid: &str,
+    event_id: u64,
+    price: Decimal,
+    amount: &str,
+    mode: i64,
+) -> Value {
+    swarm(
+        server,
+        sid,
+        json!({"command": "do_bet", "rid": 10, "params": {
         "type": 1, "mode": mode, "amount": amount,
-        "bets": [{"event_id": event_id, "price": price.to_string()}]}}))
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}}),
+    )
     .await
 }
 
 async fn quote(server: &Server, sid: &str, bet_id: i64) -> Value {
-    let answer = swarm(server, sid, json!({"command": "calculate_cashout_amount", "rid": 11,
-        "params": {"bet_ids": [bet_id]}}))
+    let answer = swarm(
+        server,
+        sid,
+        json!({"command": "calculate_cashout_amount", "rid": 11,
+        "params": {"bet_ids": [bet_id]}}),
+    )
     .await;
     answer["data"]["details"][0]["CashoutAmount"].clone()
 }
@@ -75,7 +90,14 @@ fn dec(v: &Value) -> Decimal {
 }
 
 async fn main_balance(server: &Server) -> Decimal {
-    let user_id = server.running.state.accounts.find("demo").await.unwrap().unwrap();
+    let user_id = server
+        .running
+        .state
+        .accounts
+        .find("demo")
+        .await
+        .unwrap()
+        .unwrap();
     let wallet = domain::wallet::WalletId::new(user_id, domain::Currency::Cny);
     let w = server.running.state.wallets.load(&wallet).await.unwrap();
     assert_eq!(w.ledger.reserved, Decimal::ZERO, "no stake left held");
@@ -116,26 +138,49 @@ async fn a_full_cash_out_pays_the_formula_amount_once_and_closes_the_bet(kind: S
     // At the price it was placed at: k / price * 10 * 0.9 = 9.0.
     assert_eq!(dec(&quote(&server, &sid, bet_id).await), Decimal::from(9));
     // The price halves: the bet is worth twice as much.
-    let now = (price / Decimal::from(2)).round_dp(3).max(Decimal::new(101, 2));
+    let now = (price / Decimal::from(2))
+        .round_dp(3)
+        .max(Decimal::new(101, 2));
     set_price(&server, event_id, now);
     let expected = (price / now * Decimal::from(10) * Decimal::new(9, 1)).round_dp(1);
     assert_eq!(dec(&quote(&server, &sid, bet_id).await), expected);
     // The client's old amount: refused with the new one.
-    let stale = swarm(&server, &sid, json!({"command": "cashout", "rid": 12,
-        "params": {"bet_id": bet_id, "price": 9.0}})).await;
+    let stale = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 12,
+        "params": {"bet_id": bet_id, "price": 9.0}}),
+    )
+    .await;
     assert_eq!(stale["data"]["result"], "Fail", "{stale}");
     assert_eq!(dec(&stale["data"]["details"]["new_price"]), expected);
-    let done = swarm(&server, &sid, json!({"command": "cashout", "rid": 13,
-        "params": {"bet_id": bet_id, "price": expected.to_string()}})).await;
+    let done = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 13,
+        "params": {"bet_id": bet_id, "price": expected.to_string()}}),
+    )
+    .await;
     assert_eq!(done["data"]["result"], "Ok", "{done}");
     assert_eq!(done["data"]["details"]["status"], 5);
-    assert_eq!(main_balance(&server).await, start - Decimal::from(10) + expected);
+    assert_eq!(
+        main_balance(&server).await,
+        start - Decimal::from(10) + expected
+    );
     // Once only.
-    let again = swarm(&server, &sid, json!({"command": "cashout", "rid": 14,
-        "params": {"bet_id": bet_id, "price": expected.to_string()}})).await;
+    let again = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 14,
+        "params": {"bet_id": bet_id, "price": expected.to_string()}}),
+    )
+    .await;
     assert_eq!(again["data"]["result"], "NotAvailable", "{again}");
     assert!(quote(&server, &sid, bet_id).await.is_null());
-    assert_eq!(main_balance(&server).await, start - Decimal::from(10) + expected);
+    assert_eq!(
+        main_balance(&server).await,
+        start - Decimal::from(10) + expected
+    );
     let r = record(&server, &client, bet_id).await;
     assert_eq!(r["outcome"], 5, "{r}");
     assert_eq!(dec(&r["payout"]), expected);
@@ -173,17 +218,33 @@ async fn a_partial_cash_out_keeps_the_rest_running_and_settlement_pays_on_it(kin
     let placed = bet(&server, &sid, event_id, price, "10", 2).await;
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
     // Current 9.0; cash out 3.0 of it: a third of the stake stops running.
-    let over = swarm(&server, &sid, json!({"command": "cashout", "rid": 12,
-        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 9.5}})).await;
-    assert_eq!(over["data"]["result"], "Fail", "partial above the amount: {over}");
-    let part = swarm(&server, &sid, json!({"command": "cashout", "rid": 13,
-        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 3}})).await;
+    let over = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 12,
+        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 9.5}}),
+    )
+    .await;
+    assert_eq!(
+        over["data"]["result"], "Fail",
+        "partial above the amount: {over}"
+    );
+    let part = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 13,
+        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 3}}),
+    )
+    .await;
     assert_eq!(part["data"]["result"], "Ok", "{part}");
     assert_eq!(part["data"]["details"]["status"], 0);
     let remaining = dec(&part["data"]["details"]["remaining_stake"]);
     // The stake given up is rounded up to the cent: 10 * 3 / 9 = 3.34.
     assert_eq!(remaining, Decimal::new(666, 2));
-    assert_eq!(main_balance(&server).await, start - Decimal::from(10) + Decimal::from(3));
+    assert_eq!(
+        main_balance(&server).await,
+        start - Decimal::from(10) + Decimal::from(3)
+    );
     win_on(&server.running.state, game_id, event_id).await;
     let r = settled(&server, &client, bet_id).await;
     assert_eq!(r["outcome"], 3, "{r}");
@@ -212,17 +273,30 @@ async fn a_cash_out_racing_the_settlement_lets_exactly_one_win(kind: StoreKind) 
             state.runner.catch_up_all().await.unwrap();
             state.betting.settle_open().await.unwrap();
         });
-        let cash = swarm(&server, &sid, json!({"command": "cashout", "rid": 20 + round,
-            "params": {"bet_id": bet_id, "price": 9.0}})).await;
+        let cash = swarm(
+            &server,
+            &sid,
+            json!({"command": "cashout", "rid": 20 + round,
+            "params": {"bet_id": bet_id, "price": 9.0}}),
+        )
+        .await;
         settle.await.unwrap();
         let r = settled(&server, &client, bet_id).await;
         let end = main_balance(&server).await;
         if cash["data"]["result"] == "Ok" {
             assert_eq!(r["outcome"], 5, "{r}");
-            assert_eq!(end, start - Decimal::from(10) + Decimal::from(9), "cash-out only");
+            assert_eq!(
+                end,
+                start - Decimal::from(10) + Decimal::from(9),
+                "cash-out only"
+            );
         } else {
             assert_eq!(r["outcome"], 3, "{r}");
-            assert_eq!(end, start - Decimal::from(10) + (Decimal::from(10) * price).round_dp(2), "win only");
+            assert_eq!(
+                end,
+                start - Decimal::from(10) + (Decimal::from(10) * price).round_dp(2),
+                "win only"
+            );
         }
         checked += 1;
         // Let the game be replaced for the next round.
@@ -266,18 +340,38 @@ async fn an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it(kind: Sto
     let placed = bet(&server, &sid, event_id, price, "10", 2).await;
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
     // Bounds: at least 1% above 9.0, at most 1% below the possible win.
-    let low = swarm(&server, &sid, json!({"command": "set_bet_auto_cashout", "rid": 12,
-        "params": {"bet_id": bet_id, "min_amount": "9.05"}})).await;
+    let low = swarm(
+        &server,
+        &sid,
+        json!({"command": "set_bet_auto_cashout", "rid": 12,
+        "params": {"bet_id": bet_id, "min_amount": "9.05"}}),
+    )
+    .await;
     assert_eq!(low["data"]["result"], 1109, "{low}");
     assert_eq!(low["data"]["details"]["min"], "9.09");
-    let partial_over = swarm(&server, &sid, json!({"command": "set_bet_auto_cashout", "rid": 13,
-        "params": {"bet_id": bet_id, "min_amount": "12", "partial_amount": "12.5"}})).await;
+    let partial_over = swarm(
+        &server,
+        &sid,
+        json!({"command": "set_bet_auto_cashout", "rid": 13,
+        "params": {"bet_id": bet_id, "min_amount": "12", "partial_amount": "12.5"}}),
+    )
+    .await;
     assert_eq!(partial_over["data"]["result"], 1109, "{partial_over}");
-    let set = swarm(&server, &sid, json!({"command": "set_bet_auto_cashout", "rid": 14,
-        "params": {"bet_id": bet_id, "min_amount": "12"}})).await;
+    let set = swarm(
+        &server,
+        &sid,
+        json!({"command": "set_bet_auto_cashout", "rid": 14,
+        "params": {"bet_id": bet_id, "min_amount": "12"}}),
+    )
+    .await;
     assert_eq!(set["data"]["result"], 0, "{set}");
-    let rule = swarm(&server, &sid, json!({"command": "get_bet_auto_cashout", "rid": 15,
-        "params": {"bet_id": bet_id}})).await;
+    let rule = swarm(
+        &server,
+        &sid,
+        json!({"command": "get_bet_auto_cashout", "rid": 15,
+        "params": {"bet_id": bet_id}}),
+    )
+    .await;
     assert_eq!(rule["data"]["details"]["MinAmount"], "12.00", "{rule}");
     server.running.state.runner.catch_up_all().await.unwrap();
     // A move that does not reach the trigger: nothing happens.
@@ -286,7 +380,9 @@ async fn an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it(kind: Sto
     tokio::time::sleep(std::time::Duration::from_millis(600)).await;
     assert_eq!(record(&server, &client, bet_id).await["outcome"], 0);
     // The move that crosses it: fired within a second.
-    let now = (price * Decimal::new(7, 1)).round_dp(3).max(Decimal::new(101, 2));
+    let now = (price * Decimal::new(7, 1))
+        .round_dp(3)
+        .max(Decimal::new(101, 2));
     set_price(&server, event_id, now);
     let moved_at = std::time::Instant::now();
     let expected = (price / now * Decimal::from(9)).round_dp(1);
@@ -295,33 +391,66 @@ async fn an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it(kind: Sto
         if r["outcome"] == 5 {
             break;
         }
-        assert!(moved_at.elapsed() < std::time::Duration::from_secs(1), "rule did not fire in time: {r}");
+        assert!(
+            moved_at.elapsed() < std::time::Duration::from_secs(1),
+            "rule did not fire in time: {r}"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
-    assert_eq!(main_balance(&server).await, start - Decimal::from(10) + expected);
-    let gone = swarm(&server, &sid, json!({"command": "get_bet_auto_cashout", "rid": 16,
-        "params": {"bet_id": bet_id}})).await;
+    assert_eq!(
+        main_balance(&server).await,
+        start - Decimal::from(10) + expected
+    );
+    let gone = swarm(
+        &server,
+        &sid,
+        json!({"command": "get_bet_auto_cashout", "rid": 16,
+        "params": {"bet_id": bet_id}}),
+    )
+    .await;
     assert!(gone["data"]["details"].is_null(), "{gone}");
     // Every rule change and the firing are events of the bet.
-    let events = server.running.state.betting.bets.events(&bet_id.to_string()).await.unwrap();
-    let kinds: Vec<&str> = events.iter().map(|e| match e {
-        domain::bet::BetEvent::AutoCashoutSet { .. } => "set",
-        domain::bet::BetEvent::BetCashedOut { by_rule: true, .. } => "fired",
-        _ => "other",
-    }).collect();
+    let events = server
+        .running
+        .state
+        .betting
+        .bets
+        .events(&bet_id.to_string())
+        .await
+        .unwrap();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| match e {
+            domain::bet::BetEvent::AutoCashoutSet { .. } => "set",
+            domain::bet::BetEvent::BetCashedOut { by_rule: true, .. } => "fired",
+            _ => "other",
+        })
+        .collect();
     assert_eq!(kinds, ["other", "set", "fired"]);
     server.stop().await;
 }
 
 /// Staff login: the bearer token.
 pub async fn staff_token(server: &Server, username: &str, password: &str) -> String {
-    let answer = backoffice(server, "POST", "/api/backoffice/login", None,
-        Some(json!({"username": username, "password": password}))).await;
+    let answer = backoffice(
+        server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": username, "password": password})),
+    )
+    .await;
     assert_eq!(answer.1["status"], 0, "{}", answer.1);
     answer.1["data"]["token"].as_str().unwrap().to_string()
 }
 
-pub async fn backoffice(server: &Server, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+pub async fn backoffice(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
     if let Some(token) = token {
         headers.push(("Authorization".to_string(), format!("Bearer {token}")));
@@ -345,62 +474,162 @@ async fn a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer(
     assert_eq!(second["data"]["result"], 1026, "{second}");
     // The stake is held, not taken.
     let (main, held) = balances(&server).await;
-    assert_eq!((main, held), (start - Decimal::from(100), Decimal::from(100)));
+    assert_eq!(
+        (main, held),
+        (start - Decimal::from(100), Decimal::from(100))
+    );
     settle_bets(&server).await;
     let support = staff_token(&server, "support", "support1234").await;
-    let (status, queue) = backoffice(&server, "GET", "/api/backoffice/counter-offers", Some(&support), None).await;
+    let (status, queue) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/counter-offers",
+        Some(&support),
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
-    let entry = queue["data"].as_array().unwrap().iter().find(|e| e["bet_id"] == bet_id).cloned().unwrap();
+    let entry = queue["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["bet_id"] == bet_id)
+        .cloned()
+        .unwrap();
     assert_eq!(entry["username"], "demo");
-    let (_, item) = backoffice(&server, "GET", &format!("/api/backoffice/counter-offers/{bet_id}"), Some(&support), None).await;
+    let (_, item) = backoffice(
+        &server,
+        "GET",
+        &format!("/api/backoffice/counter-offers/{bet_id}"),
+        Some(&support),
+        None,
+    )
+    .await;
     assert_eq!(item["data"]["member"]["username"], "demo", "{item}");
     // Bad offers are refused with their codes.
-    let (status, none) = backoffice(&server, "POST", &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
-        Some(&support), Some(json!({"reason": "no terms"}))).await;
-    assert_eq!((status, none["status"].as_i64()), (400, Some(1109)), "{none}");
-    let (status, above) = backoffice(&server, "POST", &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
-        Some(&support), Some(json!({"amount": "150", "reason": "too much"}))).await;
-    assert_eq!((status, above["status"].as_i64()), (400, Some(1109)), "{above}");
+    let (status, none) = backoffice(
+        &server,
+        "POST",
+        &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
+        Some(&support),
+        Some(json!({"reason": "no terms"})),
+    )
+    .await;
+    assert_eq!(
+        (status, none["status"].as_i64()),
+        (400, Some(1109)),
+        "{none}"
+    );
+    let (status, above) = backoffice(
+        &server,
+        "POST",
+        &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
+        Some(&support),
+        Some(json!({"amount": "150", "reason": "too much"})),
+    )
+    .await;
+    assert_eq!(
+        (status, above["status"].as_i64()),
+        (400, Some(1109)),
+        "{above}"
+    );
     // The member cannot answer before there is an offer.
-    let early = swarm(&server, &sid, json!({"command": "super_bet_answer", "rid": 30,
-        "params": {"bet_id": bet_id, "accept": true}})).await;
+    let early = swarm(
+        &server,
+        &sid,
+        json!({"command": "super_bet_answer", "rid": 30,
+        "params": {"bet_id": bet_id, "accept": true}}),
+    )
+    .await;
     assert_eq!(early["data"]["result"], 1027, "{early}");
-    let (status, offered) = backoffice(&server, "POST", &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
-        Some(&support), Some(json!({"amount": "60", "reason": "liability"}))).await;
+    let (status, offered) = backoffice(
+        &server,
+        "POST",
+        &format!("/api/backoffice/counter-offers/{bet_id}/offer"),
+        Some(&support),
+        Some(json!({"amount": "60", "reason": "liability"})),
+    )
+    .await;
     assert_eq!(status, 200, "{offered}");
     server.running.state.runner.catch_up_all().await.unwrap();
     let r = record(&server, &client, bet_id).await;
     assert_eq!(r["super_bet_status"], 0, "{r}");
     assert_eq!(dec(&r["counter_offer"]["amount"]), Decimal::from(60), "{r}");
-    let accepted = swarm(&server, &sid, json!({"command": "super_bet_answer", "rid": 31,
-        "params": {"bet_id": bet_id, "accept": true}})).await;
+    let accepted = swarm(
+        &server,
+        &sid,
+        json!({"command": "super_bet_answer", "rid": 31,
+        "params": {"bet_id": bet_id, "accept": true}}),
+    )
+    .await;
     assert_eq!(accepted["data"]["result"], 0, "{accepted}");
     assert_eq!(accepted["data"]["details"]["super_bet_status"], 1);
     assert_eq!(accepted["data"]["details"]["status"], 0);
-    assert_eq!(balances(&server).await, (start - Decimal::from(60), Decimal::ZERO), "60 taken once, 40 back");
+    assert_eq!(
+        balances(&server).await,
+        (start - Decimal::from(60), Decimal::ZERO),
+        "60 taken once, 40 back"
+    );
     let r = record(&server, &client, bet_id).await;
-    assert_eq!((r["outcome"].clone(), r["super_bet_status"].clone()), (json!(0), json!(1)), "{r}");
+    assert_eq!(
+        (r["outcome"].clone(), r["super_bet_status"].clone()),
+        (json!(0), json!(1)),
+        "{r}"
+    );
     assert_eq!(dec(&r["amount"]), Decimal::from(60));
     // Answering twice changes nothing.
-    let again = swarm(&server, &sid, json!({"command": "super_bet_answer", "rid": 32,
-        "params": {"bet_id": bet_id, "accept": false}})).await;
+    let again = swarm(
+        &server,
+        &sid,
+        json!({"command": "super_bet_answer", "rid": 32,
+        "params": {"bet_id": bet_id, "accept": false}}),
+    )
+    .await;
     assert_eq!(again["data"]["result"], 1027, "{again}");
-    assert_eq!(balances(&server).await, (start - Decimal::from(60), Decimal::ZERO));
+    assert_eq!(
+        balances(&server).await,
+        (start - Decimal::from(60), Decimal::ZERO)
+    );
     // The decision carries the staff id and reason as metadata.
     let auditor = staff_token(&server, "auditor", "auditor1234").await;
-    let (status, trail) = backoffice(&server, "GET", &format!("/api/backoffice/bets/{bet_id}/events"), Some(&auditor), None).await;
+    let (status, trail) = backoffice(
+        &server,
+        "GET",
+        &format!("/api/backoffice/bets/{bet_id}/events"),
+        Some(&auditor),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{trail}");
     let events = trail["data"]["events"].as_array().unwrap();
-    let offer = events.iter().find(|e| e["event_type"] == "CounterOffered").unwrap();
+    let offer = events
+        .iter()
+        .find(|e| e["event_type"] == "CounterOffered")
+        .unwrap();
     assert_eq!(offer["metadata"]["reason"], "liability");
     assert_eq!(offer["metadata"]["staff_role"], "support");
-    assert!(offer["metadata"]["staff_id"].as_str().unwrap().starts_with("staff-"));
+    assert!(offer["metadata"]["staff_id"]
+        .as_str()
+        .unwrap()
+        .starts_with("staff-"));
     assert!(offer["recorded_at"].as_i64().unwrap() > 0);
     assert_eq!(events.last().unwrap()["state"]["super_bet_status"], 1);
     let wallet = trail["data"]["wallet"].as_array().unwrap();
-    assert!(wallet.iter().any(|m| m["reference"] == format!("bet:{bet_id}:offer:take")), "{wallet:?}");
+    assert!(
+        wallet
+            .iter()
+            .any(|m| m["reference"] == format!("bet:{bet_id}:offer:take")),
+        "{wallet:?}"
+    );
     // And the replay finds the read model in line with the store.
-    let (_, report) = backoffice(&server, "POST", "/api/backoffice/audit/replay", Some(&auditor), None).await;
+    let (_, report) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/audit/replay",
+        Some(&auditor),
+        None,
+    )
+    .await;
     assert_eq!(report["data"]["differences"], json!([]), "{report}");
     assert!(report["data"]["checked"].as_u64().unwrap() >= 1);
     server.stop().await;
@@ -415,29 +644,69 @@ async fn a_declined_super_bet_gives_the_stake_back(kind: StoreKind) {
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
     let support = staff_token(&server, "support", "support1234").await;
     let path = format!("/api/backoffice/counter-offers/{bet_id}/decline");
-    let (status, no_reason) = backoffice(&server, "POST", &path, Some(&support), Some(json!({"reason": " "}))).await;
-    assert_eq!((status, no_reason["status"].as_i64()), (400, Some(-70009)), "{no_reason}");
-    let (status, declined) = backoffice(&server, "POST", &path, Some(&support), Some(json!({"reason": "over exposure"}))).await;
+    let (status, no_reason) = backoffice(
+        &server,
+        "POST",
+        &path,
+        Some(&support),
+        Some(json!({"reason": " "})),
+    )
+    .await;
+    assert_eq!(
+        (status, no_reason["status"].as_i64()),
+        (400, Some(-70009)),
+        "{no_reason}"
+    );
+    let (status, declined) = backoffice(
+        &server,
+        "POST",
+        &path,
+        Some(&support),
+        Some(json!({"reason": "over exposure"})),
+    )
+    .await;
     assert_eq!(status, 200, "{declined}");
     assert_eq!(declined["data"]["super_bet_status"], -1);
     assert_eq!(balances(&server).await, (start, Decimal::ZERO));
     let r = record(&server, &client, bet_id).await;
-    assert_eq!((r["outcome"].clone(), r["super_bet_status"].clone()), (json!(-4), json!(-1)), "{r}");
+    assert_eq!(
+        (r["outcome"].clone(), r["super_bet_status"].clone()),
+        (json!(-4), json!(-1)),
+        "{r}"
+    );
     // A new super bet is possible again; the member declines its offer.
     let next = bet(&server, &sid, event_id, price, "100", -1).await;
     let next_id = next["data"]["details"]["bet_id"].as_i64().unwrap();
-    let (status, _) = backoffice(&server, "POST", &format!("/api/backoffice/counter-offers/{next_id}/offer"),
-        Some(&support), Some(json!({"price": "1.5", "reason": "price"}))).await;
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        &format!("/api/backoffice/counter-offers/{next_id}/offer"),
+        Some(&support),
+        Some(json!({"price": "1.5", "reason": "price"})),
+    )
+    .await;
     assert_eq!(status, 200);
-    let no = swarm(&server, &sid, json!({"command": "super_bet_answer", "rid": 40,
-        "params": {"bet_id": next_id, "accept": false}})).await;
+    let no = swarm(
+        &server,
+        &sid,
+        json!({"command": "super_bet_answer", "rid": 40,
+        "params": {"bet_id": next_id, "accept": false}}),
+    )
+    .await;
     assert_eq!(no["data"]["details"]["super_bet_status"], -1, "{no}");
     assert_eq!(balances(&server).await, (start, Decimal::ZERO));
     server.stop().await;
 }
 
 async fn balances(server: &Server) -> (Decimal, Decimal) {
-    let user_id = server.running.state.accounts.find("demo").await.unwrap().unwrap();
+    let user_id = server
+        .running
+        .state
+        .accounts
+        .find("demo")
+        .await
+        .unwrap()
+        .unwrap();
     let wallet = domain::wallet::WalletId::new(user_id, domain::Currency::Cny);
     let w = server.running.state.wallets.load(&wallet).await.unwrap();
     (w.balances().main, w.ledger.reserved)
@@ -453,22 +722,41 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
     let info = client.post("/api/user/userinfo", json!({})).await;
     assert_eq!(info["data"]["has_free_bets"], false, "{info}");
     let support = staff_token(&server, "support", "support1234").await;
-    let (status, bad) = backoffice(&server, "POST", "/api/backoffice/free-bets", Some(&support),
-        Some(json!({"user": "demo", "amount": "-5"}))).await;
+    let (status, bad) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/free-bets",
+        Some(&support),
+        Some(json!({"user": "demo", "amount": "-5"})),
+    )
+    .await;
     assert_eq!((status, bad["status"].as_i64()), (400, Some(1109)), "{bad}");
-    let (status, granted) = backoffice(&server, "POST", "/api/backoffice/free-bets", Some(&support),
-        Some(json!({"user": "demo", "amount": "20", "days": 3}))).await;
+    let (status, granted) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/free-bets",
+        Some(&support),
+        Some(json!({"user": "demo", "amount": "20", "days": 3})),
+    )
+    .await;
     assert_eq!(status, 200, "{granted}");
     let free_id = granted["data"]["id"].as_str().unwrap().to_string();
     let info = client.post("/api/user/userinfo", json!({"n": 1})).await;
     assert_eq!(info["data"]["has_free_bets"], true, "{info}");
-    let listed = swarm(&server, &sid, json!({"command": "get_free_bets", "rid": 50, "params": {}})).await;
+    let listed = swarm(
+        &server,
+        &sid,
+        json!({"command": "get_free_bets", "rid": 50, "params": {}}),
+    )
+    .await;
     assert_eq!(listed["data"]["details"][0]["amount"], "20.00", "{listed}");
     let (event_id, game_id, price) = selection(&server);
     let start = main_balance(&server).await;
-    let free = |amount: &str, rid: i64| json!({"command": "do_bet", "rid": rid, "params": {
+    let free = |amount: &str, rid: i64| {
+        json!({"command": "do_bet", "rid": rid, "params": {
         "type": 1, "mode": 2, "amount": amount, "bonus_id": free_id,
-        "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
     // The whole amount or nothing.
     let part = swarm(&server, &sid, free("10", 51)).await;
     assert_eq!(part["data"]["result"], 1912, "{part}");
@@ -479,7 +767,12 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
     assert_eq!(main_balance(&server).await, start);
     let again = swarm(&server, &sid, free("20", 53)).await;
     assert_eq!(again["data"]["result"], 1912, "{again}");
-    let listed = swarm(&server, &sid, json!({"command": "get_free_bets", "rid": 54, "params": {}})).await;
+    let listed = swarm(
+        &server,
+        &sid,
+        json!({"command": "get_free_bets", "rid": 54, "params": {}}),
+    )
+    .await;
     assert_eq!(listed["data"]["details"], json!([]), "{listed}");
     // No cash-out on a free bet.
     assert!(quote(&server, &sid, bet_id).await.is_null());
@@ -487,6 +780,10 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
     let r = settled(&server, &client, bet_id).await;
     assert_eq!(r["outcome"], 3, "{r}");
     let winnings = (Decimal::from(20) * price).round_dp(2) - Decimal::from(20);
-    assert_eq!(main_balance(&server).await, start + winnings, "the winnings, not the stake");
+    assert_eq!(
+        main_balance(&server).await,
+        start + winnings,
+        "the winnings, not the stake"
+    );
     server.stop().await;
 }

@@ -33,13 +33,13 @@ use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
 use crate::db::{Db, StorePool};
-use crate::ids::IdBlocks;
-use crate::together::{bet_with_wallet, TxError};
 use crate::framework::{CommandError, Framework, RetryPolicy};
+use crate::ids::IdBlocks;
 use crate::live::LiveCatalogue;
 use crate::metrics::CommandMetrics;
 use crate::notify::{Notifications, WIN};
 use crate::store::StoreOptions;
+use crate::together::{bet_with_wallet, TxError};
 use crate::wallet::WalletService;
 
 /// Placements untouched this long are finished or undone by `recover`.
@@ -188,7 +188,11 @@ impl BetService {
     /// Whether the member has a super bet waiting for support: its stake is
     /// the only stake a wallet holds beyond its placement's transaction
     /// (`bet:{id}`, never taken yet).
-    async fn holds_super_bet(&self, member_id: &str, currency: Currency) -> Result<bool, PlaceError> {
+    async fn holds_super_bet(
+        &self,
+        member_id: &str,
+        currency: Currency,
+    ) -> Result<bool, PlaceError> {
         let wallet = self
             .wallets
             .peek(&WalletId::new(member_id, currency))

@@ -266,7 +266,11 @@ impl BetService {
         let answer = self.run_cash_out(&bet, bet_id, command).await?;
         if let (CashOutAnswer::Ok { amount, .. }, Some(placed)) = (&answer, &bet.placement) {
             let body = json!({"subject": "cashout", "id": bet_id, "money": placed.currency.round(*amount).to_string(), "time": self.clock.now_ms()});
-            if let Err(e) = self.notifications.send(&placed.member_id, TEXT, &body).await {
+            if let Err(e) = self
+                .notifications
+                .send(&placed.member_id, TEXT, &body)
+                .await
+            {
                 tracing::warn!(bet_id, error = %e, "auto cash-out notice not sent");
             }
         }
@@ -419,7 +423,11 @@ impl BetService {
                 _ => "Your bet was not accepted.",
             };
             let body = json!({"subject": subject, "id": bet_id, "content": content, "reason": reason, "time": at_ms});
-            if let Err(e) = self.notifications.send(&placed.member_id, TEXT, &body).await {
+            if let Err(e) = self
+                .notifications
+                .send(&placed.member_id, TEXT, &body)
+                .await
+            {
                 tracing::warn!(bet_id, error = %e, "super bet notice not sent");
             }
         }

@@ -63,7 +63,12 @@ impl FreeBets {
         if !(1..=365).contains(&days) {
             return Err("days: 1 to 365".into());
         }
-        let id = self.ids.next().await.map_err(|e| e.to_string())?.to_string();
+        let id = self
+            .ids
+            .next()
+            .await
+            .map_err(|e| e.to_string())?
+            .to_string();
         let now = self.clock.now_ms();
         let free_bet = FreeBet {
             id: id.clone(),

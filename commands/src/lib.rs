@@ -14,8 +14,8 @@
 
 pub mod accounts;
 pub mod bets;
-pub mod cashout;
 pub mod bookings;
+pub mod cashout;
 pub mod clock;
 pub mod codes;
 pub mod db;

@@ -23,7 +23,12 @@ impl RateLimit {
         let hits = self.hits.lock().unwrap_or_else(|p| p.into_inner());
         let times: Vec<i64> = hits
             .get(key)
-            .map(|t| t.iter().copied().filter(|t| now_ms - t < self.window_ms).collect())
+            .map(|t| {
+                t.iter()
+                    .copied()
+                    .filter(|t| now_ms - t < self.window_ms)
+                    .collect()
+            })
             .unwrap_or_default();
         if times.len() >= self.limit {
             let oldest = times.first().copied().unwrap_or(now_ms);

@@ -78,7 +78,12 @@ impl StaffService {
     }
 
     /// Creates a staff account.
-    pub async fn create(&self, username: &str, password: &str, role: Role) -> Result<Staff, StaffError> {
+    pub async fn create(
+        &self,
+        username: &str,
+        password: &str,
+        role: Role,
+    ) -> Result<Staff, StaffError> {
         let username = username.trim();
         if !valid_username(username) {
             return Err(StaffError::Invalid(
@@ -115,7 +120,12 @@ impl StaffService {
     }
 
     /// Creates the account unless the user name exists (demo seeding).
-    pub async fn ensure(&self, username: &str, password: &str, role: Role) -> Result<(), StaffError> {
+    pub async fn ensure(
+        &self,
+        username: &str,
+        password: &str,
+        role: Role,
+    ) -> Result<(), StaffError> {
         match self.create(username, password, role).await {
             Ok(_) | Err(StaffError::Taken) => Ok(()),
             Err(e) => Err(e),
@@ -136,10 +146,11 @@ impl StaffService {
         if let Some(wait) = self.failures.full(&key, now) {
             return Err(StaffError::Locked { wait });
         }
-        let row = sqlx::query("SELECT id, username, role, password_hash FROM staff WHERE username = $1")
-            .bind(username.trim())
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT id, username, role, password_hash FROM staff WHERE username = $1")
+                .bind(username.trim())
+                .fetch_optional(&self.pool)
+                .await?;
         let matches = match &row {
             Some(row) => {
                 let stored: String = row.try_get("password_hash")?;
@@ -163,12 +174,14 @@ impl StaffService {
             .bind(now)
             .execute(&self.pool)
             .await?;
-        sqlx::query("INSERT INTO staff_sessions (token_hash, staff_id, expires_ms) VALUES ($1, $2, $3)")
-            .bind(hash(&token))
-            .bind(&staff.id)
-            .bind(expires)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO staff_sessions (token_hash, staff_id, expires_ms) VALUES ($1, $2, $3)",
+        )
+        .bind(hash(&token))
+        .bind(&staff.id)
+        .bind(expires)
+        .execute(&self.pool)
+        .await?;
         Ok(StaffLogin {
             token,
             role: staff.role,
@@ -207,6 +220,7 @@ fn staff_of(row: &sqlx::any::AnyRow) -> Result<Staff, StaffError> {
     Ok(Staff {
         id: row.try_get("id")?,
         username: row.try_get("username")?,
-        role: Role::parse(&role).ok_or_else(|| StaffError::Internal(format!("unknown role {role}")))?,
+        role: Role::parse(&role)
+            .ok_or_else(|| StaffError::Internal(format!("unknown role {role}")))?,
     })
 }

@@ -428,7 +428,10 @@ impl<A: Aggregate> Decided<A> {
     }
 
     fn serialized(&self) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        self.envelopes.iter().map(SerializedEvent::try_from).collect()
+        self.envelopes
+            .iter()
+            .map(SerializedEvent::try_from)
+            .collect()
     }
 }
 
@@ -544,7 +547,10 @@ impl<A: Aggregate> Part for Decided<A> {
 /// INSERT, so either every aggregate moves or none does. A sequence already
 /// taken (another writer got there first) fails the whole statement with a
 /// retryable error (see [`is_retryable`]).
-pub async fn append_together(pool: &StorePool, parts: &[&(dyn Part + Sync)]) -> Result<(), PersistenceError> {
+pub async fn append_together(
+    pool: &StorePool,
+    parts: &[&(dyn Part + Sync)],
+) -> Result<(), PersistenceError> {
     let mut rows = Vec::new();
     for part in parts {
         rows.extend(part.rows()?);

@@ -128,7 +128,9 @@ async fn try_once(
 ) -> Result<Attempt, TxError> {
     let store = bets.store();
     let decided = if fresh {
-        store.decide_fresh(bet_id, command.clone(), &(), metadata).await
+        store
+            .decide_fresh(bet_id, command.clone(), &(), metadata)
+            .await
     } else {
         store.decide(bet_id, command.clone(), &(), metadata).await
     };
@@ -179,7 +181,8 @@ async fn try_once(
     match appended {
         Ok(()) => {
             let bet = decided_bet.aggregate().clone();
-            let wrote = !events.is_empty() || decided_wallet.as_ref().is_some_and(|w| !w.is_empty());
+            let wrote =
+                !events.is_empty() || decided_wallet.as_ref().is_some_and(|w| !w.is_empty());
             bets.store().committed(decided_bet).await;
             if let Some(w) = decided_wallet {
                 wallets.store().committed(w).await;

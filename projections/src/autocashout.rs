@@ -91,11 +91,10 @@ impl Projection for AutoCashoutProjection {
 
 /// Every active rule.
 pub async fn active(pool: &sqlx::AnyPool) -> Result<Vec<Rule>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT bet_id, min_amount, partial FROM auto_cashout_rules ORDER BY bet_id",
-    )
-    .fetch_all(pool)
-    .await?;
+    let rows =
+        sqlx::query("SELECT bet_id, min_amount, partial FROM auto_cashout_rules ORDER BY bet_id")
+            .fetch_all(pool)
+            .await?;
     rows.iter()
         .map(|row| {
             Ok(Rule {

@@ -27,8 +27,14 @@ pub fn router() -> Router<AppState> {
         .route("/api/backoffice/counter-offers", get(queue))
         .route("/api/backoffice/counter-offers/{bet_id}", get(queue_item))
         .route("/api/backoffice/counter-offers/{bet_id}/offer", post(offer))
-        .route("/api/backoffice/counter-offers/{bet_id}/accept", post(accept))
-        .route("/api/backoffice/counter-offers/{bet_id}/decline", post(decline))
+        .route(
+            "/api/backoffice/counter-offers/{bet_id}/accept",
+            post(accept),
+        )
+        .route(
+            "/api/backoffice/counter-offers/{bet_id}/decline",
+            post(decline),
+        )
         .route("/api/backoffice/bets", get(search))
         .route("/api/backoffice/bets/{bet_id}/events", get(trail))
         .route("/api/backoffice/audit/replay", post(replay))
@@ -447,9 +453,17 @@ async fn search(
     Query(params): Query<SearchParams>,
 ) -> Result<Json<Value>, BoError> {
     auth.may(Duty::Audit)?;
-    let rows = match (params.bet_id.as_deref().map(str::trim), params.user.as_deref().map(str::trim)) {
+    let rows = match (
+        params.bet_id.as_deref().map(str::trim),
+        params.user.as_deref().map(str::trim),
+    ) {
         (Some(id), _) if !id.is_empty() => {
-            records(&state, "SELECT member_id, record FROM bets WHERE bet_id = $1", Some(id)).await?
+            records(
+                &state,
+                "SELECT member_id, record FROM bets WHERE bet_id = $1",
+                Some(id),
+            )
+            .await?
         }
         (_, Some(user)) if !user.is_empty() => {
             let member = match state.accounts.find(user).await {
@@ -501,7 +515,10 @@ async fn replay(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<V
     Ok(done(json!(report)))
 }
 
-async fn list_staff(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
+async fn list_staff(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+) -> Result<Json<Value>, BoError> {
     auth.may(Duty::ManageStaff)?;
     Ok(done(json!(state.staff.list().await?)))
 }
@@ -526,7 +543,10 @@ async fn create_staff(
             "Invalid request parameters: role is support, auditor or admin",
         )
     })?;
-    let staff = state.staff.create(&body.username, &body.password, role).await?;
+    let staff = state
+        .staff
+        .create(&body.username, &body.password, role)
+        .await?;
     Ok(done(json!(staff)))
 }
 
@@ -566,7 +586,13 @@ async fn grant_free_bet(
         .betting
         .bets
         .free_bets
-        .grant(&member, currency, amount, body.days.unwrap_or(7), &auth.staff.id)
+        .grant(
+            &member,
+            currency,
+            amount,
+            body.days.unwrap_or(7),
+            &auth.staff.id,
+        )
         .await
         .map_err(|e| BoError::bad(domain::Code::WRONG_AMOUNT.0, e))?;
     Ok(done(json!({
