@@ -5,13 +5,21 @@ import { historyActions } from '../history/historySlice';
 import { useT } from '../i18n/useT';
 import { startText } from '../sport/parts';
 import { betslipActions } from './betslipSlice';
-import { roundMoney, type BetType } from './calc';
+import { SP_PRICE, roundMoney, type BetType } from './calc';
 import { TYPE_KEYS } from './BetslipPanel';
 import { selectBetSuccess, selectCurrency } from './selectors';
 
-/** Potential win shown = amount x odds (spec 000 section 3, Bet success data). */
-export const potentialWin = (amount: string | number, k: string | number | null | undefined, possible?: string | number | null) =>
-  k === null || k === undefined ? roundMoney(Number(possible ?? 0)) || '0' : roundMoney(Number(amount) * Number(k)) || '0';
+/**
+ * Potential win shown = amount x odds (spec 000 section 3, Bet success data); without k the server's possible_win,
+ * and null when neither is known (a pick at SP: the odds come at the off).
+ */
+export const potentialWin = (amount: string | number, k: string | number | null | undefined, possible?: string | number | null) => {
+  if (k !== null && k !== undefined) return roundMoney(Number(amount) * Number(k)) || '0';
+  return possible === null || possible === undefined ? null : roundMoney(Number(possible)) || '0';
+};
+
+/** A leg's price in the answer: -1 (or none) for SP. */
+const isSpPrice = (price: string | number | null | undefined) => price !== undefined && (price === null || Number(price) === SP_PRICE);
 
 /** The bet success popup (spec 000 section 4): continue betting, or today's bet history. */
 export function BetSuccessPopup() {
@@ -21,6 +29,7 @@ export function BetSuccessPopup() {
   const lang = useAppSelector((s) => s.i18n.lang);
   const currency = useAppSelector(selectCurrency);
   if (!bet) return null;
+  const win = potentialWin(bet.amount, bet.k, bet.possible_win);
   // the popup closes the betslip (spec 000 section 4); the saga also clears it 500 ms after the bet
   const close = () => {
     dispatch(betslipActions.successClosed());
@@ -42,14 +51,15 @@ export function BetSuccessPopup() {
           <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(bet.amount))} {bet.currency ?? currency}</dd>
           {bet.k !== null && bet.k !== undefined && (<><dt>{t('betslip.odds')}</dt><dd>{Number(bet.k).toFixed(2)}</dd></>)}
           <dt>{t('betslip.potential_win')}</dt>
-          <dd className="bet-success__win" data-testid="bet-success-win">{formatMoney(potentialWin(bet.amount, bet.k, bet.possible_win))} {bet.currency ?? currency}</dd>
+          <dd className="bet-success__win" data-testid="bet-success-win">{win === null ? '-' : `${formatMoney(win)} ${bet.currency ?? currency}`}</dd>
         </dl>
         <ul className="bet-success__events">
           {(bet.events ?? []).map((e, i) => (
             <li key={`${e.event_id ?? i}`}>
               <span className="bet-success__line">
                 <strong>{e.event_name}</strong>
-                {e.price !== undefined && <span className="bet-success__price">@{Number(e.price).toFixed(2)}</span>}
+                {isSpPrice(e.price) ? <span className="bet-success__price">@{t('betslip.sp')}</span>
+                  : e.price !== undefined && <span className="bet-success__price">@{Number(e.price).toFixed(2)}</span>}
               </span>
               <span>{[e.home_team, e.away_team].filter(Boolean).join(' - ')}</span>
               {e.market_name && <span className="bet-success__muted">{e.market_name}</span>}

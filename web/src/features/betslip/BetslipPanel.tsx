@@ -8,7 +8,7 @@ import { selectionsActions } from '../selections/selectionsSlice';
 import { uiActions } from '../shell/uiSlice';
 import { betslipActions, type BetslipEvent, type SlipMessage } from './betslipSlice';
 import {
-  CHAIN, EXPRESS, MSG, QUICK_BET_STAKES, SINGLE, SYSTEM, applyKey, baseChanged, checkQuickStake, minEvents, priceChanged,
+  CHAIN, EXPRESS, MSG, QUICK_BET_STAKES, SINGLE, SYSTEM, applyKey, baseChanged, checkQuickStake, isSp, minEvents, priceChanged,
   roundMoney, sanitizeStake, type AcceptMode, type BetType, type KeyboardKey,
 } from './calc';
 import { selectBetslip, selectSlipView, selectStakeBalance } from './selectors';
@@ -84,11 +84,19 @@ export function BetslipPanel() {
               </label>
               <StakeInput locked={stakeLocked} keyboard={keyboard} setKeyboard={setKeyboard} />
               <dl className="slip__summary">
-                {view.totalOdds !== null && (<><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds">{view.totalOdds.toFixed(2)}</dd></>)}
+                {view.totalOdds !== null ? (
+                  <><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds">{view.totalOdds.toFixed(2)}</dd></>
+                ) : view.sp && view.type !== SYSTEM && (
+                  <><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds" title={t('betslip.sp_unknown')}>-</dd></>
+                )}
                 {view.type === SYSTEM && (<><dt>{t('betslip.bets')}</dt><dd data-testid="bet-count">{view.bets}</dd></>)}
                 {slip.eachWayMode && (<><dt>{t('betslip.unit_stake')}</dt><dd>{slip.unitStake || '0'}</dd></>)}
                 <dt>{t('betslip.possible_win')}</dt>
-                <dd className="slip__win" data-testid="possible-win">{formatMoney(roundMoney(view.possibleWin) || '0')} {view.currency}</dd>
+                {view.possibleWin === null ? (
+                  <dd className="slip__win" data-testid="possible-win" title={t('betslip.sp_unknown')}>-</dd>
+                ) : (
+                  <dd className="slip__win" data-testid="possible-win">{formatMoney(roundMoney(view.possibleWin) || '0')} {view.currency}</dd>
+                )}
               </dl>
               {shown && <Message message={shown} />}
               {changed && !shown?.action && (
@@ -202,11 +210,13 @@ function Message({ message }: { message: SlipMessage }) {
   );
 }
 
+
 function SlipEvent({ event: e, system, all }: { event: BetslipEvent; system: boolean; all: BetslipEvent[] }) {
   const t = useT();
   const dispatch = useAppDispatch();
   const format = useAppSelector((s) => s.sport.oddsFormat);
   const ladder = useAppSelector((s) => s.sport.fractionalLadder);
+  const sp = isSp(e);
   const moved = priceChanged(e) ? (Number(e.price) > Number(e.initialPrice) ? 'up' : 'down') : null;
   const conflicting = all.filter((o) => e.conflicts.includes(o.eventId));
   return (
@@ -217,14 +227,19 @@ function SlipEvent({ event: e, system, all }: { event: BetslipEvent; system: boo
             title={t('betslip.banker')} data-testid="banker" onClick={() => dispatch(betslipActions.bankerToggled(e.eventId))}>B</button>
         )}
         <strong className="slip-event__pick">{e.pick}{e.base && baseChanged(e) ? ` (${e.base})` : ''}</strong>
-        <span className={`slip-event__price${moved ? ` price--${moved}` : ''}`} data-testid="slip-price">
-          {formatOdds(e.price, format, ladder ? STANDARD_LADDER : null)}
+        {e.spAllowed && (
+          <button type="button" className={sp ? 'slip-event__banker slip-event__sp is-on' : 'slip-event__banker slip-event__sp'} aria-pressed={sp}
+            title={t('betslip.sp_title')} aria-label={t('betslip.sp_title')} data-testid="sp-toggle"
+            onClick={() => dispatch(betslipActions.spToggled({ eventId: e.eventId, on: !sp }))}>{t('betslip.sp')}</button>
+        )}
+        <span className={`slip-event__price${moved ? ` price--${moved}` : ''}${e.spAllowed ? ' slip-event__price--sp' : ''}`} data-testid="slip-price">
+          {sp ? t('betslip.sp') : formatOdds(e.price, format, ladder ? STANDARD_LADDER : null)}
           {moved && <span aria-hidden="true">{moved === 'up' ? ' ▲' : ' ▼'}</span>}
         </span>
         <button type="button" className="slip-event__remove" aria-label={t('betslip.remove')} data-testid="remove-event"
           onClick={() => dispatch(selectionsActions.removed(e.eventId))}>×</button>
       </div>
-      <div className="slip-event__market">{e.marketName}</div>
+      <div className="slip-event__market">{e.marketName}{sp && <> · {t('betslip.sp_note')}</>}</div>
       <div className="slip-event__title">{e.isLive && <span className="live-pill">{t('sport.live')}</span>} {e.title}</div>
       {e.blocked && !e.deleted && <p className="slip-event__warn">{t('betslip.event_blocked')}</p>}
       {e.deleted && <p className="slip-event__warn">{t('betslip.event_not_available')}</p>}
@@ -244,7 +259,7 @@ function Toggles() {
     <div className="slip__toggles">
       <Switch label={t('betslip.quick_bet')} on={slip.quickBet} testId="quick-bet-toggle"
         onChange={(v) => dispatch(betslipActions.quickBetToggled(v))} />
-      {!slip.quickBet && view.type === SINGLE && view.count === 1 && (
+      {!slip.quickBet && view.type === SINGLE && view.count === 1 && !view.sp && (
         <Switch label={t('betslip.better_odds')} on={slip.betterOddSelectionMode} testId="better-odds"
           onChange={(v) => dispatch(betslipActions.betterOddsToggled(v))} />
       )}

@@ -7,7 +7,8 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { selectionsActions, type Selection } from '../selections/selectionsSlice';
 import { sessionActions } from '../session/sessionSlice';
 import {
-  SINGLE, SYSTEM, autoAccepts, autoType, betCount, conflictsOf, minEvents, systemOptions, totalFromUnit, unitFromTotal,
+  SINGLE, SYSTEM, autoAccepts, autoType, baseChanged, betCount, conflictsOf, isSp, minEvents, priceChanged, systemOptions, totalFromUnit,
+  unitFromTotal,
   type AcceptMode, type BetType,
 } from './calc';
 
@@ -29,6 +30,8 @@ export interface BetslipEvent {
   eachWay: boolean;
   ewAllowed: boolean;
   ewCoeff: number | null;
+  /** The market takes bets at the starting price (sp_allowed): the pick may switch to SP (oddType 'sp'). */
+  spAllowed: boolean;
   singleStake: string;
   singleUnitStake: string;
   singlePosWin: number;
@@ -40,6 +43,7 @@ export interface BetslipEvent {
   pick: string;
   available: boolean;
   incInSysCalc: boolean;
+  /** 'sp': taken at the starting price (do_bet price -1); the price shown then is only the feed's. */
   oddType: 'odd' | 'sp';
   expressId: number | null;
   excludeIds: number[];
@@ -69,7 +73,8 @@ export interface BetSuccess {
     home_team?: string;
     away_team?: string;
     start_date?: number;
-    price?: string | number;
+    /** -1 (SP_PRICE) for a leg at the starting price. */
+    price?: string | number | null;
     base?: string | number | null;
   }>;
 }
@@ -189,7 +194,7 @@ export function toBetslipEvent(s: Selection): BetslipEvent {
     gameId: s.gameId, marketId: s.marketId, eventId: s.eventId, marketName: s.marketName,
     price: s.price, initialPrice: s.price, base: s.base, initialBase: s.base, eventType: null, isLive: s.isLive,
     blocked: false, deleted: false, banker: false, eachWay: false,
-    ewAllowed: Boolean(s.ewAllowed && s.ewCoeff), ewCoeff: s.ewAllowed ? (s.ewCoeff ?? null) : null,
+    ewAllowed: Boolean(s.ewAllowed && s.ewCoeff), ewCoeff: s.ewAllowed ? (s.ewCoeff ?? null) : null, spAllowed: Boolean(s.spAllowed),
     singleStake: '', singleUnitStake: '', singlePosWin: 0,
     team1: s.team1, team2: s.team2, title: s.team2 ? `${s.team1} - ${s.team2}` : s.team1,
     pick: pickName(s.eventName, s.team1, s.team2), available: true, incInSysCalc: true, oddType: 'odd',
@@ -331,7 +336,8 @@ const betslipSlice = createSlice({
         e.deleted = false;
         e.blocked = live.blocked;
         if (live.price && Number(live.price) !== Number(e.price)) {
-          if (autoAccepts(state.acceptPriceChanges, e.price, live.price) && Number(e.price) === Number(e.initialPrice)) {
+          // an SP pick follows the feed without a change to accept
+          if (isSp(e) || (autoAccepts(state.acceptPriceChanges, e.price, live.price) && Number(e.price) === Number(e.initialPrice))) {
             e.initialPrice = live.price;
           }
           e.price = live.price;
@@ -344,7 +350,9 @@ const betslipSlice = createSlice({
     pricesChanged(state, action: PayloadAction<Array<{ event_id: number; new_price: string | number }>>) {
       for (const change of action.payload) {
         const e = state.events.find((x) => x.eventId === Number(change.event_id));
-        if (e) e.price = String(change.new_price);
+        if (!e) continue;
+        e.price = String(change.new_price);
+        if (isSp(e)) e.initialPrice = e.price;
       }
     },
     freeBetToggled(state, action: PayloadAction<boolean>) {
@@ -385,7 +393,21 @@ const betslipSlice = createSlice({
       state.quickBetNotifications = state.quickBetNotifications.filter((n) => n.id !== action.payload);
     },
     betterOddsToggled(state, action: PayloadAction<boolean>) {
-      state.betterOddSelectionMode = action.payload && state.type === SINGLE;
+      state.betterOddSelectionMode = action.payload && state.type === SINGLE && !state.events.some(isSp);
+    },
+    /**
+     * SP next to a pick's price: taken at the starting price instead (only where the market has sp_allowed).
+     * An SP pick agrees to no price, so a pending change of it is dropped; switched back it takes the price shown.
+     */
+    spToggled(state, action: PayloadAction<{ eventId: number; on: boolean }>) {
+      const e = state.events.find((x) => x.eventId === action.payload.eventId);
+      const on = action.payload.on && Boolean(e?.spAllowed);
+      if (!e || isSp(e) === on) return;
+      e.oddType = on ? 'sp' : 'odd';
+      e.initialPrice = e.price;
+      if (on) state.betterOddSelectionMode = false;
+      if (state.message?.action === 'accept' && !state.events.some((x) => priceChanged(x) || baseChanged(x))) state.message = null;
+      state.bookingBet.id = null;
     },
     superBetToggled(state, action: PayloadAction<boolean>) {
       state.superBet = action.payload;

@@ -53,7 +53,17 @@ export interface RuleEvent {
   ewAllowed: boolean;
   ewCoeff: number | null;
   conflicts: number[];
+  /** 'sp': taken at the starting price (known only at the off); absent: the shown price. */
+  oddType?: 'odd' | 'sp';
 }
+
+/** The price of a pick at the starting price in do_bet, book_bet and their answers (spec 000 sections 3 and 7.4). */
+export const SP_PRICE = -1;
+
+/** The pick is taken at the starting price: no price is agreed, none can change. */
+export const isSp = (e: { oddType?: 'odd' | 'sp' }) => e.oddType === 'sp';
+/** Any pick at SP leaves the slip's odds and possible win unknown. */
+export const hasSp = (events: Array<{ oddType?: 'odd' | 'sp' }>) => events.some(isSp);
 
 /** n choose k (0 outside 0..n). */
 export function combinations(n: number, k: number): number {
@@ -149,7 +159,7 @@ export const totalOdds = (prices: number[]) => Math.round(prices.reduce((a, p) =
 
 export interface WinInput {
   type: BetType;
-  events: Array<Pick<RuleEvent, 'price' | 'banker' | 'ewCoeff'>>;
+  events: Array<Pick<RuleEvent, 'price' | 'banker' | 'ewCoeff' | 'oddType'>>;
   stake: string;
   eachWay: boolean;
   sysK: number;
@@ -161,8 +171,10 @@ export interface WinInput {
  * Possible win of the slip: single and express stake x odds; system the unit stake
  * over every combination (bankers in each); chain the stake rolled over the picks,
  * stake + stake x sum(odds - 1). Each-way adds the place part at the place odds.
+ * null with a pick at SP: its price is known only at the off.
  */
-export function possibleWin({ type, events, stake, eachWay, sysK, offeredPrice }: WinInput): number {
+export function possibleWin({ type, events, stake, eachWay, sysK, offeredPrice }: WinInput): number | null {
+  if (hasSp(events)) return null;
   const total = toNumber(stake);
   if (!Number.isFinite(total) || total <= 0 || events.length === 0) return 0;
   const prices = events.map((e, i) => (type === SINGLE && i === 0 && offeredPrice ? offeredPrice : Number(e.price)));
@@ -252,7 +264,9 @@ export function checkQuickStake(value: string, loggedIn: boolean, balance: numbe
 export const autoAccepts = (mode: AcceptMode, from: string, to: string) =>
   mode === 2 || (mode === 1 && Number(to) > Number(from));
 
-export const priceChanged = (e: Pick<RuleEvent, 'price' | 'initialPrice'>) => Number(e.price) !== Number(e.initialPrice);
+/** The live price left the agreed one; never for a pick at SP (it takes whatever the starting price is). */
+export const priceChanged = (e: Pick<RuleEvent, 'price' | 'initialPrice' | 'oddType'>) =>
+  !isSp(e) && Number(e.price) !== Number(e.initialPrice);
 export const baseChanged = (e: Pick<RuleEvent, 'base' | 'initialBase'>) => (e.base ?? '') !== (e.initialBase ?? '');
 
 export interface RuleInput {
@@ -288,7 +302,10 @@ export function blockingMessage({ type, events, stake, loggedIn, balance, freeBe
   if (events.some((e) => e.conflicts.length > 0)) return MSG.conflict;
   if (events.some(priceChanged)) return MSG.priceChanged;
   if (events.some(baseChanged)) return MSG.baseChanged;
-  if ((type === EXPRESS || type === CHAIN) && totalOdds(events.map((e) => Number(e.price))) > MAX_EXPRESS_ODDS) return MSG.oddsLimit;
+  // SP picks are left out: the known prices alone already over the limit are over it whatever the starting prices
+  if ((type === EXPRESS || type === CHAIN) && totalOdds(events.filter((e) => !isSp(e)).map((e) => Number(e.price))) > MAX_EXPRESS_ODDS) {
+    return MSG.oddsLimit;
+  }
   if (!loggedIn) return MSG.login;
   const amount = toNumber(stake);
   if (!freeBet && (!Number.isFinite(amount) || amount <= 0)) return MSG.setStake;

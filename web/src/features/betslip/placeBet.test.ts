@@ -77,6 +77,36 @@ describe('place-bet saga', () => {
     task.cancel();
   });
 
+  it('SP: price -1 for the pick at the starting price, even after its price moved; the answer has no k or possible win', async () => {
+    const spOk: DoBetAnswer = {
+      result: 'OK', result_text: null,
+      details: { bet_id: 43, type: 2, amount: '10.00', k: null, possible_win: null, events: [{ event_id: 1, event_name: 'A' }, { event_id: 3, event_name: 'Horse 3', price: '-1' }] },
+    };
+    const { store, calls, task } = start(() => spOk);
+    fill(store, [1], '10');
+    store.dispatch(selectionsActions.toggled({ ...pick(3, '6.000'), marketName: 'Winner', eventName: 'Horse 3', team2: '', spAllowed: true }));
+    store.dispatch(betslipActions.spToggled({ eventId: 3, on: true }));
+    store.dispatch(betslipActions.feedUpdated({ events: { 1: { price: '2.000', base: null, blocked: false }, 3: { price: '7.5', base: null, blocked: false } }, ready: true }));
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toEqual([{ command: 'do_bet', params: {
+      type: 2, mode: 0, amount: 10, each_way: false, source: 42, odd_type: 0, is_offer: false,
+      bets: [{ event_id: 1, price: 2, banker: false }, { event_id: 3, price: -1, banker: false }],
+    } }]);
+    expect(store.getState().betslip).toMatchObject({ betState: 'accepted', success: { bet_id: 43, k: null, possible_win: null } });
+    task.cancel();
+  });
+
+  it('SP is not offered where the market has no SP: the price is sent', async () => {
+    const { store, calls, task } = start(() => OK);
+    fill(store, [1], '10');
+    store.dispatch(betslipActions.spToggled({ eventId: 1, on: true }));
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls[0]!.params.bets).toEqual([{ event_id: 1, price: 2, banker: false }]);
+    task.cancel();
+  });
+
   it('1800: new prices from details and the price-changed message with Accept Changes', async () => {
     const { store, task } = start(() => ({ result: 1800, result_text: 'The odds have changed', details: [{ event_id: 1, new_price: '1.85' }] }));
     fill(store);

@@ -21,7 +21,7 @@ import { uiActions } from '../shell/uiSlice';
 import {
   betslipActions, type BetSuccess, type BetslipEvent, type BetslipState, type FeedEvent, type FreeBet, type SlipMessage,
 } from './betslipSlice';
-import { MSG, SINGLE, SYSTEM, betterOdds, blockingMessage, sysBetValue, type BetType } from './calc';
+import { MSG, SINGLE, SP_PRICE, SYSTEM, betterOdds, blockingMessage, isSp, sysBetValue, type BetType } from './calc';
 import { selectStakeBalance } from './selectors';
 
 /** 'Bet accepted.' stays 5000 ms; the betslip closes 500 ms after the bet (spec 000 section 9). */
@@ -72,7 +72,8 @@ export function doBetParams(slip: BetslipState, only?: { eventId: number; stake:
       bets: e ? [pickParam(e, Number(e.initialPrice))] : [], odd_type: 0, is_offer: false,
     };
   }
-  const offered = slip.type === SINGLE && slip.betterOddSelectionMode && slip.events[0] ? betterOdds(slip.events[0].price) : null;
+  const first = slip.events[0];
+  const offered = slip.type === SINGLE && slip.betterOddSelectionMode && first && !isSp(first) ? betterOdds(first.price) : null;
   const amount = slip.freeBet ? Number(slip.selectedFreeBetAmount ?? 0) : Number(slip.stake);
   const params: Record<string, unknown> = {
     type: slip.type,
@@ -80,7 +81,7 @@ export function doBetParams(slip: BetslipState, only?: { eventId: number; stake:
     amount,
     each_way: slip.eachWayMode,
     source: SWARM_SOURCE,
-    bets: slip.events.map((e) => pickParam(e, e.oddType === 'sp' ? -1 : offered ?? Number(e.initialPrice))),
+    bets: slip.events.map((e) => pickParam(e, isSp(e) ? SP_PRICE : offered ?? Number(e.initialPrice))),
     odd_type: 0,
     is_offer: offered !== null,
   };
@@ -284,7 +285,7 @@ export interface BookedSlip {
 export function bookBetParams(slip: BetslipState): Record<string, unknown> {
   const params: Record<string, unknown> = {
     type: slip.type,
-    bets: slip.events.map((e) => ({ event_id: e.eventId, price: e.oddType === 'sp' ? -1 : Number(e.price) || null })),
+    bets: slip.events.map((e) => ({ event_id: e.eventId, price: isSp(e) ? SP_PRICE : Number(e.price) || null })),
   };
   if (slip.type === SYSTEM) params.sys_bet = sysBetValue(slip.sysOptionValue, slip.bankerBetsCount);
   return params;

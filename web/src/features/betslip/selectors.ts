@@ -2,7 +2,7 @@ import { createSelector } from '@reduxjs/toolkit';
 import type { RootState } from '../../app/store';
 import { selectLoggedIn } from '../session/selectors';
 import {
-  SINGLE, SYSTEM, betCount, betterOdds, blockingMessage, possibleWin, quickAmounts, systemCombinations, systemOptions, totalOdds,
+  SINGLE, SYSTEM, betCount, betterOdds, blockingMessage, hasSp, isSp, possibleWin, quickAmounts, systemCombinations, systemOptions, totalOdds,
   type BetType,
 } from './calc';
 
@@ -27,15 +27,20 @@ export const selectSlipView = createSelector(
     const count = slip.events.length;
     const options = systemOptions(count, slip.bankerBetsCount);
     const stake = slip.freeBet ? (slip.selectedFreeBetAmount ?? '') : slip.stake;
-    const offered = slip.type === SINGLE && slip.betterOddSelectionMode && slip.events[0] ? betterOdds(slip.events[0].price) : null;
-    const odds = slip.type === SYSTEM ? null : totalOdds(slip.events.map((e) => Number(e.price)));
+    const first = slip.events[0];
+    const offered = slip.type === SINGLE && slip.betterOddSelectionMode && first && !isSp(first) ? betterOdds(first.price) : null;
+    // a pick at SP: the odds are known only at the off
+    const sp = hasSp(slip.events);
+    const odds = slip.type === SYSTEM || sp ? null : totalOdds(slip.events.map((e) => Number(e.price)));
     const message = blockingMessage({ type: slip.type, events: slip.events, stake, loggedIn, balance, freeBet: slip.freeBet });
     return {
       count,
       type: slip.type as BetType,
       systemOptions: options.map((k) => ({ k, n: count - slip.bankerBetsCount, combos: systemCombinations(count, slip.bankerBetsCount, k) })),
       bets: betCount(slip.type, count, slip.bankerBetsCount, slip.sysOptionValue),
+      /** null: not shown (system) or unknown (an SP pick, see `sp`). */
       totalOdds: offered ?? odds,
+      sp,
       offeredPrice: offered,
       possibleWin: possibleWin({
         type: slip.type, events: slip.events, stake, eachWay: slip.eachWayMode, sysK: slip.sysOptionValue, offeredPrice: offered,
