@@ -214,10 +214,25 @@ impl Betting {
         if price <= Decimal::ZERO || partial.is_some_and(|p| p <= Decimal::ZERO) {
             return Ok(json!({"result": "Fail", "result_text": "Wrong amount", "details": null}));
         }
+        let request_id = match params.get("request_id") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if !s.trim().is_empty() && s.len() <= 64 => {
+                Some(s.trim().to_string())
+            }
+            Some(Value::Number(n)) => Some(n.to_string()),
+            Some(_) => return Err("invalid params: request_id".into()),
+        };
         let outcomes = self.outcomes(&bet_id).await?;
         let answer = self
             .bets
-            .cash_out(user_id, &bet_id, price, partial, &outcomes)
+            .cash_out(
+                user_id,
+                &bet_id,
+                price,
+                partial,
+                request_id.as_deref(),
+                &outcomes,
+            )
             .await
             .map_err(|e| e.to_string())?;
         Ok(match answer {

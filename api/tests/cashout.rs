@@ -233,10 +233,20 @@ async fn a_partial_cash_out_keeps_the_rest_running_and_settlement_pays_on_it(kin
         &server,
         &sid,
         json!({"command": "cashout", "rid": 13,
-        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 3}}),
+        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 3, "request_id": "r-1"}}),
     )
     .await;
     assert_eq!(part["data"]["result"], "Ok", "{part}");
+    // The same request sent again (its answer lost): the first outcome, no
+    // second cash-out.
+    let repeat = swarm(
+        &server,
+        &sid,
+        json!({"command": "cashout", "rid": 14,
+        "params": {"bet_id": bet_id, "price": 9.0, "partial_price": 3, "request_id": "r-1"}}),
+    )
+    .await;
+    assert_eq!(repeat["data"], part["data"], "{repeat}");
     assert_eq!(part["data"]["details"]["status"], 0);
     let remaining = dec(&part["data"]["details"]["remaining_stake"]);
     // The stake given up is rounded up to the cent: 10 * 3 / 9 = 3.34.

@@ -196,23 +196,59 @@ impl BetService {
         bet_id: &str,
         client_price: Decimal,
         partial: Option<Decimal>,
+        request_id: Option<&str>,
         outcomes: &BTreeMap<u64, SelectionOutcome>,
     ) -> Result<CashOutAnswer, PlaceError> {
         let Some(bet) = self.own_bet(member_id, bet_id).await? else {
             return Ok(CashOutAnswer::NotAvailable);
         };
+        // The client's request id makes a repeated request (a lost answer
+        // sent again) answer the first outcome instead of cashing out again.
+        let request_id = match request_id {
+            Some(id) => format!("cashout:{member_id}:{id}"),
+            None => format!("cashout:{}", crate::sessions::token()),
+        };
+        if bet.cashouts.contains(&request_id) {
+            return self.replayed(bet_id, &request_id).await;
+        }
         let Some(current) = bet.cashout_amount(&self.live_prices(&bet), outcomes) else {
             return Ok(CashOutAnswer::NotAvailable);
         };
         let command = BetCommand::CashOut {
-            request_id: format!("cashout:{}", crate::sessions::token()),
+            request_id: request_id.clone(),
             current_amount: current,
             client_price,
             partial,
             by_rule: false,
             at_ms: self.clock.now_ms(),
         };
-        self.run_cash_out(&bet, bet_id, command).await
+        match self.run_cash_out(&bet, bet_id, command).await? {
+            // The same request, committed meanwhile by a twin.
+            CashOutAnswer::NotAvailable => self.replayed(bet_id, &request_id).await,
+            answer => Ok(answer),
+        }
+    }
+
+    /// The outcome of the cash-out made under `request_id`, if any.
+    async fn replayed(&self, bet_id: &str, request_id: &str) -> Result<CashOutAnswer, PlaceError> {
+        let events = self.events(bet_id).await?;
+        let status = self.load(bet_id).await?.status;
+        Ok(events
+            .into_iter()
+            .find_map(|e| match e {
+                BetEvent::BetCashedOut {
+                    request_id: made,
+                    amount,
+                    remaining_stake,
+                    ..
+                } if made == request_id => Some(CashOutAnswer::Ok {
+                    amount,
+                    remaining_stake,
+                    status,
+                }),
+                _ => None,
+            })
+            .unwrap_or(CashOutAnswer::NotAvailable))
     }
 
     async fn run_cash_out(

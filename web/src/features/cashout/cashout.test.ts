@@ -192,7 +192,7 @@ describe('cash-out saga', () => {
     await vi.advanceTimersByTimeAsync(0);
     store.dispatch(cashoutActions.cashoutRequested());
     await vi.advanceTimersByTimeAsync(0);
-    expect(commands('cashout')).toEqual([{ command: 'cashout', params: { bet_id: 55, price: 12.3 } }]);
+    expect(commands('cashout')).toEqual([{ command: 'cashout', params: { bet_id: 55, price: 12.3, request_id: expect.any(String) } }]);
     // the list shows it as cashed out before it loads again
     expect(store.getState().history.list[0]).toMatchObject({ id: 55, outcome: 5, payout: '12.30' });
     expect(cashout().done).toEqual({ amount: '12.30', remainingStake: '0.00', status: 5 });
@@ -220,7 +220,7 @@ describe('cash-out saga', () => {
     store.dispatch(cashoutActions.partialChanged('5.00'));
     store.dispatch(cashoutActions.cashoutRequested());
     await vi.advanceTimersByTimeAsync(0);
-    expect(commands('cashout')).toEqual([{ command: 'cashout', params: { bet_id: 55, price: 12.3, partial_price: 5 } }]);
+    expect(commands('cashout')).toEqual([{ command: 'cashout', params: { bet_id: 55, price: 12.3, partial_price: 5, request_id: expect.any(String) } }]);
     expect(cashout().done).toEqual({ amount: '5.00', remainingStake: '5.93', status: 0 });
     task.cancel();
   });
@@ -240,6 +240,9 @@ describe('cash-out saga', () => {
     store.dispatch(cashoutActions.cashoutRequested(cashout().suggested!));
     await vi.advanceTimersByTimeAsync(0);
     expect(commands('cashout').map((c) => c.params.price)).toEqual([12.3, 11.8]);
+    // Each attempt has its own request id.
+    const ids = commands('cashout').map((c) => c.params.request_id);
+    expect(new Set(ids).size).toBe(2);
     expect(cashout()).toMatchObject({ suggested: null, done: { amount: '11.80' } });
     task.cancel();
   });

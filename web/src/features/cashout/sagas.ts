@@ -143,6 +143,8 @@ export function* cashOut(deps: MemberDeps): SagaIterator {
     }
     params.partial_price = parseAmount(s.partial);
   }
+  // One id per attempt: a request sent again (after a lost session) is not a second cash-out.
+  params.request_id = attemptId();
   yield put(cashoutActions.cashoutStarted());
   let answer: Answer<Record<string, unknown> | null>;
   try {
@@ -254,4 +256,11 @@ export function* cashoutSaga(deps: MemberDeps = defaultMemberDeps): SagaIterator
   yield takeLeading(cashoutActions.ruleCancelRequested.type, cancelRule, deps);
   yield takeLatest([historyActions.loaded.type, historyActions.detailLoaded.type], listAmounts, deps);
   yield takeLatest(realtimeActions.betNotified.type, betChanged, deps);
+}
+
+/** A fresh id for one cash-out attempt. */
+function attemptId(): string {
+  const c = globalThis.crypto;
+  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
