@@ -4,7 +4,7 @@
 mod common;
 
 use commands::StoreKind;
-use common::{http, Client, Server};
+use common::{backoffice, staff_token, Client};
 use serde_json::{json, Value};
 
 commands::on_both_stores!(
@@ -12,37 +12,6 @@ commands::on_both_stores!(
     staff_logins_lock_after_five_failures_and_tokens_end_at_logout,
     admins_create_staff_with_a_valid_role_only,
 );
-
-async fn call(
-    server: &Server,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    if let Some(token) = token {
-        headers.push(("Authorization".to_string(), format!("Bearer {token}")));
-    }
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let answer = http(server.addr(), method, path, &headers, body.as_bytes()).await;
-    let json = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
-    (answer.status, json)
-}
-
-async fn token(server: &Server, username: &str, password: &str) -> String {
-    let (status, answer) = call(
-        server,
-        "POST",
-        "/api/backoffice/login",
-        None,
-        Some(json!({"username": username, "password": password})),
-    )
-    .await;
-    assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["data"]["username"], username);
-    answer["data"]["token"].as_str().unwrap().to_string()
-}
 
 /// (method, path, body, roles allowed)
 fn endpoints() -> Vec<(
@@ -112,22 +81,25 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
         ("auditor", "auditor1234"),
         ("admin", "admin1234"),
     ] {
-        staff.push((name, token(&server, name, password).await));
+        staff.push((name, staff_token(&server, name, password).await));
     }
     let mut checked = 0;
     for (method, path, body, allowed) in endpoints() {
-        let (status, answer) = call(&server, method, path, None, body.clone()).await;
+        let (status, answer) = backoffice(&server, method, path, None, body.clone()).await;
         assert_eq!(
             (status, answer["status"].as_i64()),
             (401, Some(-401)),
             "anonymous {method} {path}: {answer}"
         );
-        let (status, _) = call(&server, method, path, Some("not-a-token"), body.clone()).await;
+        let (status, _) =
+            backoffice(&server, method, path, Some("not-a-token"), body.clone()).await;
         assert_eq!(status, 401, "made-up token {method} {path}");
-        let (status, _) = call(&server, method, path, Some(&member_token), body.clone()).await;
+        let (status, _) =
+            backoffice(&server, method, path, Some(&member_token), body.clone()).await;
         assert_eq!(status, 401, "a member's token {method} {path}");
         for (role, token) in &staff {
-            let (status, answer) = call(&server, method, path, Some(token), body.clone()).await;
+            let (status, answer) =
+                backoffice(&server, method, path, Some(token), body.clone()).await;
             if allowed.contains(role) {
                 assert!(
                     ![401, 403].contains(&status),
@@ -150,7 +122,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
 
 async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: StoreKind) {
     let server = common::start(kind).await;
-    let (status, bad_body) = call(
+    let (status, bad_body) = backoffice(
         &server,
         "POST",
         "/api/backoffice/login",
@@ -164,7 +136,7 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
         "{bad_body}"
     );
     // The member's credentials are no staff credentials.
-    let (status, member) = call(
+    let (status, member) = backoffice(
         &server,
         "POST",
         "/api/backoffice/login",
@@ -178,7 +150,7 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
         "{member}"
     );
     for _ in 0..5 {
-        let (status, wrong) = call(
+        let (status, wrong) = backoffice(
             &server,
             "POST",
             "/api/backoffice/login",
@@ -188,7 +160,7 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
         .await;
         assert_eq!(status, 401, "{wrong}");
     }
-    let (status, locked) = call(
+    let (status, locked) = backoffice(
         &server,
         "POST",
         "/api/backoffice/login",
@@ -202,13 +174,13 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
         "locked even with the right password: {locked}"
     );
     // Others are not locked.
-    let support = token(&server, "support", "support1234").await;
-    let (status, me) = call(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, me) = backoffice(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
     assert_eq!(
         (status, me["data"]["role"].clone()),
         (200, json!("support"))
     );
-    let (status, _) = call(
+    let (status, _) = backoffice(
         &server,
         "POST",
         "/api/backoffice/logout",
@@ -217,20 +189,20 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
     )
     .await;
     assert_eq!(status, 200);
-    let (status, _) = call(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
+    let (status, _) = backoffice(&server, "GET", "/api/backoffice/me", Some(&support), None).await;
     assert_eq!(status, 401, "the token ended at logout");
     // Tokens end after 8 hours.
-    let admin = token(&server, "admin", "admin1234").await;
+    let admin = staff_token(&server, "admin", "admin1234").await;
     server.clock.advance(commands::staff::STAFF_SESSION_MS + 1);
-    let (status, _) = call(&server, "GET", "/api/backoffice/me", Some(&admin), None).await;
+    let (status, _) = backoffice(&server, "GET", "/api/backoffice/me", Some(&admin), None).await;
     assert_eq!(status, 401, "expired");
     server.stop().await;
 }
 
 async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     let server = common::start(kind).await;
-    let admin = token(&server, "admin", "admin1234").await;
-    let (status, bad_role) = call(
+    let admin = staff_token(&server, "admin", "admin1234").await;
+    let (status, bad_role) = backoffice(
         &server,
         "POST",
         "/api/backoffice/staff",
@@ -243,7 +215,7 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         (400, Some(-70009)),
         "{bad_role}"
     );
-    let (status, short) = call(
+    let (status, short) = backoffice(
         &server,
         "POST",
         "/api/backoffice/staff",
@@ -252,7 +224,7 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     )
     .await;
     assert_eq!(status, 400, "{short}");
-    let (status, created) = call(
+    let (status, created) = backoffice(
         &server,
         "POST",
         "/api/backoffice/staff",
@@ -261,7 +233,7 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     )
     .await;
     assert_eq!(status, 200, "{created}");
-    let (status, taken) = call(
+    let (status, taken) = backoffice(
         &server,
         "POST",
         "/api/backoffice/staff",
@@ -270,8 +242,8 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     )
     .await;
     assert_eq!(status, 400, "{taken}");
-    let eve = token(&server, "eve", "longenough1").await;
-    let (status, _) = call(
+    let eve = staff_token(&server, "eve", "longenough1").await;
+    let (status, _) = backoffice(
         &server,
         "GET",
         "/api/backoffice/bets?bet_id=1",
@@ -280,7 +252,7 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     )
     .await;
     assert_eq!(status, 200);
-    let (status, _) = call(
+    let (status, _) = backoffice(
         &server,
         "GET",
         "/api/backoffice/counter-offers",
@@ -289,7 +261,7 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
     )
     .await;
     assert_eq!(status, 403);
-    let (_, list) = call(&server, "GET", "/api/backoffice/staff", Some(&admin), None).await;
+    let (_, list) = backoffice(&server, "GET", "/api/backoffice/staff", Some(&admin), None).await;
     let names: Vec<&str> = list["data"]
         .as_array()
         .unwrap()

@@ -5,7 +5,7 @@ mod common;
 
 use commands::feed::Finished;
 use commands::StoreKind;
-use common::{http, member, start_with, swarm, Client, Server};
+use common::{backoffice, member, staff_token, start_with, swarm, Client, Server};
 use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
@@ -438,36 +438,6 @@ async fn an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it(kind: Sto
         .collect();
     assert_eq!(kinds, ["other", "set", "fired"]);
     server.stop().await;
-}
-
-/// Staff login: the bearer token.
-pub async fn staff_token(server: &Server, username: &str, password: &str) -> String {
-    let answer = backoffice(
-        server,
-        "POST",
-        "/api/backoffice/login",
-        None,
-        Some(json!({"username": username, "password": password})),
-    )
-    .await;
-    assert_eq!(answer.1["status"], 0, "{}", answer.1);
-    answer.1["data"]["token"].as_str().unwrap().to_string()
-}
-
-pub async fn backoffice(
-    server: &Server,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    if let Some(token) = token {
-        headers.push(("Authorization".to_string(), format!("Bearer {token}")));
-    }
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let answer = http(server.addr(), method, path, &headers, body.as_bytes()).await;
-    (answer.status, answer.json())
 }
 
 async fn a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer(kind: StoreKind) {

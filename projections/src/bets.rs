@@ -511,65 +511,13 @@ pub async fn all(pool: &sqlx::AnyPool) -> Result<Vec<(String, String)>, sqlx::Er
 #[cfg(test)]
 mod tests {
     use super::*;
-    use domain::bet::{
-        validate, AcceptMode, AcceptedTerms, BetLimits, BetRequest, BetType, ExpressBonus,
-        LegNames, Pick, Quote,
-    };
-    use domain::catalogue::GameType;
+    use domain::bet::{AcceptMode, AcceptedTerms, ExpressBonus};
     use rust_decimal_macros::dec;
 
     const AT: i64 = 1_700_000_123_456;
 
     fn bet(mode: AcceptMode, amount: Decimal, prices: &[Decimal]) -> ValidBet {
-        let picks: Vec<Pick> = prices
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Pick {
-                event_id: i as u64 + 1,
-                price: *p,
-                banker: false,
-                base: None,
-            })
-            .collect();
-        let quotes = picks
-            .iter()
-            .map(|p| {
-                let quote = Quote {
-                    event_id: p.event_id,
-                    market_id: p.event_id * 10,
-                    game_id: p.event_id * 100,
-                    price: p.price,
-                    base: None,
-                    suspended: false,
-                    blocked: false,
-                    game_started: false,
-                    game_type: GameType::Prematch,
-                    single_only: false,
-                    ew_allowed: false,
-                    ew_coeff: None,
-                    sp_allowed: false,
-                    start_ts: 1_700_100_000,
-                    names: LegNames::default(),
-                };
-                (p.event_id, quote)
-            })
-            .collect();
-        let request = BetRequest {
-            bet_type: if prices.len() == 1 {
-                BetType::Single
-            } else {
-                BetType::Express
-            },
-            mode,
-            amount,
-            each_way: false,
-            sys_bet: None,
-            bonus_id: None,
-            is_offer: false,
-            selections: picks,
-        };
-        let limits = BetLimits::new(Currency::Cny, dec!(1), dec!(100000));
-        validate(&request, &quotes, &limits, dec!(1000000)).unwrap()
+        domain::bet::fixtures::straight_bet(mode, amount, 1, prices)
     }
 
     fn placed(bet: ValidBet) -> BetEvent {

@@ -9,11 +9,7 @@ use std::time::Duration;
 
 use commands::db::testing;
 use commands::{CommandMetrics, Db, Framework, RetryPolicy, StoreKind, StoreOptions};
-use domain::bet::{
-    validate, AcceptMode, Bet, BetCommand, BetLimits, BetRequest, BetType, ExpressBonus, LegNames,
-    Pick, Quote, ValidBet,
-};
-use domain::catalogue::GameType;
+use domain::bet::{AcceptMode, Bet, BetCommand, ExpressBonus, ValidBet};
 use domain::result::SelectionOutcome::Won;
 use domain::Currency;
 use projections::bets::{self, BetHistoryProjection};
@@ -52,55 +48,7 @@ fn framework(db: &Db) -> Framework<Bet> {
 
 /// A bet of `amount` on events `first`, `first + 1`, ... at `prices`.
 fn valid(mode: AcceptMode, amount: Decimal, first: u64, prices: &[Decimal]) -> ValidBet {
-    let picks: Vec<Pick> = prices
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Pick {
-            event_id: first + i as u64,
-            price: *p,
-            banker: false,
-            base: None,
-        })
-        .collect();
-    let quotes = picks
-        .iter()
-        .map(|p| {
-            let quote = Quote {
-                event_id: p.event_id,
-                market_id: p.event_id * 10,
-                game_id: p.event_id * 100,
-                price: p.price,
-                base: None,
-                suspended: false,
-                blocked: false,
-                game_started: false,
-                game_type: GameType::Prematch,
-                single_only: false,
-                ew_allowed: false,
-                ew_coeff: None,
-                sp_allowed: false,
-                start_ts: 1_700_100_000,
-                names: LegNames::default(),
-            };
-            (p.event_id, quote)
-        })
-        .collect();
-    let request = BetRequest {
-        bet_type: if prices.len() == 1 {
-            BetType::Single
-        } else {
-            BetType::Express
-        },
-        mode,
-        amount,
-        each_way: false,
-        sys_bet: None,
-        bonus_id: None,
-        is_offer: false,
-        selections: picks,
-    };
-    let limits = BetLimits::new(Currency::Cny, dec!(1), dec!(100000));
-    validate(&request, &quotes, &limits, dec!(1000000)).unwrap()
+    domain::bet::fixtures::straight_bet(mode, amount, first, prices)
 }
 
 async fn run(bets: &Framework<Bet>, bet_id: &str, command: BetCommand) {

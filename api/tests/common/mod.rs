@@ -403,3 +403,38 @@ pub fn pick(server: &Server) -> (u64, u64, u64, Decimal) {
         (event.id, market.id, game.id, event.price)
     })
 }
+
+// The back office (plain JSON, bearer tokens).
+
+/// A back-office call: the HTTP status and the JSON answer (null if none).
+pub async fn backoffice(
+    server: &Server,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    if let Some(token) = token {
+        headers.push(("Authorization".to_string(), format!("Bearer {token}")));
+    }
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let answer = http(server.addr(), method, path, &headers, body.as_bytes()).await;
+    let json = serde_json::from_slice(&answer.body).unwrap_or(Value::Null);
+    (answer.status, json)
+}
+
+/// Staff login: the bearer token.
+pub async fn staff_token(server: &Server, username: &str, password: &str) -> String {
+    let (status, answer) = backoffice(
+        server,
+        "POST",
+        "/api/backoffice/login",
+        None,
+        Some(json!({"username": username, "password": password})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"]["username"], username);
+    answer["data"]["token"].as_str().unwrap().to_string()
+}

@@ -12,7 +12,6 @@ use rust_decimal_macros::dec;
 
 use super::*;
 use crate::catalogue::testgen::Rng;
-use crate::catalogue::GameType;
 use crate::result::SelectionOutcome::{self, *};
 use crate::{Code, Currency};
 
@@ -21,61 +20,10 @@ type BetTest = TestFramework<Bet>;
 const AT: i64 = 1_700_000_123_456;
 const CNY: Currency = Currency::Cny;
 
-fn quote(event_id: u64, price: Decimal) -> Quote {
-    Quote {
-        event_id,
-        market_id: event_id * 10,
-        game_id: event_id * 100,
-        price,
-        base: None,
-        suspended: false,
-        blocked: false,
-        game_started: false,
-        game_type: GameType::Prematch,
-        single_only: false,
-        ew_allowed: false,
-        ew_coeff: None,
-        sp_allowed: false,
-        start_ts: 1_700_100_000,
-        names: LegNames::default(),
-    }
-}
-
 /// A bet of `amount` on events 1, 2, ... at `prices` (a single for one
 /// price, an express for more).
 fn valid(mode: AcceptMode, amount: Decimal, prices: &[Decimal]) -> ValidBet {
-    let bet_type = if prices.len() == 1 {
-        BetType::Single
-    } else {
-        BetType::Express
-    };
-    let picks: Vec<Pick> = prices
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Pick {
-            event_id: i as u64 + 1,
-            price: *p,
-            banker: false,
-            base: None,
-        })
-        .collect();
-    let quotes = picks
-        .iter()
-        .map(|p| (p.event_id, quote(p.event_id, p.price)))
-        .collect();
-    let request = BetRequest {
-        bet_type,
-        mode,
-        amount,
-        each_way: false,
-        sys_bet: None,
-        bonus_id: None,
-        is_offer: false,
-        selections: picks,
-    };
-    let mut limits = BetLimits::new(CNY, dec!(0.01), dec!(1000000));
-    limits.max_express_odds = dec!(1000000000);
-    validate(&request, &quotes, &limits, dec!(10000000)).unwrap()
+    fixtures::straight_bet(mode, amount, 1, prices)
 }
 
 /// The express of the aggregate tests: 10.00 at 2 x 3 (k 6, possible win

@@ -24,6 +24,7 @@ mod cashout;
 mod cashout_tests;
 mod commands;
 mod events;
+pub mod fixtures;
 mod model;
 mod settle;
 #[cfg(test)]
