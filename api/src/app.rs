@@ -169,7 +169,18 @@ impl AppState {
         let mut feed = LiveFeed::new(&db, open_feed(&config)?);
         feed.step(&live, &results, clock.now_ms()).await?;
         let sessions = Arc::new(sessions);
-        let hub = Hub::new(live.clone(), sessions.clone(), clock.clone());
+        let hub = Hub::with_limits(
+            live.clone(),
+            sessions.clone(),
+            clock.clone(),
+            config.swarm.limits(),
+            config.server.ws_max_message_bytes,
+        );
+        registry.register(
+            "swarm_panics",
+            "Swarm requests whose handling panicked (answered with code -1)",
+            hub.panics.clone(),
+        );
         let accounts = AccountService::new(
             &db,
             store,
@@ -293,15 +304,17 @@ impl AppState {
         if self.config.demo_mode {
             api = api.merge(routes::dev::router());
         }
-        api.merge(routes::web::router(&self.config))
-            .method_not_allowed_fallback(|| async {
-                crate::error::ApiError::with_message(-405, "Method not allowed")
-            })
-            .layer(axum::middleware::from_fn_with_state(
-                self.http_metrics.clone(),
-                crate::metrics::track,
-            ))
-            .with_state(self.clone())
+        let router = api
+            .merge(routes::web::router(&self.config))
+            .method_not_allowed_fallback(crate::bounds::method_not_allowed)
+            .with_state(self.clone());
+        let bounds = crate::bounds::HttpBounds {
+            max_body_bytes: self.config.server.max_body_bytes,
+            request_timeout: Duration::from_millis(self.config.server.request_timeout_ms),
+        };
+        crate::bounds::apply(router, bounds, self.http_metrics.panics.clone()).layer(
+            axum::middleware::from_fn_with_state(self.http_metrics.clone(), crate::metrics::track),
+        )
     }
 }
 

@@ -141,20 +141,37 @@ impl Betting {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs() as i64)
             .unwrap_or_default();
-        let number = |v: &Option<Value>| match v {
-            Some(Value::Number(n)) => n.as_i64(),
-            Some(Value::String(s)) => s.trim().parse().ok(),
-            _ => None,
+        // A filter given with the wrong type is refused, never ignored
+        // (ignoring it would answer more than the member asked for).
+        let number = |name: &str, v: &Option<Value>| -> Result<Option<i64>, String> {
+            match v {
+                None | Some(Value::Null) => Ok(None),
+                Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+                Some(Value::Number(n)) => n
+                    .as_i64()
+                    .map(Some)
+                    .ok_or_else(|| format!("invalid params: {name} must be a whole number")),
+                Some(Value::String(s)) => s
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("invalid params: {name} must be a whole number")),
+                Some(_) => Err(format!("invalid params: {name} must be a whole number")),
+            }
         };
+        let limit = number("pn", &filter.pn)?.unwrap_or(1000);
+        if !(1..=1000).contains(&limit) {
+            return Err("invalid params: pn must be from 1 to 1000".into());
+        }
         let query = HistoryQuery {
             member_id: user_id.to_string(),
-            from_date: number(&filter.from_date).unwrap_or(now - 86_400),
-            to_date: number(&filter.to_date).unwrap_or(now + 60),
-            outcome: number(&filter.outcome),
-            bet_type: number(&filter.bet_type),
-            bet_id: number(&filter.bet_id).map(|id| id.to_string()),
+            from_date: number("from_date", &filter.from_date)?.unwrap_or(now - 86_400),
+            to_date: number("to_date", &filter.to_date)?.unwrap_or(now + 60),
+            outcome: number("outcome", &filter.outcome)?,
+            bet_type: number("bet_type", &filter.bet_type)?,
+            bet_id: number("BetId", &filter.bet_id)?.map(|id| id.to_string()),
             settled: filter.settled,
-            limit: number(&filter.pn).unwrap_or(1000),
+            limit,
         };
         projections::bets::history(&self.pool, &query)
             .await

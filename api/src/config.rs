@@ -17,6 +17,8 @@ pub struct Config {
     pub partner: Partner,
     pub feed: FeedConfig,
     pub bets: BetsConfig,
+    #[serde(default)]
+    pub swarm: SwarmConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -30,6 +32,59 @@ pub struct Server {
     pub port: u16,
     pub web_dist: PathBuf,
     pub skins_dir: PathBuf,
+    /// Largest HTTP request body on any route (413 above).
+    #[serde(default = "default_max_body_bytes")]
+    pub max_body_bytes: usize,
+    /// A request not answered within this is answered 408.
+    #[serde(default = "default_request_timeout_ms")]
+    pub request_timeout_ms: u64,
+    /// Largest WebSocket message (and frame) on /swarm and /ws; a larger
+    /// one closes the socket (close code 1009, message too big).
+    #[serde(default = "default_ws_max_message_bytes")]
+    pub ws_max_message_bytes: usize,
+}
+
+fn default_max_body_bytes() -> usize {
+    256 * 1024
+}
+
+fn default_request_timeout_ms() -> u64 {
+    30_000
+}
+
+fn default_ws_max_message_bytes() -> usize {
+    64 * 1024
+}
+
+/// Bounds of the Swarm hub (`[swarm]`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct SwarmConfig {
+    /// Subscriptions one session may hold.
+    pub max_subscriptions_per_session: usize,
+    /// Distinct subscription queries (groups) one process runs.
+    pub max_groups: usize,
+    /// Sessions one process holds (WebSocket and long-poll).
+    pub max_sessions: usize,
+}
+
+impl Default for SwarmConfig {
+    fn default() -> Self {
+        Self {
+            max_subscriptions_per_session: 100,
+            max_groups: 5_000,
+            max_sessions: 20_000,
+        }
+    }
+}
+
+impl SwarmConfig {
+    pub fn limits(&self) -> crate::swarm::hub::Limits {
+        crate::swarm::hub::Limits {
+            subscriptions_per_session: self.max_subscriptions_per_session,
+            groups: self.max_groups,
+            sessions: self.max_sessions,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -107,6 +162,20 @@ pub struct BetsConfig {
     pub min_stake: rust_decimal::Decimal,
     pub max_stake: rust_decimal::Decimal,
     pub max_express_odds: rust_decimal::Decimal,
+    /// Selections one bet may hold (code 1913 above).
+    #[serde(default = "default_max_selections")]
+    pub max_selections: usize,
+    /// Combinations one system bet may hold (code 1914 above).
+    #[serde(default = "default_max_combinations")]
+    pub max_combinations: usize,
+}
+
+fn default_max_selections() -> usize {
+    domain::bet::MAX_SELECTIONS
+}
+
+fn default_max_combinations() -> usize {
+    domain::bet::MAX_COMBINATIONS
 }
 
 impl BetsConfig {
@@ -115,6 +184,8 @@ impl BetsConfig {
             min_stake: self.min_stake,
             max_stake: self.max_stake,
             max_express_odds: self.max_express_odds,
+            max_selections: self.max_selections,
+            max_combinations: self.max_combinations,
             ..Default::default()
         }
     }
@@ -222,6 +293,15 @@ impl Config {
             || self.bets.max_stake < self.bets.min_stake
         {
             bail!("bets.min_stake must be positive and not above bets.max_stake");
+        }
+        if self.bets.max_selections < 2 || self.bets.max_combinations < 1 {
+            bail!("bets.max_selections must be at least 2 and bets.max_combinations at least 1");
+        }
+        if self.server.max_body_bytes < 1024 || self.server.ws_max_message_bytes < 1024 {
+            bail!("server.max_body_bytes and server.ws_max_message_bytes must be at least 1024");
+        }
+        if self.server.request_timeout_ms < 100 {
+            bail!("server.request_timeout_ms must be at least 100");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

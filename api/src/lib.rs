@@ -6,6 +6,7 @@
 //! - `config`: `config/default.toml` plus the environment.
 //! - `app`: wiring of store, services, projection runner and router.
 //! - `routes/`: one router per area (`health`, `dev`, `web`).
+//! - `bounds`: body size, timeout, catch-panic and 405 on every route.
 //! - `error`: the single mapping of failures to `{status, msg}` answers.
 //! - `metrics`: HTTP metrics and the `/metrics` endpoint.
 //! - `bench`: `api bench wallet`.
@@ -17,6 +18,7 @@ pub mod bench_bets;
 pub mod bench_swarm;
 pub mod betting;
 pub mod bookings;
+pub mod bounds;
 pub mod captcha;
 pub mod config;
 pub mod error;

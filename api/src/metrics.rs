@@ -31,6 +31,8 @@ pub struct RouteLabels {
 pub struct HttpMetrics {
     requests: Family<RequestLabels, Counter>,
     latency: Family<RouteLabels, Histogram>,
+    /// Handler panics caught (HTTP, and Swarm requests on a socket).
+    pub panics: Counter,
 }
 
 impl HttpMetrics {
@@ -51,7 +53,17 @@ impl HttpMetrics {
             "HTTP request latency by method and route",
             latency.clone(),
         );
-        Self { requests, latency }
+        let panics = Counter::default();
+        registry.register(
+            "panics",
+            "Request handler panics caught and answered with a generic error",
+            panics.clone(),
+        );
+        Self {
+            requests,
+            latency,
+            panics,
+        }
     }
 }
 

@@ -103,7 +103,11 @@ pub fn router() -> Router<AppState> {
 
 async fn socket(upgrade: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let realtime = state.realtime.clone();
-    upgrade.on_upgrade(move |ws| serve(realtime, ws))
+    let max = state.config.server.ws_max_message_bytes;
+    upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |ws| serve(realtime, ws))
 }
 
 async fn serve(realtime: Arc<Realtime>, ws: WebSocket) {

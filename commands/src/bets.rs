@@ -53,6 +53,9 @@ pub struct BetSettings {
     /// Total express odds maximum: 1000 (default) or the 10000 reading.
     pub max_express_odds: Decimal,
     pub express_bonus: ExpressBonus,
+    /// Selections per bet and combinations per system bet.
+    pub max_selections: usize,
+    pub max_combinations: usize,
 }
 
 impl Default for BetSettings {
@@ -62,6 +65,8 @@ impl Default for BetSettings {
             max_stake: Decimal::from(50_000),
             max_express_odds: domain::bet::EXPRESS_ODDS_LIMIT,
             express_bonus: ExpressBonus::default(),
+            max_selections: domain::bet::MAX_SELECTIONS,
+            max_combinations: domain::bet::MAX_COMBINATIONS,
         }
     }
 }
@@ -135,6 +140,8 @@ impl BetService {
     fn limits(&self, currency: Currency) -> BetLimits {
         let mut limits = BetLimits::new(currency, self.settings.min_stake, self.settings.max_stake);
         limits.max_express_odds = self.settings.max_express_odds;
+        limits.max_selections = self.settings.max_selections;
+        limits.max_combinations = self.settings.max_combinations;
         limits
     }
 

@@ -82,6 +82,11 @@ impl Code {
     /// Platform-defined: a `bonus_id` that cannot be staked (unknown, used,
     /// expired) or a stake other than the free bet's amount.
     pub const FREE_BET_NOT_AVAILABLE: Code = Code(1912);
+    /// Platform-defined: more selections than a bet holds (default 30).
+    pub const TOO_MANY_SELECTIONS: Code = Code(1913);
+    /// Platform-defined: a system bet with more combinations than a bet
+    /// holds (default 5,000).
+    pub const TOO_MANY_COMBINATIONS: Code = Code(1914);
     /// Platform-defined: the member answers a counter offer that is not
     /// pending; the back office reads it as "the bet is not on hold".
     pub const NO_COUNTER_OFFER: Code = Code(1027);
@@ -170,6 +175,8 @@ const CATALOGUE: &[(i32, &str)] = &[
     (1909, "The bet is not valid."),
     (1910, "This bet cannot be changed now."),
     (1911, "Unknown bet"),
+    (1913, "Too many events in betslip."),
+    (1914, "Too many combinations in this system bet."),
     (1930, "Booking not found"),
     (1931, "Too many events in betslip."),
 ];

@@ -25,6 +25,25 @@ pub const POLL_SESSION_TTL_MS: i64 = 60_000;
 /// Pushes a long-poll session may hold before it is dropped.
 const POLL_QUEUE_LIMIT: usize = 2_000;
 
+/// What one process holds for Swarm members (`[swarm]` and
+/// `[server] ws_max_message_bytes`).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub subscriptions_per_session: usize,
+    pub groups: usize,
+    pub sessions: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            subscriptions_per_session: 100,
+            groups: 5_000,
+            sessions: 20_000,
+        }
+    }
+}
+
 pub enum Sink {
     Socket(mpsc::Sender<Utf8Bytes>),
     Poll(Mutex<VecDeque<Utf8Bytes>>),
@@ -88,6 +107,11 @@ pub struct Hub {
     bookings: std::sync::OnceLock<Arc<crate::bookings::Bookings>>,
     /// The benchmark's copy of every push sent, with when.
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
+    limits: Limits,
+    /// Largest WebSocket message accepted on /swarm.
+    pub ws_message_bytes: usize,
+    /// Requests on a socket whose handling panicked (answered -1).
+    pub panics: prometheus_client::metrics::counter::Counter,
 }
 
 fn subid_of(params: &Value) -> String {
@@ -118,16 +142,34 @@ pub enum Origin<'a> {
 
 impl Hub {
     pub fn new(live: Arc<LiveCatalogue>, sessions: Arc<Sessions>, clock: SharedClock) -> Arc<Self> {
+        Self::with_limits(live, sessions, clock, Limits::default(), 64 * 1024)
+    }
+
+    pub fn with_limits(
+        live: Arc<LiveCatalogue>,
+        sessions: Arc<Sessions>,
+        clock: SharedClock,
+        limits: Limits,
+        ws_message_bytes: usize,
+    ) -> Arc<Self> {
         Arc::new(Self {
+            limits,
+            ws_message_bytes,
             live,
             sessions,
             clock,
             members: Mutex::new(HashMap::new()),
             groups: Mutex::new(HashMap::new()),
             recorded: Mutex::new(None),
+            panics: Default::default(),
             betting: std::sync::OnceLock::new(),
             bookings: std::sync::OnceLock::new(),
         })
+    }
+
+    /// Counts a panic caught while answering a socket's request.
+    pub fn panicked(&self) {
+        self.panics.inc();
     }
 
     pub fn set_betting(&self, betting: Arc<crate::betting::Betting>) {
@@ -231,6 +273,20 @@ impl Hub {
             Ok(p) => p,
             Err(e) => return e.answer(),
         };
+        let reuses_socket = matches!(
+            &origin,
+            Origin::Socket {
+                session: Some(_),
+                ..
+            }
+        );
+        if !reuses_socket && self.session_count() >= self.limits.sessions {
+            return Answer::error(
+                request.rid.clone(),
+                swarm::LIMIT_REACHED,
+                "too many sessions, please try again later",
+            );
+        }
         let language = params.language.unwrap_or_else(|| "eng".to_string());
         let session = match origin {
             Origin::Socket { session, out } => {
@@ -394,8 +450,28 @@ impl Hub {
             return request.ok(self.live.read(|c| swarm::run(c, &get.query)));
         }
         let subid = subid_of(&request.params);
+        {
+            let subs = session.subs.lock().unwrap_or_else(|p| p.into_inner());
+            if !subs.contains(&subid) && subs.len() >= self.limits.subscriptions_per_session {
+                return Answer::error(
+                    request.rid.clone(),
+                    swarm::LIMIT_REACHED,
+                    format!(
+                        "at most {} subscriptions per session: unsubscribe first",
+                        self.limits.subscriptions_per_session
+                    ),
+                );
+            }
+        }
         let data = {
             let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
+            if !groups.contains_key(&subid) && groups.len() >= self.limits.groups {
+                return Answer::error(
+                    request.rid.clone(),
+                    swarm::LIMIT_REACHED,
+                    "too many distinct subscriptions, please try again later",
+                );
+            }
             let group = groups.entry(subid.clone()).or_insert_with(|| Group {
                 last: self.live.read(|c| swarm::run(c, &get.query)),
                 query: get.query,

@@ -8,7 +8,7 @@ pub mod hub;
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
@@ -38,7 +38,43 @@ impl axum::extract::FromRef<AppState> for Arc<Hub> {
 }
 
 async fn socket(upgrade: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
-    upgrade.on_upgrade(move |ws| serve(hub, ws))
+    // A message past the bound closes the socket before it is parsed.
+    upgrade
+        .max_message_size(hub.ws_message_bytes)
+        .max_frame_size(hub.ws_message_bytes)
+        .on_upgrade(move |ws| serve(hub, ws))
+}
+
+/// Answers one request; a panic in it answers code -1 for its rid instead of
+/// leaving the request without an answer (the socket goes on).
+async fn answer(hub: &Hub, origin: Origin<'_>, text: &str) -> Utf8Bytes {
+    use futures::FutureExt;
+    match std::panic::AssertUnwindSafe(hub.handle(origin, text))
+        .catch_unwind()
+        .await
+    {
+        Ok(answer) => answer,
+        Err(detail) => {
+            hub.panicked();
+            let detail = detail
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| detail.downcast_ref::<&str>().copied())
+                .unwrap_or("(not a string)");
+            tracing::error!(panic = detail, "a swarm request panicked");
+            let rid = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.get("rid").cloned())
+                .unwrap_or(serde_json::Value::Null);
+            let answer = serde_json::json!({
+                "code": domain::Code::INTERNAL.0,
+                "rid": rid,
+                "msg": domain::Code::INTERNAL.message(),
+                "data": null,
+            });
+            Utf8Bytes::from(answer.to_string())
+        }
+    }
 }
 
 /// One WebSocket: requests in, answers and pushes out through one writer.
@@ -65,7 +101,8 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
     while let Some(Ok(message)) = reader.next().await {
         let answer = match message {
             Message::Text(text) => {
-                hub.handle(
+                answer(
+                    &hub,
                     Origin::Socket {
                         session: &mut session,
                         out: &out,
@@ -76,7 +113,8 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
             }
             Message::Binary(bytes) => {
                 let text = String::from_utf8_lossy(&bytes).to_string();
-                hub.handle(
+                answer(
+                    &hub,
                     Origin::Socket {
                         session: &mut session,
                         out: &out,

@@ -45,10 +45,12 @@ pub use commands::BetCommand;
 pub use events::BetEvent;
 pub use model::{
     BetLimits, BetRefusal, BetRequest, Leg, LegNames, Pick, PriceChange, Quote, ValidBet,
-    EXPRESS_ODDS_LIMIT, EXPRESS_ODDS_LIMIT_HIGH, SP_PRICE,
+    EXPRESS_ODDS_LIMIT, EXPRESS_ODDS_LIMIT_HIGH, MAX_COMBINATIONS, MAX_SELECTIONS, SP_PRICE,
 };
-pub use settle::{outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults};
-pub use slip::{better_odds, combinations, place_odds, validate};
+pub use settle::{
+    outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults, MAX_LINE_ODDS,
+};
+pub use slip::{better_odds, combination_count, combinations, place_odds, validate};
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

@@ -14,6 +14,11 @@ pub const SP_PRICE: Decimal = Decimal::NEGATIVE_ONE;
 pub const EXPRESS_ODDS_LIMIT: Decimal = Decimal::ONE_THOUSAND;
 /// The spec's second reading of the express odds maximum.
 pub const EXPRESS_ODDS_LIMIT_HIGH: Decimal = Decimal::from_parts(10_000, 0, 0, false, 0);
+/// Selections one bet may hold (configurable: `[bets] max_selections`).
+pub const MAX_SELECTIONS: usize = 30;
+/// Lines (combinations) one system bet may hold (configurable:
+/// `[bets] max_combinations`). C(30, 15) would be 155 million lines.
+pub const MAX_COMBINATIONS: usize = 5_000;
 
 /// One selection of a `do_bet` request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +142,10 @@ pub struct BetLimits {
     pub max_stake: Decimal,
     pub max_express_odds: Decimal,
     pub member_limit: Option<Decimal>,
+    /// At most this many selections per bet.
+    pub max_selections: usize,
+    /// At most this many combinations per system bet.
+    pub max_combinations: usize,
 }
 
 impl BetLimits {
@@ -147,6 +156,8 @@ impl BetLimits {
             max_stake,
             max_express_odds: EXPRESS_ODDS_LIMIT,
             member_limit: None,
+            max_selections: MAX_SELECTIONS,
+            max_combinations: MAX_COMBINATIONS,
         }
     }
 }
@@ -234,6 +245,12 @@ pub enum BetRefusal {
     NotEnoughEvents { needed: usize },
     #[error("The bet is not valid.")]
     InvalidBet { reason: &'static str },
+    /// More selections than one bet may hold.
+    #[error("Too many selections: a bet holds at most {max}.")]
+    TooManySelections { max: usize },
+    /// A system bet with more combinations than one bet may hold.
+    #[error("Too many combinations: a system bet holds at most {max}.")]
+    TooManyCombinations { max: usize },
     #[error("Set stake to place a bet.")]
     EmptyStake,
     #[error("Wrong amount")]
@@ -282,6 +299,8 @@ impl BetRefusal {
         match self {
             NotEnoughEvents { .. } => Code::NOT_ENOUGH_EVENTS,
             InvalidBet { .. } => Code::INVALID_BET,
+            TooManySelections { .. } => Code::TOO_MANY_SELECTIONS,
+            TooManyCombinations { .. } => Code::TOO_MANY_COMBINATIONS,
             EmptyStake | WrongAmount => Code::WRONG_AMOUNT,
             EventNotAvailable { .. } => Code::EVENT_NOT_AVAILABLE,
             EventBlocked { .. } => Code::EVENT_BLOCKED,

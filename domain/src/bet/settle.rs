@@ -116,6 +116,12 @@ impl BetSettlement {
     }
 }
 
+/// The most one line's legs multiply its stake by. Placement keeps fixed
+/// prices under the odds limit, but starting prices are only known at
+/// settlement: a line past this pays this (rust_decimal would overflow and
+/// panic on some products of long prices).
+pub const MAX_LINE_ODDS: Decimal = Decimal::from_parts(1_000_000_000, 0, 0, false, 0);
+
 /// What one leg multiplies its stake by (a win bet: `Placed` is a loss).
 pub fn outcome_factor(outcome: SelectionOutcome, price: Decimal) -> Decimal {
     let half = Decimal::new(5, 1);
@@ -186,11 +192,16 @@ fn express_line(
     for &i in combo {
         match leg_factor(&bet.legs[i], part, results) {
             Some(f) if f.is_zero() => return Some(currency.round(Decimal::ZERO)),
-            Some(f) => product *= f,
+            Some(f) => {
+                product = product
+                    .checked_mul(f)
+                    .unwrap_or(MAX_LINE_ODDS)
+                    .min(MAX_LINE_ODDS)
+            }
             None => unknown = true,
         }
     }
-    (!unknown).then(|| currency.round(bet.unit_stake * product))
+    (!unknown).then(|| currency.round(bet.unit_stake.saturating_mul(product)))
 }
 
 /// A chain line (see the module notes). Once a leg without an outcome is

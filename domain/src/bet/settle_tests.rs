@@ -735,3 +735,26 @@ fn outcomes_of_other_events_do_not_matter() {
         dec!(20)
     );
 }
+
+#[test]
+fn an_express_of_long_starting_prices_settles_without_overflow() {
+    // SP legs are left out of the odds limit at placement; their starting
+    // prices could multiply past what a Decimal holds. The line's odds
+    // saturate at `MAX_LINE_ODDS` instead of panicking.
+    let n = 30;
+    let b = bet(
+        BetType::Express,
+        &vec![SP_PRICE; n],
+        dec!(10),
+        false,
+        n,
+        &[],
+    );
+    let mut results = known(&vec![Won; n]);
+    for i in 1..=n as u64 {
+        results.sp_prices.insert(i, dec!(900));
+    }
+    let s = settle(&b, &results, CNY, ExpressBonus::None);
+    assert_eq!(s.status, BetStatus::Won);
+    assert_eq!(s.payout, CNY.round(dec!(10) * MAX_LINE_ODDS));
+}

@@ -56,6 +56,32 @@ pub fn place_odds(price: Decimal, ew_coeff: Decimal) -> Decimal {
     round_odds(Decimal::ONE + (price - Decimal::ONE) * ew_coeff)
 }
 
+/// How many lines `combinations(n, k, bankers)` would make:
+/// C(n - bankers, k - bankers), saturating at `u64::MAX` (so a count can be
+/// checked against a cap before anything is generated).
+pub fn combination_count(n: usize, k: usize, bankers: usize) -> u64 {
+    let (Some(free), Some(pick)) = (n.checked_sub(bankers), k.checked_sub(bankers)) else {
+        return 0;
+    };
+    if pick > free {
+        return 0;
+    }
+    let pick = pick.min(free - pick) as u128;
+    let free = free as u128;
+    let mut count: u128 = 1;
+    for i in 0..pick {
+        // count * (free - i) / (i + 1) stays a whole number at every step.
+        count = match count.checked_mul(free - i) {
+            Some(c) => c / (i + 1),
+            None => return u64::MAX,
+        };
+        if count > u64::MAX as u128 {
+            return u64::MAX;
+        }
+    }
+    count as u64
+}
+
 /// The k-subsets of 0..n that contain every banker, in lexicographic
 /// order: C(n - bankers, k - bankers) of them.
 pub fn combinations(n: usize, k: usize, bankers: &[usize]) -> Vec<Vec<usize>> {
@@ -85,7 +111,10 @@ fn choose(
         emit(chosen);
         return;
     }
-    for i in start..from.len() {
+    // Only starts that leave enough elements to fill the subset: without
+    // this bound, C(36, 35) walks a tree of 2^36 dead ends.
+    let last = (from.len() + chosen.len() + 1).saturating_sub(k);
+    for i in start..last {
         chosen.push(from[i]);
         choose(from, k, i + 1, chosen, emit);
         chosen.pop();
@@ -103,7 +132,7 @@ pub fn validate(
     limits: &BetLimits,
     balance: Decimal,
 ) -> Result<ValidBet, BetRefusal> {
-    let size = check_shape(request)?;
+    let size = check_shape(request, limits)?;
     check_stake(request.amount, limits.currency)?;
     let picked = request
         .selections
@@ -127,10 +156,19 @@ pub fn validate(
             .round_dp_with_strategy(limits.currency.places(), RoundingStrategy::ToZero),
         _ => request.amount,
     };
-    let stake = limits
-        .currency
-        .round(unit_stake * Decimal::from(combos.len() * parts));
     let super_bet = request.mode == AcceptMode::SuperBet;
+    // A member's amount times the lines may not fit a Decimal: such a
+    // stake is above any maximum (and any balance).
+    let stake = unit_stake
+        .checked_mul(Decimal::from(combos.len() * parts))
+        .map(|s| limits.currency.round(s))
+        .ok_or(if super_bet {
+            BetRefusal::InsufficientBalance
+        } else {
+            BetRefusal::AboveMax {
+                max: limits.max_stake,
+            }
+        })?;
     check_limits(unit_stake, stake, super_bet, limits, balance)?;
     let mut bet = ValidBet {
         bet_type: request.bet_type,
@@ -153,9 +191,14 @@ pub fn validate(
 }
 
 /// The number of legs per combination (system size k; n otherwise).
-fn check_shape(request: &BetRequest) -> Result<usize, BetRefusal> {
+fn check_shape(request: &BetRequest, limits: &BetLimits) -> Result<usize, BetRefusal> {
     let n = request.selections.len();
     let ty = request.bet_type;
+    if n > limits.max_selections {
+        return Err(BetRefusal::TooManySelections {
+            max: limits.max_selections,
+        });
+    }
     if n < ty.min_events() {
         return Err(BetRefusal::NotEnoughEvents {
             needed: ty.min_events(),
@@ -185,6 +228,11 @@ fn check_shape(request: &BetRequest) -> Result<usize, BetRefusal> {
     if bankers >= k {
         return Err(BetRefusal::InvalidBet {
             reason: "a system needs fewer bankers than its size",
+        });
+    }
+    if combination_count(n, k, bankers) > limits.max_combinations as u64 {
+        return Err(BetRefusal::TooManyCombinations {
+            max: limits.max_combinations,
         });
     }
     Ok(k)
@@ -331,13 +379,18 @@ fn combinations_of(bet_type: BetType, size: usize, legs: &[Leg]) -> Vec<Vec<usiz
     }
 }
 
-fn known_product(legs: &[Leg], combo: &[usize]) -> Decimal {
-    combo
-        .iter()
-        .map(|&i| &legs[i])
-        .filter(|l| !l.is_sp())
-        .map(|l| l.price)
-        .product()
+/// The product of the combination's known prices, or `None` as soon as it
+/// passes `limit` (checked before every multiplication, so a long list of
+/// long prices never overflows).
+fn product_within(legs: &[Leg], combo: &[usize], limit: Decimal) -> Result<Decimal, Decimal> {
+    let mut product = Decimal::ONE;
+    for leg in combo.iter().map(|&i| &legs[i]).filter(|l| !l.is_sp()) {
+        product = product.checked_mul(leg.price).ok_or(Decimal::MAX)?;
+        if product > limit {
+            return Err(product);
+        }
+    }
+    Ok(product)
 }
 
 fn check_odds_limit(
@@ -349,17 +402,15 @@ fn check_odds_limit(
     if !matches!(bet_type, BetType::Express | BetType::System) {
         return Ok(());
     }
-    match combos
-        .iter()
-        .map(|c| known_product(legs, c))
-        .find(|odds| *odds > limit)
-    {
-        Some(odds) => Err(BetRefusal::OddsLimit {
-            odds: round_odds(odds),
-            limit,
-        }),
-        None => Ok(()),
+    for combo in combos {
+        if let Err(odds) = product_within(legs, combo, limit) {
+            return Err(BetRefusal::OddsLimit {
+                odds: round_odds(odds),
+                limit,
+            });
+        }
     }
+    Ok(())
 }
 
 fn check_limits(
@@ -391,7 +442,13 @@ fn check_limits(
 fn total_odds(bet: &ValidBet) -> Option<Decimal> {
     let priced = !bet.legs.iter().any(Leg::is_sp);
     let product_type = matches!(bet.bet_type, BetType::Single | BetType::Express);
-    (priced && product_type).then(|| round_odds(bet.legs.iter().map(|l| l.price).product()))
+    if !(priced && product_type) {
+        return None;
+    }
+    let all: Vec<usize> = (0..bet.legs.len()).collect();
+    product_within(&bet.legs, &all, Decimal::MAX)
+        .ok()
+        .map(round_odds)
 }
 
 fn possible_win(bet: &ValidBet, currency: Currency) -> Option<Decimal> {

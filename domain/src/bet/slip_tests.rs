@@ -672,3 +672,151 @@ fn each_way_and_sp_bets_are_accepted_on_the_terms_the_catalogue_gives() {
     assert!(bet.legs[0].is_sp());
     assert_eq!((bet.odds, bet.possible_win), (None, None));
 }
+
+// ---- bounds on what a member's numbers can make the server do -------------
+
+#[test]
+fn more_selections_than_the_cap_are_refused_with_1913() {
+    let prices = vec![dec!(1.01); MAX_SELECTIONS + 1];
+    let refusal = refused(
+        &request(BetType::Express, dec!(10), picks(&prices)),
+        &market(&prices),
+    );
+    assert_refusal(
+        &refusal,
+        1913,
+        "Too many selections: a bet holds at most 30.",
+    );
+    // The cap counts before anything else is looked at, even unknown events.
+    let refusal = refused(
+        &request(BetType::Express, dec!(10), picks(&prices)),
+        &BTreeMap::new(),
+    );
+    assert_eq!(refusal, BetRefusal::TooManySelections { max: 30 });
+    // 30 is allowed.
+    let prices = vec![dec!(1.01); MAX_SELECTIONS];
+    place(
+        &request(BetType::Express, dec!(10), picks(&prices)),
+        &market(&prices),
+    )
+    .unwrap();
+}
+
+#[test]
+fn an_express_of_long_prices_past_the_odds_limit_is_refused_not_overflowed() {
+    // 40 racing prices of 500: the product would overflow a Decimal
+    // (rust_decimal panics on it); the limit refuses it first.
+    let prices = vec![dec!(500); 40];
+    let lim = BetLimits {
+        max_selections: 100,
+        ..limits()
+    };
+    let refusal = validate(
+        &request(BetType::Express, dec!(10), picks(&prices)),
+        &market(&prices),
+        &lim,
+        dec!(100000),
+    )
+    .unwrap_err();
+    assert_eq!(refusal.code(), Code(1906));
+    assert!(matches!(refusal, BetRefusal::OddsLimit { limit, .. } if limit == dec!(1000)));
+    // A chain has no odds limit: it is accepted and its possible win is
+    // computed without overflow (a chain never rides more than its stake).
+    let bet = validate(
+        &request(BetType::Chain, dec!(10), picks(&prices)),
+        &market(&prices),
+        &lim,
+        dec!(100000),
+    )
+    .unwrap();
+    assert!(bet.possible_win.is_some());
+}
+
+#[test]
+fn a_system_with_more_combinations_than_the_cap_is_refused_at_once() {
+    // C(30, 15) = 155,117,520 combinations: counted, never generated.
+    let prices = vec![dec!(1.5); 30];
+    let mut req = request(BetType::System, dec!(10), picks(&prices));
+    req.sys_bet = Some(15);
+    let started = std::time::Instant::now();
+    let refusal = refused(&req, &market(&prices));
+    assert!(started.elapsed() < std::time::Duration::from_millis(200));
+    assert_refusal(
+        &refusal,
+        1914,
+        "Too many combinations: a system bet holds at most 5000.",
+    );
+    // C(13, 6) = 1716 is within the cap.
+    let prices = vec![dec!(1.5); 13];
+    let mut req = request(BetType::System, dec!(1716), picks(&prices));
+    req.sys_bet = Some(6);
+    assert_eq!(
+        place(&req, &market(&prices)).unwrap().combinations.len(),
+        1716
+    );
+}
+
+#[test]
+fn the_combination_count_is_exact_and_saturates_instead_of_overflowing() {
+    assert_eq!(combination_count(5, 2, 0), 10);
+    assert_eq!(combination_count(6, 3, 1), 10);
+    assert_eq!(combination_count(3, 5, 0), 0);
+    assert_eq!(combination_count(2, 3, 3), 0);
+    assert_eq!(combination_count(200, 100, 0), u64::MAX);
+}
+
+#[test]
+fn amounts_too_large_to_multiply_are_refused_above_the_maximum() {
+    let prices = [dec!(1.5), dec!(2.0), dec!(2.5)];
+    for (bet_type, sys, each_way) in [
+        (BetType::Single, None, true),
+        (BetType::Express, None, true),
+        (BetType::System, Some(2), true),
+    ] {
+        let n = if bet_type == BetType::Single { 1 } else { 3 };
+        let mut req = request(bet_type, Decimal::MAX, picks(&prices[..n]));
+        req.sys_bet = sys;
+        req.each_way = each_way;
+        let refusal = refused(&req, &market(&prices[..n]));
+        assert!(
+            matches!(
+                refusal,
+                BetRefusal::AboveMax { .. } | BetRefusal::WrongAmount
+            ),
+            "{bet_type:?}: {refusal:?}"
+        );
+    }
+}
+
+#[test]
+fn a_super_bet_of_an_enormous_stake_is_refused_by_the_balance_not_a_panic() {
+    let prices = [dec!(1.5), dec!(2.0), dec!(2.5)];
+    let mut req = request(
+        BetType::Express,
+        dec!(7922816251426433759354395033),
+        picks(&prices),
+    );
+    req.mode = AcceptMode::SuperBet;
+    req.each_way = true;
+    let refusal = refused(&req, &market(&prices));
+    assert!(
+        matches!(
+            refusal,
+            BetRefusal::InsufficientBalance | BetRefusal::AboveMax { .. }
+        ),
+        "{refusal:?}"
+    );
+}
+
+#[test]
+fn thirty_five_of_thirty_six_makes_its_thirty_six_combinations_at_once() {
+    // This walked 2^36 dead ends before (over 30 s on one core).
+    let started = std::time::Instant::now();
+    let all = combinations(36, 35, &[]);
+    assert_eq!(all.len(), 36);
+    assert_eq!(combinations(36, 35, &[0, 1]).len(), 34);
+    assert!(started.elapsed() < std::time::Duration::from_millis(200));
+    assert_eq!(combinations(4, 2, &[]).len(), 6);
+    assert_eq!(combinations(3, 0, &[]), vec![Vec::<usize>::new()]);
+    assert!(combinations(3, 5, &[]).is_empty());
+}

@@ -24,8 +24,8 @@ pub use diff::{diff, merge};
 pub use protocol::{
     parse_request, Answer, Command, ProtocolError, ProtocolErrorKind, Request,
     RequestSessionParams, RestoreLoginParams, Rid, Subscribed, UnsubscribeParams, INVALID_COMMAND,
-    INVALID_PARAMS, NOT_LOGGED_IN, OK, SESSION_LOST,
+    INVALID_PARAMS, LIMIT_REACHED, NOT_LOGGED_IN, OK, SESSION_LOST,
 };
-pub use query::{GetRequest, Query, QueryError, Selection};
+pub use query::{GetRequest, Query, QueryError, Selection, MAX_QUERY_TERMS};
 pub use run::run;
 pub use schema::{fields, Kind};

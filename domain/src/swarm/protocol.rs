@@ -29,6 +29,9 @@ pub const INVALID_COMMAND: i32 = 2;
 pub const INVALID_PARAMS: i32 = 3;
 pub const SESSION_LOST: i32 = 5;
 pub const NOT_LOGGED_IN: i32 = 12;
+/// Platform-defined: a bound of the server (sessions, subscriptions per
+/// session, distinct subscriptions) is reached.
+pub const LIMIT_REACHED: i32 = 29;
 
 /// The request id, kept as the client wrote it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

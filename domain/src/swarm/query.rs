@@ -61,12 +61,18 @@ pub enum QueryError {
     CountNotDeepest(Level),
     #[error("unknown source '{0}' (accepted: betting)")]
     UnknownSource(String),
+    #[error("the query is too large: at most {0} conditions and list items")]
+    TooLarge(usize),
     #[error("'{field}' must be {expected}")]
     BadParam {
         field: &'static str,
         expected: &'static str,
     },
 }
+
+/// Conditions, operators and list items one query may hold in all (a
+/// subscription's query runs again on every catalogue change).
+pub const MAX_QUERY_TERMS: usize = 1_000;
 
 /// What to answer on one level.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +188,19 @@ impl Query {
             }
             _ => return Err(QueryError::NotAnObject("where")),
         }
+        if query.terms() > MAX_QUERY_TERMS {
+            return Err(QueryError::TooLarge(MAX_QUERY_TERMS));
+        }
         Ok(query)
+    }
+
+    /// Conditions, operators and list items, all levels together.
+    pub fn terms(&self) -> usize {
+        self.levels
+            .iter()
+            .flat_map(|l| &l.conditions)
+            .map(Condition::terms)
+            .sum()
     }
 
     /// The selection asked on `level`, if any.
@@ -471,6 +489,15 @@ fn number(n: &serde_json::Number) -> Option<Decimal> {
 }
 
 impl Condition {
+    fn terms(&self) -> usize {
+        match self {
+            Condition::Field(_, predicate) => predicate.terms(),
+            Condition::Or(groups) | Condition::And(groups) => {
+                1 + groups.iter().flatten().map(Condition::terms).sum::<usize>()
+            }
+        }
+    }
+
     fn holds(&self, row: schema::Row<'_>) -> bool {
         match self {
             Condition::Field(name, predicate) => predicate.holds(&row.scalar(name)),
@@ -481,6 +508,16 @@ impl Condition {
 }
 
 impl Predicate {
+    fn terms(&self) -> usize {
+        match self {
+            Predicate::In(list) | Predicate::Nin(list) => 1 + list.len(),
+            Predicate::All(parts) | Predicate::Any(parts) => {
+                1 + parts.iter().map(Predicate::terms).sum::<usize>()
+            }
+            _ => 1,
+        }
+    }
+
     fn holds(&self, value: &Scalar<'_>) -> bool {
         match self {
             Predicate::Eq(operand) => equals(value, operand),

@@ -854,3 +854,33 @@ fn markets_serve_their_each_way_and_sp_terms() {
     );
     assert_eq!(ids(&sp["market"]), ["10000"]);
 }
+
+#[test]
+fn a_query_with_more_than_a_thousand_terms_is_refused_before_it_runs() {
+    let ids: Vec<u64> = (0..100_000).collect();
+    let error = Query::parse(
+        &json!({"event": ["id"]}),
+        &json!({"event": {"id": {"@in": ids}}}),
+    )
+    .unwrap_err();
+    assert_eq!(error, QueryError::TooLarge(MAX_QUERY_TERMS));
+    assert_eq!(
+        error.to_string(),
+        "the query is too large: at most 1000 conditions and list items"
+    );
+    // Nested groups count too.
+    let group: Vec<Value> = (0..600).map(|i| json!({"id": i})).collect();
+    let error = Query::parse(
+        &json!({"game": ["id"]}),
+        &json!({"game": {"@or": group.clone()}, "event": {"@and": group}}),
+    )
+    .unwrap_err();
+    assert_eq!(error, QueryError::TooLarge(MAX_QUERY_TERMS));
+    // 999 ids are fine.
+    let ids: Vec<u64> = (0..998).collect();
+    Query::parse(
+        &json!({"event": ["id"]}),
+        &json!({"event": {"id": {"@in": ids}}}),
+    )
+    .unwrap();
+}
