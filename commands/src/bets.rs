@@ -151,17 +151,27 @@ impl BetService {
         member_id: &str,
         currency: Currency,
     ) -> Result<Decimal, PlaceError> {
-        let balance = self.balance(member_id, currency).await?;
+        // What the store holds now: this process's cache may not have seen
+        // a win another process paid.
+        let balance = self.balance(member_id, currency, true).await?;
         Ok(balance.min(self.settings.max_stake))
     }
 
-    async fn balance(&self, member_id: &str, currency: Currency) -> Result<Decimal, PlaceError> {
-        // A pre-check: the wallet's own decision in the placement is final.
-        let wallet = self
-            .wallets
-            .peek(&WalletId::new(member_id, currency))
-            .await
-            .map_err(|e| PlaceError::Internal(e.to_string()))?;
+    /// The main balance: as this process last saw it (`current` false: a
+    /// pre-check that may be stale), or as the store holds it now.
+    async fn balance(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        current: bool,
+    ) -> Result<Decimal, PlaceError> {
+        let id = WalletId::new(member_id, currency);
+        let wallet = if current {
+            self.wallets.load(&id).await
+        } else {
+            self.wallets.peek(&id).await
+        }
+        .map_err(|e| PlaceError::Internal(e.to_string()))?;
         Ok(wallet.balances().main)
     }
 
@@ -242,10 +252,19 @@ impl BetService {
         };
         let balance = match &free_bet {
             Some(f) => f.amount,
-            None => self.balance(member_id, currency).await?,
+            None => self.balance(member_id, currency, false).await?,
         };
-        let bet = validate(request, &quotes, &self.limits(currency), balance)
-            .map_err(PlaceError::Refused)?;
+        let limits = self.limits(currency);
+        let bet = match validate(request, &quotes, &limits, balance) {
+            // The cached balance may be stale (another process paid a win):
+            // a refusal for the balance is only given on what the store holds.
+            Err(BetRefusal::InsufficientBalance) if free_bet.is_none() => {
+                let current = self.balance(member_id, currency, true).await?;
+                validate(request, &quotes, &limits, current)
+            }
+            other => other,
+        }
+        .map_err(PlaceError::Refused)?;
         if let Some(f) = &free_bet {
             if bet.super_bet || bet.stake != f.amount {
                 return Err(PlaceError::Refused(BetRefusal::FreeBetNotAvailable));

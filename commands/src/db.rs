@@ -240,6 +240,19 @@ pub mod testing {
 
     /// A migrated Postgres store in a new schema of its own.
     pub async fn fresh_postgres() -> Db {
+        fresh_postgres_schema().await.0
+    }
+
+    /// Another connection pool on a schema `fresh_postgres_schema` made:
+    /// a second process of the same deployment.
+    pub async fn open_schema(schema: &str) -> Db {
+        Db::open_postgres(&postgres_url(), Some(schema))
+            .await
+            .expect("open test schema")
+    }
+
+    /// As `fresh_postgres`, with the schema's name (to open it again).
+    pub async fn fresh_postgres_schema() -> (Db, String) {
         let url = postgres_url();
         let schema = format!("t_{}", unique_suffix());
         let admin = PgPoolOptions::new()
@@ -256,7 +269,7 @@ pub mod testing {
             .await
             .expect("open test schema");
         db.migrate().await.expect("migrate test schema");
-        db
+        (db, schema)
     }
 
     /// A migrated SQLite store in a new temporary file.

@@ -22,13 +22,16 @@ use crate::db::Db;
 use crate::metrics::CommandMetrics;
 use crate::store::{Store, StoreOptions};
 
-/// How conflicts are retried: up to `attempts` tries in all, sleeping a
-/// random time below `base * 2^n` (capped at `cap`) between them.
+/// How conflicts are retried: at least `attempts` tries, and on after
+/// that until `budget` has passed since the first (a command that can
+/// succeed must not fail because other processes kept winning the race),
+/// sleeping a random time below `base * 2^n` (capped at `cap`) between them.
 #[derive(Debug, Clone, Copy)]
 pub struct RetryPolicy {
     pub attempts: u32,
     pub base: Duration,
     pub cap: Duration,
+    pub budget: Duration,
 }
 
 impl Default for RetryPolicy {
@@ -37,11 +40,18 @@ impl Default for RetryPolicy {
             attempts: 30,
             base: Duration::from_millis(1),
             cap: Duration::from_millis(40),
+            budget: Duration::from_secs(10),
         }
     }
 }
 
 impl RetryPolicy {
+    /// Whether a command that conflicted on try `attempt` (counting from
+    /// 1) since `started` gets another try.
+    pub fn again(&self, attempt: u32, started: std::time::Instant) -> bool {
+        attempt < self.attempts || started.elapsed() < self.budget
+    }
+
     pub fn delay(&self, attempt: u32) -> Duration {
         let ceiling = self
             .base
@@ -150,6 +160,7 @@ where
     ) -> Result<(), CommandError<A::Error>> {
         let _turn = self.stripe(aggregate_id).lock().await;
         let mut attempt = 0;
+        let started = std::time::Instant::now();
         loop {
             let result = self
                 .cqrs
@@ -160,7 +171,9 @@ where
                     self.metrics.handled(A::TYPE, "ok");
                     return Ok(());
                 }
-                Err(AggregateError::AggregateConflict) if attempt + 1 < self.retry.attempts => {
+                Err(AggregateError::AggregateConflict)
+                    if self.retry.again(attempt + 1, started) =>
+                {
                     self.metrics
                         .conflicts_retried
                         .get_or_create(&crate::metrics::AggregateLabel { aggregate: A::TYPE })

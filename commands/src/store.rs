@@ -453,6 +453,24 @@ impl<A: Aggregate + Clone> Store<A> {
         self.decide_more(decided, command, services, metadata).await
     }
 
+    /// As `decide`, on the aggregate as the store holds it now (the cache
+    /// plus newer events), even where commands trust the cache: a refusal
+    /// that depends on the state is only given on this.
+    pub async fn decide_current(
+        &self,
+        aggregate_id: &str,
+        command: A::Command,
+        services: &A::Services,
+        metadata: &HashMap<String, String>,
+    ) -> Result<Decided<A>, AggregateError<A::Error>> {
+        let loaded = self.load_current(aggregate_id).await?;
+        let decided = Decided {
+            loaded,
+            envelopes: Vec::new(),
+        };
+        self.decide_more(decided, command, services, metadata).await
+    }
+
     /// As `decide`, for an aggregate id just handed out that no one can
     /// have written to: no read at all. Should the id be taken after all,
     /// the append collides and the caller retries with `decide`.

@@ -48,6 +48,10 @@ pub type Moves<'a> = &'a (dyn Fn(&Bet, &[BetEvent]) -> Vec<(String, WalletAction
 enum Attempt {
     Done(Committed),
     Retry,
+    /// The wallet refused on this process's cached state: decide again on
+    /// what the store holds before refusing (another process may have paid
+    /// the member meanwhile).
+    RetryCurrent,
 }
 
 /// Decides `command` on the Bet `bet_id` and the wallet moves it needs on
@@ -70,7 +74,11 @@ pub async fn bet_with_wallet(
     let _bet_turn = bets.turn(bet_id).await;
     let _wallet_turn = wallets.turn(&wallet_key).await;
     let retry = bets.retry();
-    for attempt in 0..retry.attempts {
+    let mut current_wallet = false;
+    let mut attempt = 0;
+    let started = std::time::Instant::now();
+    while attempt == 0 || retry.again(attempt, started) {
+        attempt += 1;
         match try_once(
             bets,
             wallets,
@@ -81,10 +89,16 @@ pub async fn bet_with_wallet(
             wallet,
             &wallet_key,
             moves,
-            fresh && attempt == 0,
+            fresh && attempt == 1,
+            current_wallet,
         )
         .await
         {
+            Ok(Attempt::RetryCurrent) => {
+                current_wallet = true;
+                attempt -= 1;
+                continue;
+            }
             Ok(Attempt::Done(done)) => {
                 bets.metrics().handled("Bet", "ok");
                 if !done.receipts.is_empty() {
@@ -97,7 +111,7 @@ pub async fn bet_with_wallet(
                     .conflicts_retried
                     .get_or_create(&crate::metrics::AggregateLabel { aggregate: "Bet" })
                     .inc();
-                tokio::time::sleep(retry.delay(attempt)).await;
+                tokio::time::sleep(retry.delay(attempt - 1)).await;
             }
             Err(e) => {
                 let outcome = match e {
@@ -125,6 +139,7 @@ async fn try_once(
     wallet_key: &str,
     moves: Moves<'_>,
     fresh: bool,
+    current_wallet: bool,
 ) -> Result<Attempt, TxError> {
     let store = bets.store();
     let decided = if fresh {
@@ -148,6 +163,12 @@ async fn try_once(
         let command = WalletCommand::new(wallet.clone(), reference, action);
         let reply = command.reply.clone();
         let decided = match decided_wallet.take() {
+            None if current_wallet => {
+                wallets
+                    .store()
+                    .decide_current(wallet_key, command, &(), metadata)
+                    .await
+            }
             None => {
                 wallets
                     .store()
@@ -158,6 +179,9 @@ async fn try_once(
         };
         match decided {
             Ok(d) => decided_wallet = Some(d),
+            Err(AggregateError::UserError(_)) if !current_wallet => {
+                return Ok(Attempt::RetryCurrent)
+            }
             Err(AggregateError::UserError(e)) => return Err(TxError::Wallet(e)),
             Err(AggregateError::AggregateConflict) => return Ok(Attempt::Retry),
             Err(e) => return Err(TxError::Store(e.to_string())),
@@ -169,6 +193,8 @@ async fn try_once(
                 return Err(TxError::Duplicate(receipt.reference))
             }
             Some(Ok(receipt)) => receipts.push(receipt),
+            // A refusal on a possibly stale cache: decide again on the store.
+            Some(Err(_)) if !current_wallet => return Ok(Attempt::RetryCurrent),
             // A refusal the wallet would record: nothing commits.
             Some(Err(refusal)) => return Err(TxError::Wallet(refusal)),
             None => return Err(TxError::Store("the wallet gave no outcome".into())),

@@ -160,7 +160,11 @@ pub async fn start(kind: StoreKind) -> Server {
 }
 
 pub async fn start_with(kind: StoreKind, config: Config) -> Server {
-    let db = testing::fresh(kind).await;
+    start_on(testing::fresh(kind).await, config).await
+}
+
+/// A server on a store that may already be in use (another node).
+pub async fn start_on(db: commands::Db, config: Config) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -1,0 +1,174 @@
+//! Several `api` processes on one Postgres (DESIGN.md "Scale-out"): two
+//! servers in this test binary share a schema, each with its own caches,
+//! guards and sessions, as two processes behind a load balancer would.
+
+mod common;
+
+use std::time::Duration;
+
+use commands::db::testing;
+use common::{config, http, start_on, swarm, Client, Server};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+/// Two nodes on one fresh schema (node A seeds the demo member).
+async fn two_nodes() -> (Server, Server) {
+    let (db, schema) = testing::fresh_postgres_schema().await;
+    let a = start_on(db, config(true)).await;
+    let b = start_on(testing::open_schema(&schema).await, config(true)).await;
+    (a, b)
+}
+
+/// The demo member logged in on `server`, with a Swarm session there.
+async fn member_on(server: &Server) -> (Client, String, String) {
+    let mut client = Client::new(server).await;
+    let login = client.login(server, "demo", "demo1234").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let session = http(
+        server.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        json!({"command": "request_session", "params": {}, "rid": 1})
+            .to_string()
+            .as_bytes(),
+    )
+    .await
+    .json();
+    let sid = session["data"]["sid"].as_str().unwrap().to_string();
+    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
+        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}}))
+    .await;
+    assert_eq!(restored["code"], 0, "{restored}");
+    let user_id = login["data"]["user_id"].as_str().unwrap().to_string();
+    (client, sid, user_id)
+}
+
+async fn single(server: &Server, sid: &str, amount: &str) -> Value {
+    let (event_id, _, _, price) = common::pick(server);
+    let answer = swarm(
+        server,
+        sid,
+        json!({"command": "do_bet", "rid": 5, "params": {
+            "type": 1, "mode": 2, "amount": amount,
+            "bets": [{"event_id": event_id, "price": price.to_string()}]}}),
+    )
+    .await;
+    assert_eq!(answer["code"], 0, "{answer}");
+    answer["data"].clone()
+}
+
+async fn balance(client: &Client) -> Decimal {
+    let answer = client.post("/api/user/getbalance", json!({})).await;
+    answer["data"]["balance"].as_str().unwrap().parse().unwrap()
+}
+
+/// The balance read model once it shows `expected` (it follows the events).
+async fn balance_becomes(client: &Client, expected: Decimal) {
+    let mut seen = Decimal::ZERO;
+    for _ in 0..100 {
+        seen = balance(client).await;
+        if seen == expected {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen, expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_node_with_a_stale_wallet_never_refuses_2400_when_the_store_holds_the_money() {
+    let (a, b) = two_nodes().await;
+    let (_ca, _sa, user_id) = member_on(&a).await;
+    let (cb, sb, _) = member_on(&b).await;
+    // Node B stakes everything: its cache holds the wallet at 0.00.
+    let all_in = single(&b, &sb, "10000").await;
+    assert_eq!(all_in["result"], "OK", "{all_in}");
+    balance_becomes(&cb, Decimal::ZERO).await;
+    // Node A pays the member 25.00 (as a settlement would).
+    let wallet = WalletId::new(user_id.clone(), domain::Currency::Cny);
+    a.running
+        .state
+        .wallets
+        .execute(WalletCommand::new(
+            wallet,
+            "test:payout:1",
+            WalletAction::Credit {
+                amount: Decimal::new(2500, 2),
+                pot: Pot::Main,
+                kind: MovementKind::Adjustment,
+            },
+        ))
+        .await
+        .unwrap();
+    // Node B, at once: the max bet and a 1.00 bet see the money.
+    let max = swarm(
+        &b,
+        &sb,
+        json!({"command": "get_max_bet", "rid": 6, "params": {}}),
+    )
+    .await;
+    assert_eq!(max["data"]["amount"], "25.00", "{max}");
+    let bet = single(&b, &sb, "1").await;
+    assert_eq!(bet["result"], "OK", "{bet}");
+    // And a bet above what is there is still refused with 2400.
+    let too_much = single(&b, &sb, "30").await;
+    assert_eq!(too_much["result"], 2400, "{too_much}");
+    balance_becomes(&cb, Decimal::new(2400, 2)).await;
+    b.stop().await;
+    a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn bets_on_both_nodes_for_one_member_never_fail_and_take_exactly_the_stakes() {
+    let (a, b) = two_nodes().await;
+    let (ca, sa, _) = member_on(&a).await;
+    let (_cb, sb, _) = member_on(&b).await;
+    let before = balance(&ca).await;
+    let per_node = 60;
+    let place = |server: &Server, sid: String| {
+        let addr = server.addr();
+        let (event_id, _, _, price) = common::pick(server);
+        async move {
+            let mut answers = Vec::new();
+            let mut tasks = Vec::new();
+            for i in 0..per_node {
+                let sid = sid.clone();
+                tasks.push(tokio::spawn(async move {
+                    let body = json!({"command": "do_bet", "rid": i, "params": {
+                        "type": 1, "mode": 2, "amount": "1.5",
+                        "bets": [{"event_id": event_id, "price": price.to_string()}]}});
+                    let headers = vec![("swarm-session".to_string(), sid)];
+                    http(
+                        addr,
+                        "POST",
+                        "/swarm",
+                        &headers,
+                        body.to_string().as_bytes(),
+                    )
+                    .await
+                    .json()
+                }));
+            }
+            for task in tasks {
+                answers.push(task.await.unwrap());
+            }
+            answers
+        }
+    };
+    let (on_a, on_b) = tokio::join!(place(&a, sa), place(&b, sb));
+    let mut accepted = 0;
+    for answer in on_a.iter().chain(&on_b) {
+        assert_eq!(answer["code"], 0, "{answer}");
+        assert_eq!(answer["data"]["result"], "OK", "{answer}");
+        accepted += 1;
+    }
+    assert_eq!(accepted, 2 * per_node);
+    let staked = Decimal::new(15, 1) * Decimal::from(accepted);
+    // The balance read model catches up; it must equal the stakes exactly.
+    balance_becomes(&ca, before - staked).await;
+    b.stop().await;
+    a.stop().await;
+}
