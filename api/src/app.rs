@@ -147,7 +147,11 @@ impl AppState {
 
         let pairs = Pairs::new(&config.transport.pairs)
             .ok_or_else(|| anyhow::anyhow!("transport pairs must be 16-byte keys and ivs"))?;
-        let transport = Transport::new(pairs, secrets::app_token_secret(&db.any).await?);
+        let transport = Transport::new(
+            pairs,
+            secrets::app_token_secret(&db.any).await?,
+            db.any.clone(),
+        );
         let key_file = std::env::var_os("RSA_PRIVATE_KEY_FILE")
             .map(std::path::PathBuf::from)
             .or_else(|| config.accounts.rsa_key_file.clone());
@@ -194,6 +198,7 @@ impl AppState {
         let notifications = Arc::new(commands::notify::Notifications::new(
             db.any.clone(),
             clock.clone(),
+            db.kind() == StoreKind::Postgres,
         ));
         let wallets = Arc::new(wallets);
         let accounts = Arc::new(accounts);
@@ -226,6 +231,7 @@ impl AppState {
             db.any.clone(),
             clock.clone(),
         ));
+        let realtime = crate::realtime::Realtime::new(db.any.clone());
         Ok(Self {
             config: Arc::new(config),
             db,
@@ -238,7 +244,7 @@ impl AppState {
             live,
             results: Arc::new(results),
             hub,
-            realtime: crate::realtime::Realtime::new(),
+            realtime,
             notifications,
             staff,
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),

@@ -21,52 +21,110 @@ use crate::app::AppState;
 
 struct Client {
     out: mpsc::Sender<Utf8Bytes>,
-    user: Option<String>,
 }
 
-#[derive(Default)]
+/// The sockets this process holds; which member each client id belongs to
+/// is shared by every process (`ws_bindings`): `user/bindws` may reach
+/// another process than the one holding the socket.
 pub struct Realtime {
+    pool: sqlx::AnyPool,
     clients: Mutex<HashMap<String, Client>>,
 }
 
 impl Realtime {
-    pub fn new() -> Arc<Self> {
-        Arc::new(Self::default())
+    pub fn new(pool: sqlx::AnyPool) -> Arc<Self> {
+        Arc::new(Self {
+            pool,
+            clients: Mutex::new(HashMap::new()),
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Client>> {
         self.clients.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Binds a connected client to a member; false for an unknown client.
-    pub fn bind(&self, client_id: &str, user_id: &str) -> bool {
-        match self.lock().get_mut(client_id) {
-            Some(client) => {
-                client.user = Some(user_id.to_string());
-                true
-            }
-            None => false,
-        }
+    /// Records a client id issued by `init` (not bound to anyone yet).
+    async fn issued(&self, client_id: &str, now_ms: i64) -> Result<(), sqlx::Error> {
+        sqlx::query("INSERT INTO ws_bindings (client_id, user_id, bound_ms) VALUES ($1, '', $2)")
+            .bind(client_id)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
-    /// Sends to every socket bound to `user_id`; returns how many.
-    pub fn deliver(&self, user_id: &str, kind: i64, data: &Value) -> usize {
-        let clients = self.lock();
+    async fn closed(&self, client_id: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM ws_bindings WHERE client_id = $1")
+            .bind(client_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Binds a connected client (on any process) to a member; false for a
+    /// client id no socket holds.
+    pub async fn bind(&self, client_id: &str, user_id: &str) -> Result<bool, sqlx::Error> {
+        let bound =
+            sqlx::query("UPDATE ws_bindings SET user_id = $2, bound_ms = $3 WHERE client_id = $1")
+                .bind(client_id)
+                .bind(user_id)
+                .bind(now_ms())
+                .execute(&self.pool)
+                .await?;
+        Ok(bound.rows_affected() == 1)
+    }
+
+    /// The client ids bound to each of `users`.
+    async fn bound(&self, users: &[&str]) -> Result<Vec<(String, String)>, sqlx::Error> {
+        if users.is_empty() {
+            return Ok(Vec::new());
+        }
+        let marks: Vec<String> = (1..=users.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT client_id, user_id FROM ws_bindings WHERE user_id IN ({})",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for user in users {
+            query = query.bind(*user);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        use sqlx::Row;
+        rows.iter()
+            .map(|r| Ok((r.try_get("client_id")?, r.try_get("user_id")?)))
+            .collect()
+    }
+
+    /// Sends each notification to the sockets of this process bound to its
+    /// member; returns how many messages went out.
+    pub async fn deliver(
+        &self,
+        batch: &[commands::notify::Notification],
+    ) -> Result<usize, sqlx::Error> {
+        let mut users: Vec<&str> = batch.iter().map(|n| n.user_id.as_str()).collect();
+        users.sort_unstable();
+        users.dedup();
         let mut sent = 0;
-        for (client_id, client) in clients
-            .iter()
-            .filter(|(_, c)| c.user.as_deref() == Some(user_id))
-        {
-            let message = json!({ "type": kind, "data": data, "client_id": client_id });
-            if client
-                .out
-                .try_send(Utf8Bytes::from(message.to_string()))
-                .is_ok()
-            {
-                sent += 1;
+        for chunk in users.chunks(200) {
+            let bindings = self.bound(chunk).await?;
+            let clients = self.lock();
+            for n in batch.iter().filter(|n| chunk.contains(&n.user_id.as_str())) {
+                for (client_id, _) in bindings.iter().filter(|(_, u)| *u == n.user_id) {
+                    let Some(client) = clients.get(client_id) else {
+                        continue;
+                    };
+                    let message = json!({ "type": n.kind, "data": n.body, "client_id": client_id });
+                    if client
+                        .out
+                        .try_send(Utf8Bytes::from(message.to_string()))
+                        .is_ok()
+                    {
+                        sent += 1;
+                    }
+                }
             }
         }
-        sent
+        Ok(sent)
     }
 
     /// Delivers new `notifications` rows until `stop`.
@@ -75,7 +133,18 @@ impl Realtime {
         notifications: Arc<Notifications>,
         mut stop: watch::Receiver<bool>,
     ) {
-        let mut last = notifications.last_id().await.unwrap_or(0);
+        let mut cursor = loop {
+            match notifications.start().await {
+                Ok(cursor) => break cursor,
+                Err(e) => {
+                    tracing::warn!(error = %e, "notifications not reachable; retrying");
+                    tokio::select! {
+                        _ = tokio::time::sleep(Duration::from_secs(1)) => {}
+                        _ = stop.changed() => return,
+                    }
+                }
+            }
+        };
         loop {
             tokio::select! {
                 _ = tokio::time::sleep(Duration::from_millis(250)) => {}
@@ -84,17 +153,22 @@ impl Realtime {
             if *stop.borrow() {
                 return;
             }
-            match notifications.after(last, 500).await {
-                Ok(batch) => {
-                    for n in batch {
-                        self.deliver(&n.user_id, n.kind, &n.body);
-                        last = n.id;
-                    }
-                }
+            match notifications.after(&cursor, 500).await {
+                Ok((batch, next)) => match self.deliver(&batch).await {
+                    Ok(_) => cursor = next,
+                    Err(e) => tracing::warn!(error = %e, "notifications not delivered; retrying"),
+                },
                 Err(e) => tracing::warn!(error = %e, "notifications not read"),
             }
         }
     }
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
 }
 
 pub fn router() -> Router<AppState> {
@@ -132,18 +206,22 @@ async fn serve(realtime: Arc<Realtime>, ws: WebSocket) {
         let kind = request.get("type").and_then(Value::as_str).unwrap_or("");
         let answer = match kind {
             "init" => {
-                let id = client_id.get_or_insert_with(|| {
+                if client_id.is_none() {
                     let id = commands::codes::random_id(20);
-                    realtime.lock().insert(
-                        id.clone(),
-                        Client {
-                            out: out.clone(),
-                            user: None,
-                        },
-                    );
-                    id
-                });
-                json!({ "type": "init", "client_id": id })
+                    match realtime.issued(&id, now_ms()).await {
+                        Ok(()) => {
+                            realtime
+                                .lock()
+                                .insert(id.clone(), Client { out: out.clone() });
+                            client_id = Some(id);
+                        }
+                        Err(e) => tracing::warn!(error = %e, "realtime client id not recorded"),
+                    }
+                }
+                match &client_id {
+                    Some(id) => json!({ "type": "init", "client_id": id }),
+                    None => json!({ "type": "error", "msg": "please try again later" }),
+                }
             }
             "p" => json!({ "type": "p" }),
             "i" => json!({ "type": "i", "client_id": client_id }),
@@ -155,6 +233,9 @@ async fn serve(realtime: Arc<Realtime>, ws: WebSocket) {
     }
     if let Some(id) = client_id {
         realtime.lock().remove(&id);
+        if let Err(e) = realtime.closed(&id).await {
+            tracing::warn!(error = %e, "realtime binding not removed");
+        }
     }
     drop(out);
     let _ = write.await;

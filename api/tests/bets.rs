@@ -130,9 +130,10 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
         .running
         .state
         .notifications
-        .after(0, 10)
+        .after(&commands::notify::Cursor::BEGINNING, 10)
         .await
-        .unwrap();
+        .unwrap()
+        .0;
     assert!(notes
         .iter()
         .any(|n| n.kind == 1004 && n.body["id"] == bet_id.to_string()));

@@ -172,3 +172,102 @@ async fn bets_on_both_nodes_for_one_member_never_fail_and_take_exactly_the_stake
     b.stop().await;
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_request_replayed_on_another_node_is_refused_as_a_reused_id() {
+    let (a, b) = two_nodes().await;
+    let (client, _, _) = member_on(&a).await;
+    let unique = common::unique_id();
+    let headers = client.headers(&unique, None);
+    let first = http(a.addr(), "GET", "/api/user/getbalance", &headers, b"").await;
+    assert_eq!(client.open(&first)["status"], 0, "{}", first.text());
+    let replayed = http(b.addr(), "GET", "/api/user/getbalance", &headers, b"").await;
+    assert_eq!(replayed.status, 400, "{}", replayed.text());
+    assert_eq!(replayed.json()["status"], -70005);
+    b.stop().await;
+    a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn staff_lockout_and_login_limits_hold_across_nodes() {
+    let (a, b) = two_nodes().await;
+    // Five wrong staff passwords spread over two nodes lock the name on both.
+    for i in 0..5 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let (status, _) = common::backoffice(
+            node,
+            "POST",
+            "/api/backoffice/login",
+            None,
+            Some(json!({"username": "support", "password": "wrong"})),
+        )
+        .await;
+        assert_eq!(status, 401);
+    }
+    for node in [&a, &b] {
+        let (_, answer) = common::backoffice(
+            node,
+            "POST",
+            "/api/backoffice/login",
+            None,
+            Some(json!({"username": "support", "password": "support1234"})),
+        )
+        .await;
+        assert_eq!(answer["status"], 1022, "{answer}");
+    }
+    b.stop().await;
+    a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tip_reaches_the_members_socket_on_another_node_than_the_bind() {
+    use futures::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let (a, b) = two_nodes().await;
+    let (client, _, user_id) = member_on(&a).await;
+    // The socket is on node B; the bind goes through node A.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", b.addr()))
+        .await
+        .unwrap();
+    ws.send(Message::Text(json!({"type": "init"}).to_string().into()))
+        .await
+        .unwrap();
+    let next = async |ws: &mut tokio_tungstenite::WebSocketStream<_>| -> Value {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(10), ws.next())
+                .await
+                .expect("a message within 10 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(text) = message {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    };
+    let init = next(&mut ws).await;
+    let client_id = init["client_id"].as_str().unwrap().to_string();
+    let bound = client
+        .post("/api/user/bindws", json!({"client_id": client_id}))
+        .await;
+    assert_eq!(bound["status"], 0, "{bound}");
+    let unknown = client
+        .post(
+            "/api/user/bindws",
+            json!({"client_id": "nobody-holds-this"}),
+        )
+        .await;
+    assert_eq!(unknown["status"], -10101, "{unknown}");
+    // Node A decides a win tip.
+    a.running
+        .state
+        .notifications
+        .send(&user_id, 1004, &json!({"id": "42", "amount": "10.00"}))
+        .await
+        .unwrap();
+    let tip = next(&mut ws).await;
+    assert_eq!(tip["type"], 1004, "{tip}");
+    assert_eq!(tip["data"]["id"], "42");
+    assert_eq!(tip["client_id"], client_id.as_str());
+    b.stop().await;
+    a.stop().await;
+}

@@ -230,10 +230,10 @@ impl AccountService {
             sessions,
             clock,
             settings,
-            login_by_ip: RateLimit::new(30, 60_000),
-            login_by_account: RateLimit::new(10, 60_000),
-            register_by_ip: RateLimit::new(20, 3_600_000),
-            sendcode_by_ip: RateLimit::new(10, 600_000),
+            login_by_ip: RateLimit::new(db.any.clone(), "login_ip", 30, 60_000),
+            login_by_account: RateLimit::new(db.any.clone(), "login_account", 10, 60_000),
+            register_by_ip: RateLimit::new(db.any.clone(), "register_ip", 20, 3_600_000),
+            sendcode_by_ip: RateLimit::new(db.any.clone(), "sendcode_ip", 10, 600_000),
         }
     }
 
@@ -330,6 +330,7 @@ impl AccountService {
         let now = self.clock.now_ms();
         self.register_by_ip
             .hit(ip, now)
+            .await?
             .map_err(|wait| limited(-10104, wait))?;
         let market = Market::from_language(form.language.as_deref().unwrap_or("zhh"));
         let registration =
@@ -486,9 +487,11 @@ impl AccountService {
         let now = self.clock.now_ms();
         self.login_by_ip
             .hit(ip, now)
+            .await?
             .map_err(|wait| limited(-10005, wait))?;
         self.login_by_account
             .hit(&login.trim().to_lowercase(), now)
+            .await?
             .map_err(|wait| limited(-10005, wait))?;
         let Some(user_id) = self.find(login).await? else {
             return Err(AccountFailure::catalogue(domain::Code(1002)));
@@ -567,6 +570,7 @@ impl AccountService {
     ) -> AccountResult<String> {
         self.sendcode_by_ip
             .hit(ip, self.clock.now_ms())
+            .await?
             .map_err(|wait| limited(-10201, wait))?;
         let target = self.code_target(kind, channel, target, username).await?;
         Ok(self.codes.send(kind, channel, &target, username).await?)

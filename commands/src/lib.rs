@@ -21,6 +21,7 @@ pub mod codes;
 pub mod db;
 pub mod framework;
 pub mod freebets;
+pub mod guards;
 pub mod ids;
 pub mod limits;
 pub mod live;

@@ -71,9 +71,9 @@ pub struct StaffService {
 impl StaffService {
     pub fn new(pool: AnyPool, clock: SharedClock) -> Self {
         Self {
+            failures: RateLimit::new(pool.clone(), "staff_login", 5, 15 * 60_000),
             pool,
             clock,
-            failures: RateLimit::new(5, 15 * 60_000),
         }
     }
 
@@ -143,7 +143,7 @@ impl StaffService {
         let now = self.clock.now_ms();
         let key = username.trim().to_lowercase();
         // A locked name stays locked even with the right password.
-        if let Some(wait) = self.failures.full(&key, now) {
+        if let Some(wait) = self.failures.full(&key, now).await? {
             return Err(StaffError::Locked { wait });
         }
         let row =
@@ -162,7 +162,7 @@ impl StaffService {
             None => false,
         };
         let (Some(row), true) = (row, matches) else {
-            return Err(match self.failures.hit(&key, now) {
+            return Err(match self.failures.hit(&key, now).await? {
                 Ok(()) => StaffError::BadCredentials,
                 Err(wait) => StaffError::Locked { wait },
             });

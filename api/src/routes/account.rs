@@ -513,8 +513,9 @@ async fn log_writer(
         .to_string();
     let now = state.clock.now_ms();
     LIMIT
-        .get_or_init(|| RateLimit::new(120, 60_000))
+        .get_or_init(|| RateLimit::new(state.db.any.clone(), "client_log", 120, 60_000))
         .hit(&ip, now)
+        .await?
         .map_err(|wait| {
             ApiError::wait(
                 -66668,

@@ -396,7 +396,12 @@ async fn bind_ws(
     member: Member,
     Payload(body): Payload<BindBody>,
 ) -> Answer<Value> {
-    if !state.realtime.bind(&body.client_id, &member.user_id) {
+    if body.client_id.len() > 64
+        || !state
+            .realtime
+            .bind(&body.client_id, &member.user_id)
+            .await?
+    {
         return Err(ApiError::field(
             -10101,
             "Value client_id is not valid.",

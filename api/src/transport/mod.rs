@@ -5,7 +5,6 @@
 //! key pair on the way out.
 
 pub mod crypto;
-pub mod guard;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -20,8 +19,8 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
+use commands::guards::{IdError, Submissions, UniqueIds};
 use crypto::{OpenError, Pairs};
-use guard::{IdError, Submissions, UniqueIds};
 
 /// Largest request body accepted (encrypted form).
 const MAX_BODY: usize = 256 * 1024;
@@ -68,12 +67,12 @@ fn now_ms() -> i64 {
 }
 
 impl Transport {
-    pub fn new(pairs: Pairs, app_token_secret: Vec<u8>) -> Self {
+    pub fn new(pairs: Pairs, app_token_secret: Vec<u8>, pool: sqlx::AnyPool) -> Self {
         Self {
             pairs,
             app_token_secret,
-            unique_ids: UniqueIds::default(),
-            submissions: Submissions::default(),
+            unique_ids: UniqueIds::new(pool.clone()),
+            submissions: Submissions::new(pool),
         }
     }
 
@@ -210,6 +209,7 @@ async fn guarded(
     transport
         .unique_ids
         .claim(&unique_id, now)
+        .await?
         .map_err(|_| refuse(-70005, "Duplicate request id"))?;
 
     let path = parts.uri.path().to_string();
@@ -222,6 +222,7 @@ async fn guarded(
         transport
             .submissions
             .begin(&device_id, &path, &digest, now)
+            .await?
             .map_err(|r| ApiError::wait(r.code(), r.message(), r.wait()))?;
     }
 
@@ -244,9 +245,14 @@ async fn guarded(
     let request = Request::from_parts(parts, Body::from(plain.unwrap_or_default()));
     let response = next.run(request).await;
     if guarded {
-        transport
+        if let Err(e) = transport
             .submissions
-            .finish(&device_id, &path, &digest, now_ms());
+            .finish(&device_id, &path, &digest, now_ms())
+            .await
+        {
+            // The guard then holds the submission as in progress for 60 s.
+            tracing::warn!(error = %e, "submission guard not released");
+        }
     }
     let Some(pair) = pair else {
         return Ok(response);
@@ -299,7 +305,13 @@ mod tests {
         let pairs: Vec<(String, String)> = (0..10)
             .map(|i| (format!("testkey{i:09}"), format!("testiv0{i:09}")))
             .collect();
-        Transport::new(Pairs::new(&pairs).unwrap(), b"secret".to_vec())
+        Transport::new(Pairs::new(&pairs).unwrap(), b"secret".to_vec(), lazy_pool())
+    }
+
+    /// A pool that never connects (these tests do not reach the guards).
+    fn lazy_pool() -> sqlx::AnyPool {
+        sqlx::any::install_default_drivers();
+        sqlx::AnyPool::connect_lazy("sqlite::memory:").unwrap()
     }
 
     /// The stable-toolchain cousin of `fuzz/fuzz_targets/envelope.rs`:
@@ -337,7 +349,7 @@ mod tests {
         assert!(t.app_token_is_valid(&token));
         assert!(!t.app_token_is_valid(&token.replace('.', "x")));
         assert!(!t.app_token_is_valid("abc.def"));
-        let other = Transport::new(t.pairs().clone(), b"other".to_vec());
+        let other = Transport::new(t.pairs().clone(), b"other".to_vec(), lazy_pool());
         assert!(!other.app_token_is_valid(&token));
     }
 }

@@ -1,0 +1,34 @@
+-- State every api process must share (DESIGN.md "Scale-out"): replay and
+-- duplicate-submission guards, rate-limit windows, realtime bindings.
+
+-- Request-layer UniqueIds seen within their validity window.
+CREATE TABLE request_ids (
+    id TEXT PRIMARY KEY,
+    expires_ms BIGINT NOT NULL
+);
+CREATE INDEX request_ids_expires ON request_ids (expires_ms);
+
+-- Duplicate-submission guard: one row per (device, path, body digest).
+CREATE TABLE submissions (
+    key TEXT PRIMARY KEY,
+    started_ms BIGINT NOT NULL,
+    finished_ms BIGINT
+);
+CREATE INDEX submissions_started ON submissions (started_ms);
+
+-- Rate limits: a window that starts at the first hit of a key.
+CREATE TABLE rate_windows (
+    key TEXT PRIMARY KEY,
+    started_ms BIGINT NOT NULL,
+    hits BIGINT NOT NULL
+);
+CREATE INDEX rate_windows_started ON rate_windows (started_ms);
+
+-- Realtime (/ws) client ids bound to members by user/bindws, whichever
+-- process holds the socket.
+CREATE TABLE ws_bindings (
+    client_id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    bound_ms BIGINT NOT NULL
+);
+CREATE INDEX ws_bindings_user ON ws_bindings (user_id);
