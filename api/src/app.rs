@@ -46,6 +46,8 @@ pub struct AppState {
     pub notifications: Arc<commands::notify::Notifications>,
     /// Back-office staff accounts and sessions.
     pub staff: Arc<commands::staff::StaffService>,
+    /// Client log writes per IP (`logwriter/*`), shared by every process.
+    pub client_logs: Arc<commands::limits::RateLimit>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -177,6 +179,7 @@ impl AppState {
             live.clone(),
             sessions.clone(),
             clock.clone(),
+            db.any.clone(),
             config.swarm.limits(),
             config.server.ws_max_message_bytes,
         );
@@ -232,7 +235,14 @@ impl AppState {
             clock.clone(),
         ));
         let realtime = crate::realtime::Realtime::new(db.any.clone());
+        let client_logs = Arc::new(commands::limits::RateLimit::new(
+            db.any.clone(),
+            "client_log",
+            120,
+            60_000,
+        ));
         Ok(Self {
+            client_logs,
             config: Arc::new(config),
             db,
             wallets,

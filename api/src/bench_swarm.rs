@@ -127,7 +127,7 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
     let clock = Arc::new(SystemClock);
     let live = LiveCatalogue::new(catalogue);
     let sessions = Arc::new(Sessions::new(db.any.clone(), clock.clone(), 600_000));
-    let hub = Hub::new(live.clone(), sessions, clock);
+    let hub = Hub::new(live.clone(), sessions, clock, db.any.clone());
     let (stop, stopped) = watch::channel(false);
     tokio::spawn(hub.clone().run(stopped.clone()));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

@@ -167,8 +167,14 @@ async fn refusals_answer_their_codes_and_move_no_money(kind: StoreKind) {
     assert_eq!(max["data"]["amount"], "10000.00");
     server.running.state.runner.catch_up_all().await.unwrap();
     assert_eq!(balance(&client).await, "10000.00");
-    // Once the main API session has expired, the Swarm login has too.
-    server.clock.advance(600_001);
+    // Once the main API session has expired, the Swarm login has too (the
+    // long-poll session itself is kept alive by polling).
+    for _ in 0..20 {
+        server.clock.advance(30_000);
+        let polled = swarm(&server, &sid, json!({"command": "whats_up", "rid": 11})).await;
+        assert_eq!(polled["code"], 0, "{polled}");
+    }
+    server.clock.advance(1);
     let expired = swarm(&server, &sid, bet("10", price, 2)).await;
     assert_eq!(expired["code"], 12, "{expired}");
     server.stop().await;

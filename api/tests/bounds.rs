@@ -247,15 +247,22 @@ async fn subscriptions_per_session_and_distinct_groups_are_bounded() {
     let refused = swarm(&server, &a, sub(4, 4)).await;
     assert_eq!(refused["code"], 29, "{refused}");
     assert!(refused["msg"].as_str().unwrap().contains("at most 3"));
-    let b = swarm(&server, "", session(2)).await["data"]["sid"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert_eq!(swarm(&server, &b, sub(5, 4)).await["code"], 0);
-    assert_eq!(swarm(&server, &b, sub(6, 5)).await["code"], 0);
-    // Five distinct queries run; a sixth is refused, a shared one is not.
-    assert_eq!(swarm(&server, &b, sub(7, 6)).await["code"], 29);
-    assert_eq!(swarm(&server, &b, sub(8, 1)).await["code"], 0);
+    // Distinct queries run per process for sockets: five, then refused;
+    // a query someone already runs is shared, so it is not refused.
+    let mut ws = member_socket(&server).await;
+    for id in 1..=5 {
+        assert_eq!(
+            ask(&mut ws, sub(10 + id, id)).await["code"],
+            if id <= 3 { 0 } else { 29 }
+        );
+    }
+    let mut other = member_socket(&server).await;
+    assert_eq!(ask(&mut other, sub(20, 4)).await["code"], 0);
+    assert_eq!(ask(&mut other, sub(21, 5)).await["code"], 0);
+    let refused = ask(&mut other, sub(22, 6)).await;
+    assert_eq!(refused["code"], 29, "{refused}");
+    assert!(refused["msg"].as_str().unwrap().contains("distinct"));
+    assert_eq!(ask(&mut other, sub(23, 1)).await["code"], 0);
     server.stop().await;
 }
 

@@ -271,3 +271,96 @@ async fn a_tip_reaches_the_members_socket_on_another_node_than_the_bind() {
     b.stop().await;
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
+    let (a, b) = two_nodes().await;
+    let mut client = Client::new(&a).await;
+    let login = client.login(&a, "demo", "demo1234").await;
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let session = http(
+        a.addr(),
+        "POST",
+        "/swarm",
+        &headers,
+        json!({"command": "request_session", "params": {}, "rid": 1})
+            .to_string()
+            .as_bytes(),
+    )
+    .await
+    .json();
+    let sid = session["data"]["sid"].as_str().unwrap().to_string();
+    // Login on B, subscribe on A, bet on B, poll on both.
+    let restored = swarm(&b, &sid, json!({"command": "restore_login", "rid": 2,
+        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}}))
+    .await;
+    assert_eq!(restored["code"], 0, "{restored}");
+    let what = json!({"game": ["id", "team1_name", "is_blocked"], "market": ["id"], "event": ["id", "price"]});
+    let where_ = json!({"game": {"type": 1}});
+    let subscribed = swarm(
+        &a,
+        &sid,
+        json!({"command": "get", "rid": 3,
+        "params": {"subscribe": true, "what": what, "where": where_}}),
+    )
+    .await;
+    assert_eq!(subscribed["code"], 0, "{subscribed}");
+    let subid = subscribed["data"]["subid"].as_str().unwrap().to_string();
+    let mut copy = subscribed["data"]["data"].clone();
+    let bet = single(&b, &sid, "2").await;
+    assert_eq!(bet["result"], "OK", "{bet}");
+    let mut pushes = 0;
+    for round in 0..12 {
+        let node = if round % 2 == 0 { &b } else { &a };
+        let polled = swarm(
+            node,
+            &sid,
+            json!({"command": "whats_up", "rid": 10 + round}),
+        )
+        .await;
+        assert_eq!(polled["code"], 0, "{polled}");
+        for push in polled["data"].as_array().unwrap() {
+            if let Some(diff) = push["data"].get(&subid) {
+                domain::swarm::merge(&mut copy, diff);
+                pushes += 1;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    assert!(pushes > 0, "live prices move within 5 s");
+    // The merged copy is what a fresh get answers on the node polled last.
+    let mut same = false;
+    for _ in 0..5 {
+        let polled = swarm(&a, &sid, json!({"command": "whats_up", "rid": 50})).await;
+        for push in polled["data"].as_array().unwrap() {
+            if let Some(diff) = push["data"].get(&subid) {
+                domain::swarm::merge(&mut copy, diff);
+            }
+        }
+        let fresh = swarm(
+            &a,
+            &sid,
+            json!({"command": "get", "rid": 51,
+            "params": {"what": what, "where": where_}}),
+        )
+        .await;
+        if fresh["data"] == copy {
+            same = true;
+            break;
+        }
+    }
+    assert!(same, "the merged pushes equal a fresh answer");
+    // Unsubscribed on B: no more pushes on A.
+    let gone = swarm(
+        &b,
+        &sid,
+        json!({"command": "unsubscribe", "rid": 60, "params": {"subid": subid}}),
+    )
+    .await;
+    assert_eq!(gone["code"], 0);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let polled = swarm(&a, &sid, json!({"command": "whats_up", "rid": 61})).await;
+    assert_eq!(polled["data"], json!([]));
+    b.stop().await;
+    a.stop().await;
+}

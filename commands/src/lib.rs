@@ -30,6 +30,7 @@ pub mod notify;
 pub mod sessions;
 pub mod staff;
 pub mod store;
+pub mod swarm_polls;
 pub mod together;
 pub mod wallet;
 

@@ -109,10 +109,16 @@ impl Sessions {
 
     /// Who holds `auth_token`, if the session is still alive.
     pub async fn authenticate(&self, auth_token: &str) -> Result<Authenticated, SessionError> {
+        self.authenticate_hashed(&token_hash(auth_token)).await
+    }
+
+    /// As `authenticate`, with the token's hash (`token_hash`): what a
+    /// Swarm session keeps, so no live token is stored at rest.
+    pub async fn authenticate_hashed(&self, hashed: &str) -> Result<Authenticated, SessionError> {
         let row = sqlx::query(
             "SELECT user_id, device_id, expires_ms FROM sessions WHERE token_hash = $1",
         )
-        .bind(hash(auth_token.trim()))
+        .bind(hashed)
         .fetch_optional(&self.pool)
         .await?
         .ok_or(SessionError::Expired)?;
@@ -162,4 +168,9 @@ impl Sessions {
             .await?;
         Ok(())
     }
+}
+
+/// The stored form of a session token (SHA-256, hex).
+pub fn token_hash(auth_token: &str) -> String {
+    hash(auth_token.trim())
 }

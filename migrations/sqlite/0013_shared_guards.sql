@@ -32,3 +32,22 @@ CREATE TABLE ws_bindings (
     bound_ms BIGINT NOT NULL
 );
 CREATE INDEX ws_bindings_user ON ws_bindings (user_id);
+
+-- Swarm long-poll sessions: a poll may reach any process, so the session,
+-- its login and each subscription's last delivered data live here; the
+-- process a poll reaches answers the diff from that data to its catalogue.
+CREATE TABLE swarm_poll_sessions (
+    sid TEXT PRIMARY KEY,
+    language TEXT NOT NULL,
+    user_id TEXT,
+    token_hash TEXT,
+    last_seen_ms BIGINT NOT NULL
+);
+CREATE INDEX swarm_poll_sessions_seen ON swarm_poll_sessions (last_seen_ms);
+CREATE TABLE swarm_poll_subs (
+    sid TEXT NOT NULL,
+    subid TEXT NOT NULL,
+    params TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (sid, subid)
+);

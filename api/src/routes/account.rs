@@ -1,8 +1,6 @@
 //! Session and account calls (spec 001 section 7.1): configuration, the
 //! image code, login, registration, codes, password reset, logout.
 
-use std::sync::OnceLock;
-
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -10,7 +8,6 @@ use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use commands::accounts::Proof;
 use commands::codes::{Channel, CodeKind};
-use commands::limits::RateLimit;
 use domain::account::{RegistrationForm, RegistrationVariant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -498,7 +495,6 @@ async fn log_writer(
     headers: axum::http::HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Envelope<Value>>, ApiError> {
-    static LIMIT: OnceLock<RateLimit> = OnceLock::new();
     let (base, language) = match kind.strip_prefix("en") {
         Some(rest) if LOG_KINDS.contains(&rest) => (rest, "en"),
         _ if LOG_KINDS.contains(&kind.as_str()) => (kind.as_str(), "zh"),
@@ -512,17 +508,13 @@ async fn log_writer(
         .trim()
         .to_string();
     let now = state.clock.now_ms();
-    LIMIT
-        .get_or_init(|| RateLimit::new(state.db.any.clone(), "client_log", 120, 60_000))
-        .hit(&ip, now)
-        .await?
-        .map_err(|wait| {
-            ApiError::wait(
-                -66668,
-                format!("Too many submissions, please wait {wait} seconds."),
-                wait,
-            )
-        })?;
+    state.client_logs.hit(&ip, now).await?.map_err(|wait| {
+        ApiError::wait(
+            -66668,
+            format!("Too many submissions, please wait {wait} seconds."),
+            wait,
+        )
+    })?;
     let events: Vec<Value> = serde_json::from_slice(&body)
         .map_err(|e| ApiError::with_message(-70009, format!("Invalid request parameters: {e}")))?;
     if events.is_empty() || body.len() > 64 * 1024 {

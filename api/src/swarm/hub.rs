@@ -4,26 +4,29 @@
 //! query runs once per catalogue change, its diff is serialised once, and
 //! the same bytes go to every member (the subid is derived from the query,
 //! so the bytes are identical for all). A WebSocket member gets them on its
-//! socket; a long-poll member collects them until its next `whats_up`.
+//! socket.
+//!
+//! Long-poll sessions live in the store (`commands::swarm_polls`): a poll
+//! may reach any process behind the load balancer, which answers
+//! `whats_up` with the diff from the data last delivered to the session to
+//! its own catalogue (every process applies the same catalogue log).
 
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use commands::clock::SharedClock;
 use commands::live::LiveCatalogue;
-use commands::sessions::Sessions;
+use commands::sessions::{token_hash, Sessions};
+use commands::swarm_polls::{PollSession, PollSessions};
 use domain::swarm::{self, Answer, Command, Query, Request};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, watch};
 
-/// A long-poll session not polled for this long is lost (code 5).
-pub const POLL_SESSION_TTL_MS: i64 = 60_000;
-/// Pushes a long-poll session may hold before it is dropped.
-const POLL_QUEUE_LIMIT: usize = 2_000;
+pub use commands::swarm_polls::POLL_SESSION_TTL_MS;
 
 /// What one process holds for Swarm members (`[swarm]` and
 /// `[server] ws_max_message_bytes`).
@@ -46,14 +49,16 @@ impl Default for Limits {
 
 pub enum Sink {
     Socket(mpsc::Sender<Utf8Bytes>),
-    Poll(Mutex<VecDeque<Utf8Bytes>>),
+    /// A long-poll session, loaded from the store for one request.
+    Poll,
 }
 
 pub struct Session {
     pub sid: String,
     pub language: String,
     user: Mutex<Option<String>>,
-    /// The main API token the member restored with; betting re-checks it.
+    /// The hash of the main API token the member restored with; betting
+    /// re-checks it.
     token: Mutex<Option<String>>,
     subs: Mutex<HashSet<String>>,
     sink: Sink,
@@ -69,22 +74,24 @@ impl Session {
     fn deliver(&self, message: &Utf8Bytes) -> bool {
         match &self.sink {
             Sink::Socket(tx) => tx.try_send(message.clone()).is_ok(),
-            Sink::Poll(queue) => {
-                let mut queue = queue.lock().unwrap_or_else(|p| p.into_inner());
-                queue.push_back(message.clone());
-                queue.len() <= POLL_QUEUE_LIMIT
-            }
+            Sink::Poll => true,
         }
     }
 
-    fn drain(&self) -> Vec<Utf8Bytes> {
-        match &self.sink {
-            Sink::Poll(queue) => queue
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .drain(..)
-                .collect(),
-            Sink::Socket(_) => Vec::new(),
+    fn is_poll(&self) -> bool {
+        matches!(self.sink, Sink::Poll)
+    }
+
+    /// A long-poll session as the store has it.
+    fn polled(row: PollSession, now_ms: i64) -> Self {
+        Session {
+            sid: row.sid,
+            language: row.language,
+            user: Mutex::new(row.user_id),
+            token: Mutex::new(row.token_hash),
+            subs: Mutex::new(HashSet::new()),
+            sink: Sink::Poll,
+            last_seen: AtomicI64::new(now_ms),
         }
     }
 }
@@ -108,6 +115,9 @@ pub struct Hub {
     /// The benchmark's copy of every push sent, with when.
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
     limits: Limits,
+    polls: PollSessions,
+    /// Live long-poll sessions in the store, as of the last sweep.
+    poll_sessions: AtomicUsize,
     /// Largest WebSocket message accepted on /swarm.
     pub ws_message_bytes: usize,
     /// Requests on a socket whose handling panicked (answered -1).
@@ -141,19 +151,27 @@ pub enum Origin<'a> {
 }
 
 impl Hub {
-    pub fn new(live: Arc<LiveCatalogue>, sessions: Arc<Sessions>, clock: SharedClock) -> Arc<Self> {
-        Self::with_limits(live, sessions, clock, Limits::default(), 64 * 1024)
+    pub fn new(
+        live: Arc<LiveCatalogue>,
+        sessions: Arc<Sessions>,
+        clock: SharedClock,
+        pool: sqlx::AnyPool,
+    ) -> Arc<Self> {
+        Self::with_limits(live, sessions, clock, pool, Limits::default(), 64 * 1024)
     }
 
     pub fn with_limits(
         live: Arc<LiveCatalogue>,
         sessions: Arc<Sessions>,
         clock: SharedClock,
+        pool: sqlx::AnyPool,
         limits: Limits,
         ws_message_bytes: usize,
     ) -> Arc<Self> {
         Arc::new(Self {
             limits,
+            polls: PollSessions::new(pool),
+            poll_sessions: AtomicUsize::new(0),
             ws_message_bytes,
             live,
             sessions,
@@ -195,14 +213,6 @@ impl Hub {
 
     pub fn session_count(&self) -> usize {
         self.members.lock().unwrap_or_else(|p| p.into_inner()).len()
-    }
-
-    fn find(&self, sid: &str) -> Option<Arc<Session>> {
-        self.members
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(sid)
-            .cloned()
     }
 
     fn open(&self, language: String, sink: Sink) -> Arc<Session> {
@@ -247,14 +257,20 @@ impl Hub {
             Ok(request) => request,
             Err(error) => return text(&error.answer()),
         };
-        let session = match (&origin, request.command) {
-            (_, Command::RequestSession) => None,
-            (Origin::Socket { session, .. }, _) => Option::clone(session),
-            (Origin::Poll { sid }, _) => sid.and_then(|sid| self.find(sid)),
-        };
         if request.command == Command::RequestSession {
-            return text(&self.request_session(origin, &request));
+            return text(&self.request_session(origin, &request).await);
         }
+        let now = self.clock.now_ms();
+        let session = match &origin {
+            Origin::Socket { session, .. } => Option::clone(session),
+            Origin::Poll { sid: Some(sid) } if sid.len() <= 64 => {
+                match self.polls.touch(sid, now).await {
+                    Ok(found) => found.map(|row| Arc::new(Session::polled(row, now))),
+                    Err(e) => return text(&self.store_failed(&request, e)),
+                }
+            }
+            Origin::Poll { .. } => None,
+        };
         let Some(session) = session else {
             return text(&Answer::error(
                 request.rid.clone(),
@@ -268,7 +284,16 @@ impl Hub {
         text(&self.command(&session, &request).await)
     }
 
-    fn request_session(&self, origin: Origin<'_>, request: &Request) -> Answer {
+    fn store_failed(&self, request: &Request, error: sqlx::Error) -> Answer {
+        tracing::error!(error = %error, "swarm session store failed");
+        Answer::error(
+            request.rid.clone(),
+            domain::Code::INTERNAL.0,
+            domain::Code::INTERNAL.message(),
+        )
+    }
+
+    async fn request_session(&self, origin: Origin<'_>, request: &Request) -> Answer {
         let params: swarm::RequestSessionParams = match request.params_as() {
             Ok(p) => p,
             Err(e) => return e.answer(),
@@ -280,7 +305,8 @@ impl Hub {
                 ..
             }
         );
-        if !reuses_socket && self.session_count() >= self.limits.sessions {
+        let held = self.session_count() + self.poll_sessions.load(Ordering::Relaxed);
+        if !reuses_socket && held >= self.limits.sessions {
             return Answer::error(
                 request.rid.clone(),
                 swarm::LIMIT_REACHED,
@@ -297,19 +323,33 @@ impl Hub {
                 *session = Some(opened.clone());
                 opened
             }
-            Origin::Poll { .. } => self.open(language, Sink::Poll(Mutex::new(VecDeque::new()))),
+            Origin::Poll { .. } => {
+                let sid = commands::codes::random_id(24);
+                if let Err(e) = self.polls.open(&sid, &language, self.clock.now_ms()).await {
+                    return self.store_failed(request, e);
+                }
+                self.poll_sessions.fetch_add(1, Ordering::Relaxed);
+                return request.ok(json!({ "sid": sid }));
+            }
         };
         request.ok(json!({ "sid": session.sid }))
     }
 
     async fn command(&self, session: &Arc<Session>, request: &Request) -> Answer {
         match request.command {
+            Command::Get if session.is_poll() => self.get_polled(session, request).await,
             Command::Get => self.get(session, request),
             Command::Unsubscribe => {
                 let params: swarm::UnsubscribeParams = match request.params_as() {
                     Ok(p) => p,
                     Err(e) => return e.answer(),
                 };
+                if session.is_poll() {
+                    return match self.polls.unsubscribe(&session.sid, &params.subid).await {
+                        Ok(_) => request.ok(json!({})),
+                        Err(e) => self.store_failed(request, e),
+                    };
+                }
                 let known = session
                     .subs
                     .lock()
@@ -324,14 +364,12 @@ impl Hub {
                 }
                 request.ok(json!({}))
             }
-            Command::WhatsUp => {
-                let pushes: Vec<Value> = session
-                    .drain()
-                    .iter()
-                    .filter_map(|m| serde_json::from_str(m.as_str()).ok())
-                    .collect();
-                request.ok(Value::Array(pushes))
-            }
+            Command::WhatsUp if session.is_poll() => match self.whats_up(session).await {
+                Ok(pushes) => request.ok(Value::Array(pushes)),
+                Err(e) => self.store_failed(request, e),
+            },
+            // A socket gets its pushes as they happen.
+            Command::WhatsUp => request.ok(Value::Array(Vec::new())),
             Command::Login | Command::RestoreLogin => {
                 let params: swarm::RestoreLoginParams = match request.params_as() {
                     Ok(p) => p,
@@ -339,10 +377,19 @@ impl Hub {
                 };
                 match self.sessions.authenticate(&params.auth_token).await {
                     Ok(found) if found.user_id == params.user_id => {
+                        let hashed = token_hash(&params.auth_token);
+                        if session.is_poll() {
+                            let saved = self
+                                .polls
+                                .set_login(&session.sid, Some(&found.user_id), Some(&hashed))
+                                .await;
+                            if let Err(e) = saved {
+                                return self.store_failed(request, e);
+                            }
+                        }
                         *session.user.lock().unwrap_or_else(|p| p.into_inner()) =
                             Some(found.user_id.clone());
-                        *session.token.lock().unwrap_or_else(|p| p.into_inner()) =
-                            Some(params.auth_token.clone());
+                        *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
                         request.ok(json!({ "user_id": found.user_id }))
                     }
                     _ => Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in"),
@@ -350,6 +397,11 @@ impl Hub {
             }
             Command::Ping => request.ok(json!("pong")),
             Command::Logout => {
+                if session.is_poll() {
+                    if let Err(e) = self.polls.set_login(&session.sid, None, None).await {
+                        return self.store_failed(request, e);
+                    }
+                }
                 *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 request.ok(json!({}))
             }
@@ -390,10 +442,15 @@ impl Hub {
                     .unwrap_or_else(|p| p.into_inner())
                     .clone();
                 let alive = match token {
-                    Some(token) => self.sessions.authenticate(&token).await.is_ok(),
+                    Some(token) => self.sessions.authenticate_hashed(&token).await.is_ok(),
                     None => false,
                 };
                 if !alive {
+                    if session.is_poll() {
+                        if let Err(e) = self.polls.set_login(&session.sid, None, None).await {
+                            return self.store_failed(request, e);
+                        }
+                    }
                     *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
                     return Answer::error(
                         request.rid.clone(),
@@ -439,6 +496,76 @@ impl Hub {
                 format!("'{other}' is not available yet"),
             ),
         }
+    }
+
+    /// `get` on a long-poll session: a subscription is stored with the
+    /// data answered, for the `whats_up` of any process to diff against.
+    async fn get_polled(&self, session: &Arc<Session>, request: &Request) -> Answer {
+        let get = match request.get_params() {
+            Ok(get) => get,
+            Err(e) => return e.answer(),
+        };
+        let data = self.live.read(|c| swarm::run(c, &get.query));
+        if !get.subscribe {
+            return request.ok(data);
+        }
+        let subid = subid_of(&request.params);
+        let params = json!({
+            "what": request.params.get("what").cloned().unwrap_or(Value::Null),
+            "where": request.params.get("where").cloned().unwrap_or(Value::Null),
+        });
+        let added = self
+            .polls
+            .subscribe(
+                &session.sid,
+                &subid,
+                &params.to_string(),
+                &data.to_string(),
+                self.limits.subscriptions_per_session,
+            )
+            .await;
+        match added {
+            Ok(true) => request.ok(json!({ "subid": subid, "data": data })),
+            Ok(false) => Answer::error(
+                request.rid.clone(),
+                swarm::LIMIT_REACHED,
+                format!(
+                    "at most {} subscriptions per session: unsubscribe first",
+                    self.limits.subscriptions_per_session
+                ),
+            ),
+            Err(e) => self.store_failed(request, e),
+        }
+    }
+
+    /// The pushes a long-poll session has not had: for each subscription,
+    /// the diff from the data last delivered to this process's catalogue.
+    async fn whats_up(&self, session: &Session) -> Result<Vec<Value>, sqlx::Error> {
+        let mut pushes = Vec::new();
+        for sub in self.polls.subscriptions(&session.sid).await? {
+            let params: Value = serde_json::from_str(&sub.params).unwrap_or(Value::Null);
+            let Ok(query) = Query::parse(
+                params.get("what").unwrap_or(&Value::Null),
+                params.get("where").unwrap_or(&Value::Null),
+            ) else {
+                continue;
+            };
+            let last: Value = serde_json::from_str(&sub.data).unwrap_or(Value::Null);
+            let now = self.live.read(|c| swarm::run(c, &query));
+            let Some(diff) = swarm::diff(&last, &now) else {
+                continue;
+            };
+            // Two polls of one session at once: only one delivers it.
+            if self
+                .polls
+                .delivered(&session.sid, &sub.subid, &sub.data, &now.to_string())
+                .await?
+            {
+                let push = Answer::push([(sub.subid.clone(), diff)]);
+                pushes.push(serde_json::to_value(&push).unwrap_or(Value::Null));
+            }
+        }
+        Ok(pushes)
     }
 
     fn get(&self, session: &Arc<Session>, request: &Request) -> Answer {
@@ -506,7 +633,7 @@ impl Hub {
             self.push_changes();
             let now = self.clock.now_ms();
             if now - last_sweep > 10_000 {
-                self.sweep(now);
+                self.sweep(now).await;
                 last_sweep = now;
             }
         }
@@ -561,21 +688,13 @@ impl Hub {
         }
     }
 
-    /// Drops long-poll sessions nobody polls any more.
-    fn sweep(&self, now: i64) {
-        let stale: Vec<Arc<Session>> = self
-            .members
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .filter(|s| {
-                matches!(s.sink, Sink::Poll(_))
-                    && now - s.last_seen.load(Ordering::Relaxed) > POLL_SESSION_TTL_MS
-            })
-            .cloned()
-            .collect();
-        for session in stale {
-            self.close(&session);
+    /// Drops long-poll sessions nobody polls any more (any process may).
+    async fn sweep(&self, now: i64) {
+        match self.polls.sweep(now).await {
+            Ok(live) => self
+                .poll_sessions
+                .store(live.max(0) as usize, Ordering::Relaxed),
+            Err(e) => tracing::warn!(error = %e, "swarm poll session sweep failed"),
         }
     }
 }

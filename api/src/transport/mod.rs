@@ -316,8 +316,8 @@ mod tests {
 
     /// The stable-toolchain cousin of `fuzz/fuzz_targets/envelope.rs`:
     /// random and mutated bodies never panic the decoder.
-    #[test]
-    fn the_envelope_decoder_survives_random_bodies() {
+    #[tokio::test]
+    async fn the_envelope_decoder_survives_random_bodies() {
         let t = transport();
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let good = serde_json::to_vec(&serde_json::json!({
@@ -342,8 +342,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn app_tokens_verify_only_when_issued_here() {
+    #[tokio::test]
+    async fn app_tokens_verify_only_when_issued_here() {
         let t = transport();
         let token = t.issue_app_token();
         assert!(t.app_token_is_valid(&token));

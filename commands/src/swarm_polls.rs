@@ -1,0 +1,205 @@
+//! Swarm long-poll sessions, shared by every `api` process (DESIGN.md
+//! "Scale-out"): behind a load balancer without stickiness each poll may
+//! reach another process, so the session (language, login), its
+//! subscriptions and the data last delivered for each live in the store.
+//! The process a `whats_up` reaches runs each subscription's query on its
+//! own copy of the catalogue (every process applies the same catalogue
+//! log) and answers the diff from the stored data, which it then replaces.
+
+use sqlx::{AnyPool, Row};
+
+/// A long-poll session not polled for this long is lost (code 5).
+pub const POLL_SESSION_TTL_MS: i64 = 60_000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PollSession {
+    pub sid: String,
+    pub language: String,
+    pub user_id: Option<String>,
+    /// `sessions::token_hash` of the main API token restored with.
+    pub token_hash: Option<String>,
+}
+
+/// One subscription of a poll session.
+#[derive(Debug, Clone)]
+pub struct PollSubscription {
+    pub subid: String,
+    /// The `get` params it was made with (JSON text).
+    pub params: String,
+    /// The data last delivered (JSON text).
+    pub data: String,
+}
+
+pub struct PollSessions {
+    pool: AnyPool,
+}
+
+impl PollSessions {
+    pub fn new(pool: AnyPool) -> Self {
+        Self { pool }
+    }
+
+    pub async fn open(&self, sid: &str, language: &str, now_ms: i64) -> Result<(), sqlx::Error> {
+        sqlx::query(
+            "INSERT INTO swarm_poll_sessions (sid, language, last_seen_ms) VALUES ($1, $2, $3)",
+        )
+        .bind(sid)
+        .bind(language)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The session, marked as polled now; `None` when unknown or lost.
+    pub async fn touch(&self, sid: &str, now_ms: i64) -> Result<Option<PollSession>, sqlx::Error> {
+        let row = sqlx::query(
+            "UPDATE swarm_poll_sessions SET last_seen_ms = $2
+             WHERE sid = $1 AND last_seen_ms > $3
+             RETURNING sid, language, user_id, token_hash",
+        )
+        .bind(sid)
+        .bind(now_ms)
+        .bind(now_ms - POLL_SESSION_TTL_MS)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| {
+            Ok(PollSession {
+                sid: r.try_get("sid")?,
+                language: r.try_get("language")?,
+                user_id: r.try_get("user_id")?,
+                token_hash: r.try_get("token_hash")?,
+            })
+        })
+        .transpose()
+    }
+
+    /// Records who is logged in on the session (`None`: logged out).
+    pub async fn set_login(
+        &self,
+        sid: &str,
+        user_id: Option<&str>,
+        token_hash: Option<&str>,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE swarm_poll_sessions SET user_id = $2, token_hash = $3 WHERE sid = $1")
+            .bind(sid)
+            .bind(user_id)
+            .bind(token_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Adds (or renews) a subscription; false when the session already
+    /// holds `max` others.
+    pub async fn subscribe(
+        &self,
+        sid: &str,
+        subid: &str,
+        params: &str,
+        data: &str,
+        max: usize,
+    ) -> Result<bool, sqlx::Error> {
+        let held: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM swarm_poll_subs WHERE sid = $1 AND subid <> $2",
+        )
+        .bind(sid)
+        .bind(subid)
+        .fetch_one(&self.pool)
+        .await?;
+        if held >= max as i64 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO swarm_poll_subs (sid, subid, params, data) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (sid, subid) DO UPDATE SET params = $3, data = $4",
+        )
+        .bind(sid)
+        .bind(subid)
+        .bind(params)
+        .bind(data)
+        .execute(&self.pool)
+        .await?;
+        Ok(true)
+    }
+
+    pub async fn unsubscribe(&self, sid: &str, subid: &str) -> Result<bool, sqlx::Error> {
+        let gone = sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1 AND subid = $2")
+            .bind(sid)
+            .bind(subid)
+            .execute(&self.pool)
+            .await?;
+        Ok(gone.rows_affected() > 0)
+    }
+
+    pub async fn subscriptions(&self, sid: &str) -> Result<Vec<PollSubscription>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT subid, params, data FROM swarm_poll_subs WHERE sid = $1 ORDER BY subid",
+        )
+        .bind(sid)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(PollSubscription {
+                    subid: r.try_get("subid")?,
+                    params: r.try_get("params")?,
+                    data: r.try_get("data")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Replaces the delivered data of a subscription, only if it is still
+    /// `was` (two polls of one session at once deliver a change once).
+    pub async fn delivered(
+        &self,
+        sid: &str,
+        subid: &str,
+        was: &str,
+        now: &str,
+    ) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE swarm_poll_subs SET data = $4 WHERE sid = $1 AND subid = $2 AND data = $3",
+        )
+        .bind(sid)
+        .bind(subid)
+        .bind(was)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    pub async fn close(&self, sid: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1")
+            .bind(sid)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query("DELETE FROM swarm_poll_sessions WHERE sid = $1")
+            .bind(sid)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Drops the sessions nobody polled within the TTL; returns how many
+    /// live ones remain.
+    pub async fn sweep(&self, now_ms: i64) -> Result<i64, sqlx::Error> {
+        let horizon = now_ms - POLL_SESSION_TTL_MS;
+        sqlx::query(
+            "DELETE FROM swarm_poll_subs WHERE sid IN
+             (SELECT sid FROM swarm_poll_sessions WHERE last_seen_ms <= $1)",
+        )
+        .bind(horizon)
+        .execute(&self.pool)
+        .await?;
+        sqlx::query("DELETE FROM swarm_poll_sessions WHERE last_seen_ms <= $1")
+            .bind(horizon)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query_scalar("SELECT count(*) FROM swarm_poll_sessions")
+            .fetch_one(&self.pool)
+            .await
+    }
+}
