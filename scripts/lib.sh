@@ -60,3 +60,70 @@ ensure_postgres() {
   fi
   pg_isready -q -h 127.0.0.1 -p 5432 || { echo "PostgreSQL is not reachable at 127.0.0.1:5432" >&2; exit 1; }
 }
+
+ensure_haproxy() {
+  command -v haproxy >/dev/null 2>&1 || apt_install haproxy
+}
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# cluster_start N BINARY LOGDIR: N api processes (DEMO=1) on one fresh
+# Postgres database behind HAProxy (round robin, no stickiness, health
+# checks on /healthz). Sets CLUSTER_URL (host:port), CLUSTER_PIDS,
+# CLUSTER_PORTS, CLUSTER_DB, CLUSTER_HAPROXY_PID.
+cluster_start() {
+  local n="$1" bin="$2" logs="$3" i port
+  CLUSTER_DB="cluster_$$_$RANDOM"
+  psql -q -h 127.0.0.1 -U postgres -d postgres -c "CREATE DATABASE $CLUSTER_DB" >/dev/null
+  local url="postgres://postgres@127.0.0.1:5432/$CLUSTER_DB"
+  DATABASE_URL="$url" "$bin" migrate >"$logs/cluster-migrate.log" 2>&1
+  CLUSTER_PIDS=""; CLUSTER_PORTS=""
+  for i in $(seq 1 "$n"); do
+    port=$(free_port)
+    DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >"$logs/node$i.log" 2>&1 &
+    CLUSTER_PIDS="$CLUSTER_PIDS $!"; CLUSTER_PORTS="$CLUSTER_PORTS $port"
+    # One at a time: the first seeds the demo member, the others find it.
+    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+  done
+  local lb; lb=$(free_port)
+  {
+    printf 'global\n  maxconn 4096\n'
+    printf 'defaults\n  mode http\n  timeout connect 2s\n  timeout client 60s\n  timeout server 60s\n  timeout tunnel 1h\n  option forwardfor\n'
+    printf 'frontend lb\n  bind 127.0.0.1:%s\n  default_backend nodes\n' "$lb"
+    printf 'backend nodes\n  balance roundrobin\n  option httpchk GET /healthz\n  retry-on conn-failure\n  retries 2\n  option redispatch\n'
+    i=0; for port in $CLUSTER_PORTS; do i=$((i+1)); printf '  server node%s 127.0.0.1:%s check inter 500ms fall 2 rise 2\n' "$i" "$port"; done
+  } >"$logs/haproxy.cfg"
+  haproxy -f "$logs/haproxy.cfg" -db >"$logs/haproxy.log" 2>&1 &
+  CLUSTER_HAPROXY_PID=$!
+  CLUSTER_URL="127.0.0.1:$lb"
+  for _ in $(seq 1 50); do curl -sf "http://$CLUSTER_URL/healthz" >/dev/null && break; sleep 0.2; done
+  export CLUSTER_URL CLUSTER_PIDS CLUSTER_PORTS CLUSTER_DB CLUSTER_HAPROXY_PID
+}
+
+# cluster_revive BINARY LOGDIR: restarts any node that is not running.
+cluster_revive() {
+  local bin="$1" logs="$2" i=0 port pid pids="" url="postgres://postgres@127.0.0.1:5432/$CLUSTER_DB"
+  set -- $CLUSTER_PIDS
+  for port in $CLUSTER_PORTS; do
+    i=$((i+1)); pid="$1"; shift
+    if ! kill -0 "$pid" 2>/dev/null; then
+      DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >>"$logs/node$i.log" 2>&1 &
+      pid=$!
+      for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
+    fi
+    pids="$pids $pid"
+  done
+  CLUSTER_PIDS="$pids"; export CLUSTER_PIDS
+  sleep 1.5 # the balancer's health check sees it again
+}
+
+cluster_stop() {
+  local pid
+  for pid in $CLUSTER_PIDS $CLUSTER_HAPROXY_PID; do kill "$pid" 2>/dev/null; done
+  for pid in $CLUSTER_PIDS $CLUSTER_HAPROXY_PID; do wait "$pid" 2>/dev/null; done
+  [ -n "${CLUSTER_DB:-}" ] && psql -q -h 127.0.0.1 -U postgres -d postgres \
+    -c "DROP DATABASE IF EXISTS $CLUSTER_DB WITH (FORCE)" >/dev/null 2>&1
+  return 0
+}

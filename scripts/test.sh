@@ -47,6 +47,27 @@ for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT_E2E/healthz" >/dev/nul
 kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null
 grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOGS/e2e.log" > "$LOGS/e2e.sum"; count "$LOGS/e2e.sum"
 
+log "two api processes on Postgres behind HAProxy: kill -9 under load, then the browser test"
+ensure_haproxy
+cluster_start 2 ./target/debug/api "$LOGS"
+CLUSTER_URL="$CLUSTER_URL" CLUSTER_PIDS="$CLUSTER_PIDS" \
+  cargo test -p api --test cluster --color never -- --ignored 2>&1 | tee "$LOGS/cluster.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; tail -n 20 "$LOGS/node1.log"; }
+grep -a '^test result:' "$LOGS/cluster.log" > "$LOGS/cluster.sum"; count "$LOGS/cluster.sum"
+cluster_revive ./target/debug/api "$LOGS"
+(cd web && BASE_URL="http://$CLUSTER_URL/" node e2e/run.mjs 2>&1) | tee "$LOGS/e2e-cluster.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "--- node logs"; tail -n 20 "$LOGS"/node*.log; }
+cluster_stop
+grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOGS/e2e-cluster.log" > "$LOGS/e2e-cluster.sum"; count "$LOGS/e2e-cluster.sum"
+
+# What the tests made: per-test schemas, SQLite files and key files.
+psql -q -h 127.0.0.1 -U postgres -d test -Atc \
+  "SELECT 'DROP SCHEMA IF EXISTS ' || nspname || ' CASCADE;' FROM pg_namespace WHERE nspname LIKE 't\_%'" \
+  2>/dev/null | psql -q -h 127.0.0.1 -U postgres -d test >/dev/null 2>&1 || true
+TMP="${TMPDIR:-/tmp}"
+rm -f "$TMP"/betting-test-*.db* "$TMP"/test-rsa-*.pem "$TMP"/bench-swarm-*.db* 2>/dev/null
+rm -rf "$LOGS"
+
 [ "$failed" -eq 0 ] || status=1
 [ "$passed" -gt 0 ] || status=1
 echo "total: $passed passed, $failed failed"

@@ -201,9 +201,14 @@ pub fn unique_id() -> String {
 
 impl Client {
     pub async fn new(server: &Server) -> Client {
+        Client::at(server.addr()).await
+    }
+
+    /// A client of a server known only by its address (a load balancer).
+    pub async fn at(addr: SocketAddr) -> Client {
         let pairs = Pairs::new(&config(true).transport.pairs).unwrap();
         let mut client = Client {
-            addr: server.addr(),
+            addr,
             pairs,
             app_token: String::new(),
             user_token: None,
@@ -441,4 +446,53 @@ pub async fn staff_token(server: &Server, username: &str, password: &str) -> Str
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["data"]["username"], username);
     answer["data"]["token"].as_str().unwrap().to_string()
+}
+
+impl Client {
+    /// Logs in as `login` does, reading the captcha from the outbox of the
+    /// server at `self.addr` (DEMO=1), whichever process answers.
+    pub async fn login_here(&mut self, username: &str, password: &str) -> Value {
+        let config = self.get("/api/getconfig").await;
+        let pem = config["data"]["public_key"].as_str().unwrap();
+        let loginpass = api::secrets::encrypt_for(pem, password).unwrap();
+        let uid: String = format!("{:0>16}", unique_id())
+            .chars()
+            .rev()
+            .take(16)
+            .collect();
+        let image = http(
+            self.addr,
+            "GET",
+            &format!("/api/validateimage?uid={uid}"),
+            &[],
+            b"",
+        )
+        .await;
+        assert_eq!(image.status, 200);
+        let mut code = None;
+        for _ in 0..50 {
+            let entries = http(self.addr, "GET", "/api/dev/outbox", &[], b"")
+                .await
+                .json();
+            code = entries
+                .as_array()
+                .and_then(|list| list.iter().find(|e| e["uid"] == uid.as_str()))
+                .and_then(|e| e["code"].as_str().map(str::to_string));
+            if code.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        let code = code.expect("the captcha is in the outbox");
+        let answer = self
+            .post(
+                "/api/default/login",
+                json!({"username": username, "loginpass": loginpass, "validateCode": code, "type": 1, "uid": uid}),
+            )
+            .await;
+        if answer["status"] == 0 {
+            self.user_token = Some(answer["data"]["auth_token"].as_str().unwrap().to_string());
+        }
+        answer
+    }
 }
