@@ -364,3 +364,71 @@ async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
     b.stop().await;
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_follower_takes_a_bet_on_the_leaders_latest_price_not_its_own_stale_one() {
+    use domain::catalogue::GameType;
+    let (db, schema) = testing::fresh_postgres_schema().await;
+    let mut leader_config = config(true);
+    leader_config.feed.tick_ms = 200;
+    let a = start_on(db, leader_config).await;
+    // The follower would apply the leader's log only every 30 s.
+    let mut follower_config = config(true);
+    follower_config.feed.tick_ms = 30_000;
+    let b = start_on(testing::open_schema(&schema).await, follower_config).await;
+    let (_cb, sb, _) = member_on(&b).await;
+    // A selection whose price the leader has moved and the follower has not.
+    let mut moved = None;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let leader_prices: std::collections::HashMap<u64, Decimal> =
+            a.running.state.live.read(|c| {
+                c.games()
+                    .values()
+                    .filter(|g| g.game_type == GameType::Prematch && !g.is_blocked)
+                    .flat_map(|g| c.markets_of(g.id).collect::<Vec<_>>())
+                    .flat_map(|m| {
+                        c.events_of(m.id)
+                            .map(|e| (e.id, e.price))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            });
+        moved = b.running.state.live.read(|c| {
+            leader_prices.iter().find_map(|(id, price)| {
+                let event = c.events().get(id)?;
+                (event.price != *price && *price > Decimal::ONE).then_some((*id, *price))
+            })
+        });
+        if moved.is_some() {
+            break;
+        }
+    }
+    let (event_id, price) = moved.expect("the leader moves a prematch price within 10 s");
+    let answer = swarm(
+        &b,
+        &sb,
+        json!({"command": "do_bet", "rid": 5, "params": {
+            "type": 1, "mode": 0, "amount": "1",
+            "bets": [{"event_id": event_id, "price": price.to_string()}]}}),
+    )
+    .await;
+    // Mode 0 accepts no change: only the leader's price can pass (unless the
+    // leader moved it again meanwhile: then 1800 with the newer price).
+    let result = &answer["data"]["result"];
+    if result != "OK" {
+        assert_eq!(result, 1800, "{answer}");
+        let newest = a
+            .running
+            .state
+            .live
+            .read(|c| c.events().get(&event_id).map(|e| e.price));
+        assert_ne!(
+            newest,
+            Some(price),
+            "refused although the price is current: {answer}"
+        );
+    }
+    b.stop().await;
+    a.stop().await;
+}

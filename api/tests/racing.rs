@@ -52,6 +52,22 @@ async fn balance(client: &Client) -> Decimal {
         .unwrap()
 }
 
+/// The balance read model once it shows `expected`: on Postgres a
+/// projection waits for every older transaction in the database (other
+/// tests' too) before it reads a commit.
+async fn balance_becomes(server: &common::Server, client: &Client, expected: Decimal) {
+    let mut seen = Decimal::ZERO;
+    for _ in 0..100 {
+        server.running.state.runner.catch_up_all().await.unwrap();
+        seen = balance(client).await;
+        if seen == expected {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen, expected);
+}
+
 /// Places a single of 10 (a way) and returns (bet id, accepted k).
 async fn single(
     server: &Server,
@@ -147,8 +163,7 @@ async fn each_way_and_sp_singles_on_a_race_settle_from_its_result(kind: StoreKin
         k_winner.as_str().unwrap().parse::<Decimal>().unwrap(),
         winner.1
     );
-    server.running.state.runner.catch_up_all().await.unwrap();
-    assert_eq!(balance(&client).await, before - dec!(60));
+    balance_becomes(&server, &client, before - dec!(60)).await;
 
     // The race's result: every runner, with its starting price.
     let sp = |price: Decimal| price + dec!(0.5);
@@ -215,9 +230,8 @@ async fn each_way_and_sp_singles_on_a_race_settle_from_its_result(kind: StoreKin
     let result = server.running.state.results.load(race_id).await.unwrap();
     assert_eq!(result.sp_prices.len(), runners.len());
 
-    server.running.state.runner.catch_up_all().await.unwrap();
     let paid = dec!(10) * quarter_place(placed.1) + won;
-    assert_eq!(balance(&client).await, before - dec!(60) + paid);
+    balance_becomes(&server, &client, before - dec!(60) + paid).await;
     server.stop().await;
 }
 

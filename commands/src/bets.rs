@@ -229,6 +229,12 @@ impl BetService {
         request: &BetRequest,
     ) -> Result<Placed, PlaceError> {
         let now_ms = self.clock.now_ms();
+        // On a follower, prices no older than the leader's last change.
+        let fresh = self
+            .live
+            .ensure_fresh(&self.pool)
+            .await
+            .map_err(|e| PlaceError::Internal(e.to_string()))?;
         let quotes: BTreeMap<u64, Quote> = self.live.read(|catalogue| {
             request
                 .selections
@@ -239,6 +245,21 @@ impl BetService {
                 })
                 .collect()
         });
+        if !fresh {
+            // Still behind after waiting: the member is shown the prices
+            // this process has and may try again.
+            let details = request
+                .selections
+                .iter()
+                .filter_map(|pick| quotes.get(&pick.event_id))
+                .map(|q| domain::bet::PriceChange {
+                    event_id: q.event_id,
+                    new_price: q.price,
+                    new_base: None,
+                })
+                .collect();
+            return Err(PlaceError::Refused(BetRefusal::OddsChanged { details }));
+        }
         // A free bet stakes its whole amount from the bonus pot.
         let free_bet = match request.bonus_id.as_deref() {
             Some(id) => Some(

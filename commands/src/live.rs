@@ -22,14 +22,57 @@ use crate::store::StoreOptions;
 pub struct LiveCatalogue {
     catalogue: RwLock<Catalogue>,
     version: watch::Sender<u64>,
+    /// The last `catalogue_log` entry this catalogue holds.
+    log_position: std::sync::atomic::AtomicI64,
+    /// Whether this process writes the log (its catalogue is the newest).
+    leader: std::sync::atomic::AtomicBool,
+    /// Asks the feed loop of a follower to catch up now.
+    wanted: tokio::sync::Notify,
 }
+
+/// How long a bet on a follower waits for its catalogue to catch up with
+/// the leader's last change before it is refused with the prices it has.
+pub const FRESH_PRICES_WAIT: Duration = Duration::from_millis(1_000);
 
 impl LiveCatalogue {
     pub fn new(catalogue: Catalogue) -> Arc<Self> {
         Arc::new(Self {
             catalogue: RwLock::new(catalogue),
             version: watch::Sender::new(0),
+            log_position: std::sync::atomic::AtomicI64::new(0),
+            leader: std::sync::atomic::AtomicBool::new(true),
+            wanted: tokio::sync::Notify::new(),
         })
+    }
+
+    fn applied(&self, position: i64, leader: bool) {
+        use std::sync::atomic::Ordering;
+        self.log_position.store(position, Ordering::Release);
+        self.leader.store(leader, Ordering::Release);
+    }
+
+    /// Whether this catalogue holds every change the leader has logged
+    /// (`pool` reads the log's end). A follower behind it is asked to catch
+    /// up and waited for, up to `FRESH_PRICES_WAIT`: a bet must not be
+    /// validated against prices older than the leader's last change.
+    pub async fn ensure_fresh(&self, pool: &AnyPool) -> Result<bool, sqlx::Error> {
+        use std::sync::atomic::Ordering;
+        if self.leader.load(Ordering::Acquire) {
+            return Ok(true);
+        }
+        let end: Option<i64> = sqlx::query_scalar("SELECT max(id) FROM catalogue_log")
+            .fetch_one(pool)
+            .await?;
+        let end = end.unwrap_or(0);
+        let started = std::time::Instant::now();
+        while self.log_position.load(Ordering::Acquire) < end {
+            if started.elapsed() >= FRESH_PRICES_WAIT {
+                return Ok(false);
+            }
+            self.wanted.notify_one();
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Ok(true)
     }
 
     /// Reads the catalogue (hold no lock across an await).
@@ -320,6 +363,7 @@ impl LiveFeed {
                 }
             });
             self.applied = entries.last().map(|(id, _)| *id).unwrap_or(self.applied);
+            live.applied(self.applied, self.is_leader());
         }
     }
 
@@ -332,7 +376,9 @@ impl LiveFeed {
     ) -> Result<(), LiveError> {
         let now_s = now_ms / 1000;
         if !self.lead().await {
-            return self.catch_up(live).await;
+            let caught_up = self.catch_up(live).await;
+            live.applied(self.applied, false);
+            return caught_up;
         }
         if !self.started {
             // New leader: take the catalogue as the log has it, or seed one.
@@ -345,6 +391,7 @@ impl LiveFeed {
             }
             let current = live.read(|c| c.clone());
             self.applied = self.log.snapshot(&current, now_ms).await?;
+            live.applied(self.applied, true);
             self.since_snapshot = 0;
             self.started = true;
             return Ok(());
@@ -361,6 +408,7 @@ impl LiveFeed {
                 self.log.changes(&changes, now_ms).await?
             };
             live.update(|c| *c = next);
+            live.applied(self.applied, true);
         }
         for game in finished {
             let game_id = game.game_id;
@@ -386,6 +434,8 @@ pub async fn run_feed(
     loop {
         tokio::select! {
             _ = interval.tick() => {}
+            // A follower's bet waits for the leader's last change.
+            _ = live.wanted.notified(), if !feed.is_leader() => {}
             _ = stop.changed() => {}
         }
         if *stop.borrow() {
