@@ -21,11 +21,14 @@ use crate::swarm::hub::Hub;
 use crate::transport::crypto::Pairs;
 use crate::transport::Transport;
 use commands::accounts::AccountService;
+use commands::autocashout::AUTO_CASHOUT_LEASE;
 use commands::clock::{SharedClock, SystemClock};
 use commands::codes::{Codes, Outbox};
 use commands::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
+use commands::lease::Lease;
 use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::sessions::Sessions;
+use commands::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
 use domain::catalogue::Catalogue;
 
 /// What every handler may reach.
@@ -46,6 +49,11 @@ pub struct AppState {
     pub notifications: Arc<commands::notify::Notifications>,
     /// Back-office staff accounts and sessions.
     pub staff: Arc<commands::staff::StaffService>,
+    /// Process managers the background loops run (each under a lease).
+    pub settlement: Arc<commands::settlement::Settlement>,
+    pub auto_cashout: Arc<commands::autocashout::AutoCashout>,
+    /// This process's id: the holder of its leases.
+    pub node_id: String,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -197,8 +205,17 @@ impl AppState {
             notifications.clone(),
             config.bets.settings(),
         );
+        let bets = Arc::new(bets);
+        let settlement = Arc::new(commands::settlement::Settlement::new(
+            bets.clone(),
+            db.any.clone(),
+        ));
+        let auto_cashout = Arc::new(commands::autocashout::AutoCashout::new(
+            bets.clone(),
+            db.any.clone(),
+        ));
         let betting = Arc::new(crate::betting::Betting {
-            bets: Arc::new(bets),
+            bets,
             accounts: accounts.clone(),
             pool: db.any.clone(),
             currencies: Default::default(),
@@ -230,6 +247,9 @@ impl AppState {
             realtime: crate::realtime::Realtime::new(),
             notifications,
             staff,
+            settlement,
+            auto_cashout,
+            node_id: commands::lease::node_id(),
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
@@ -247,13 +267,22 @@ impl AppState {
                     .run(self.notifications.clone(), stop.clone()),
             ),
             // Settlement tasks and interrupted placements.
-            tokio::spawn(self.betting.clone().run(stop.clone())),
-            // Auto cash-out rules fire on price moves.
             tokio::spawn(
-                self.betting
+                self.settlement
                     .clone()
-                    .run_auto_cashout(self.live.clone(), stop.clone()),
+                    .run(self.lease(SETTLEMENT_LEASE), stop.clone()),
             ),
+            tokio::spawn(
+                self.settlement
+                    .clone()
+                    .run_recovery(self.lease(RECOVERY_LEASE), stop.clone()),
+            ),
+            // Auto cash-out rules fire on price moves.
+            tokio::spawn(self.auto_cashout.clone().run(
+                self.live.clone(),
+                self.lease(AUTO_CASHOUT_LEASE),
+                stop.clone(),
+            )),
         ];
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(
@@ -266,6 +295,17 @@ impl AppState {
             )));
         }
         tasks
+    }
+
+    /// This process's hold on the lease `name` (see `commands::lease`).
+    pub fn lease(&self, name: &str) -> Lease {
+        Lease::new(
+            self.db.any.clone(),
+            name,
+            self.node_id.clone(),
+            Duration::from_millis(self.config.jobs.lease_ttl_ms),
+            self.clock.clone(),
+        )
     }
 
     /// Starts the projection runner; it stops when `stop` turns true.

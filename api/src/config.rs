@@ -17,6 +17,8 @@ pub struct Config {
     pub partner: Partner,
     pub feed: FeedConfig,
     pub bets: BetsConfig,
+    #[serde(default)]
+    pub jobs: JobsConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -116,6 +118,23 @@ impl BetsConfig {
             max_stake: self.max_stake,
             max_express_odds: self.max_express_odds,
             ..Default::default()
+        }
+    }
+}
+
+/// Background jobs (process managers) and their leases.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct JobsConfig {
+    /// How long a job's lease lasts without renewal: after a process dies,
+    /// another takes its jobs over within this time.
+    pub lease_ttl_ms: u64,
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        Self {
+            lease_ttl_ms: commands::lease::DEFAULT_TTL.as_millis() as u64,
         }
     }
 }
@@ -222,6 +241,9 @@ impl Config {
             || self.bets.max_stake < self.bets.min_stake
         {
             bail!("bets.min_stake must be positive and not above bets.max_stake");
+        }
+        if self.jobs.lease_ttl_ms < 1000 {
+            bail!("jobs.lease_ttl_ms must be at least 1000");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

@@ -29,7 +29,7 @@ async fn balance(client: &Client) -> String {
 async fn settle_until(server: &common::Server, client: &Client, bet_id: i64, status: i64) -> Value {
     for _ in 0..200 {
         server.running.state.runner.catch_up_all().await.unwrap();
-        server.running.state.betting.settle_open().await.unwrap();
+        server.running.state.settlement.pass().await.unwrap();
         server.running.state.runner.catch_up_all().await.unwrap();
         let history = client
             .post("/api/report/betrecods", json!({"BetId": bet_id}))
@@ -107,7 +107,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     let after_win = Decimal::from(9900) + payout;
     assert_eq!(balance(&client).await, format!("{after_win:.2}"));
     // Settling again pays nothing more.
-    server.running.state.betting.settle_open().await.unwrap();
+    server.running.state.settlement.pass().await.unwrap();
     server.running.state.runner.catch_up_all().await.unwrap();
     assert_eq!(balance(&client).await, format!("{after_win:.2}"));
 

@@ -320,9 +320,9 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
 async fn settle_all(state: &api::app::AppState) {
     for _ in 0..50 {
         state.runner.catch_up_all().await.unwrap();
-        if state.betting.settle_open().await.unwrap() == 0 {
+        if state.settlement.pass().await.unwrap() == 0 {
             state.runner.catch_up_all().await.unwrap();
-            if state.betting.settle_open().await.unwrap() == 0 {
+            if state.settlement.pass().await.unwrap() == 0 {
                 return;
             }
         }

@@ -240,6 +240,11 @@ pub mod testing {
 
     /// A migrated Postgres store in a new schema of its own.
     pub async fn fresh_postgres() -> Db {
+        fresh_postgres_schema().await.0
+    }
+
+    /// As `fresh_postgres`, with the schema's name (to open it again).
+    pub async fn fresh_postgres_schema() -> (Db, String) {
         let url = postgres_url();
         let schema = format!("t_{}", unique_suffix());
         let admin = PgPoolOptions::new()
@@ -256,7 +261,7 @@ pub mod testing {
             .await
             .expect("open test schema");
         db.migrate().await.expect("migrate test schema");
-        db
+        (db, schema)
     }
 
     /// A migrated SQLite store in a new temporary file.
@@ -267,6 +272,31 @@ pub mod testing {
             .expect("open sqlite");
         db.migrate().await.expect("migrate sqlite");
         db
+    }
+
+    /// Two handles (pools) on one fresh store: two processes sharing it.
+    pub async fn fresh_pair(kind: StoreKind) -> (Db, Db) {
+        match kind {
+            StoreKind::Postgres => {
+                let (first, schema) = fresh_postgres_schema().await;
+                let second = Db::open_postgres(&postgres_url(), Some(&schema))
+                    .await
+                    .expect("open test schema again");
+                (first, second)
+            }
+            StoreKind::Sqlite => {
+                let path =
+                    std::env::temp_dir().join(format!("betting-test-{}.db", unique_suffix()));
+                let first = Db::connect(&DbUrl::Sqlite(path.clone()))
+                    .await
+                    .expect("open sqlite");
+                first.migrate().await.expect("migrate sqlite");
+                let second = Db::connect(&DbUrl::Sqlite(path))
+                    .await
+                    .expect("open sqlite again");
+                (first, second)
+            }
+        }
     }
 
     pub async fn fresh(kind: StoreKind) -> Db {
