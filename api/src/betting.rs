@@ -10,7 +10,7 @@ use commands::accounts::AccountService;
 use commands::bets::{BetService, PlaceError};
 use commands::cashout::CashOutAnswer;
 use domain::bet::BetError;
-use domain::bet::{BetRefusal, BetRequest};
+use domain::bet::{BetRefusal, BetRequest, RequestId, REQUEST_ID_MAX};
 use domain::Currency;
 use projections::bets::HistoryQuery;
 use rust_decimal::Decimal;
@@ -76,8 +76,13 @@ impl Betting {
     pub async fn do_bet(&self, user_id: &str, params: &Value) -> Result<Value, String> {
         let request: BetRequest =
             serde_json::from_value(params.clone()).map_err(|e| format!("invalid params: {e}"))?;
+        let request_id = request_id_of(params)?;
         let currency = self.currency(user_id).await?;
-        match self.bets.place(user_id, currency, &request).await {
+        match self
+            .bets
+            .place(user_id, currency, &request, request_id.as_ref())
+            .await
+        {
             Ok(placed) => {
                 let bet = &placed.bet;
                 let events: Vec<Value> = bet
@@ -382,6 +387,18 @@ impl Betting {
             .open(user_id, currency)
             .await?
             .is_empty())
+    }
+}
+
+/// The optional `request_id` (a string of up to 64 characters, or a
+/// number).
+fn request_id_of(params: &Value) -> Result<Option<RequestId>, String> {
+    let bad = || format!("invalid params: request_id (1 to {REQUEST_ID_MAX} characters)");
+    match params.get("request_id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => RequestId::parse(s).map(Some).ok_or_else(bad),
+        Some(Value::Number(n)) => RequestId::parse(&n.to_string()).map(Some).ok_or_else(bad),
+        Some(_) => Err(bad()),
     }
 }
 

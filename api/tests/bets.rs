@@ -15,6 +15,7 @@ commands::on_both_stores!(
     a_single_bet_takes_the_stake_once_settles_and_pays_once,
     refusals_answer_their_codes_and_move_no_money,
     a_bet_and_its_stake_commit_together_or_not_at_all,
+    a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake,
 );
 
 use common::{member, pick, swarm};
@@ -326,6 +327,55 @@ async fn a_bet_and_its_stake_commit_together_or_not_at_all(kind: StoreKind) {
         assert_eq!(after.ledger.reserved, Decimal::ZERO);
         server.stop().await;
     }
+}
+
+/// `do_bet` with a `request_id`: the same request again (one after the
+/// other, or two at once) answers the first bet and places nothing more;
+/// another request id places another bet; a request id over 64 characters
+/// is refused (protocol code 3) and places nothing.
+async fn a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake(kind: StoreKind) {
+    let server = start(kind).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, _, _, price) = pick(&server);
+    let bet = |request_id: &str| {
+        json!({"command": "do_bet", "rid": 5, "params": {
+        "type": 1, "mode": 2, "amount": "10", "request_id": request_id,
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
+    let first = swarm(&server, &sid, bet("slip-1")).await;
+    assert_eq!(first["data"]["result"], "OK", "{first}");
+    let again = swarm(&server, &sid, bet("slip-1")).await;
+    assert_eq!(again["data"]["result"], "OK", "{again}");
+    assert_eq!(
+        again["data"]["details"]["bet_id"],
+        first["data"]["details"]["bet_id"]
+    );
+    assert_eq!(again["data"]["details"]["amount"], "10.00");
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, "9990.00", "one stake taken");
+
+    // Two at once with a new request id: one bet between them.
+    let (one, two) = tokio::join!(
+        swarm(&server, &sid, bet("slip-2")),
+        swarm(&server, &sid, bet("slip-2"))
+    );
+    assert_eq!(one["data"]["result"], "OK", "{one}");
+    assert_eq!(two["data"]["result"], "OK", "{two}");
+    assert_eq!(
+        one["data"]["details"]["bet_id"],
+        two["data"]["details"]["bet_id"]
+    );
+    assert_ne!(
+        one["data"]["details"]["bet_id"],
+        first["data"]["details"]["bet_id"]
+    );
+    let long = swarm(&server, &sid, bet(&"x".repeat(65))).await;
+    assert_eq!(long["code"], 3, "{long}");
+    server.running.state.runner.catch_up_all().await.unwrap();
+    assert_eq!(balance(&client).await, "9980.00", "two bets, two stakes");
+    let history = client.post("/api/report/betrecods", json!({})).await;
+    assert_eq!(history["data"]["total"], 2, "{history}");
+    server.stop().await;
 }
 
 trait ClockNow {

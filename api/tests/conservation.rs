@@ -122,7 +122,7 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
                 match state
                     .betting
                     .bets
-                    .place(member, Currency::Cny, request)
+                    .place(member, Currency::Cny, request, None)
                     .await
                 {
                     Ok(_) => placed += 1,

@@ -1,6 +1,8 @@
-//! Two services on one Postgres schema: the background passes (settlement
-//! here) run in the one holding the job's lease; when its lease expires
-//! (the process died and stopped renewing) the other takes the job over.
+//! Two services on one Postgres schema, as two processes behind a load
+//! balancer: the background passes (settlement here) run in the one holding
+//! the job's lease, and when its lease expires (the process died and
+//! stopped renewing) the other takes the job over; a `do_bet` request id
+//! sent to both at once places one bet.
 
 mod common;
 
@@ -25,9 +27,24 @@ async fn service(db: commands::Db, clock: &ManualClock) -> AppState {
     AppState::with_clock(config, db, shared).await.unwrap()
 }
 
-/// A bet of `member` on a prematch selection, and its game ended as won:
-/// one settlement task waiting.
-async fn a_won_bet(state: &AppState, member: &str) -> String {
+async fn deposit(state: &AppState, member: &str, amount: i64) {
+    let deposit = WalletAction::Credit {
+        amount: Decimal::from(amount),
+        pot: Pot::Main,
+        kind: MovementKind::Deposit,
+    };
+    state
+        .wallets
+        .execute(WalletCommand::new(
+            WalletId::new(member, Currency::Cny),
+            "deposit-1",
+            deposit,
+        ))
+        .await
+        .unwrap();
+}
+
+fn single(state: &AppState) -> (BetRequest, u64, u64, u64) {
     let (event_id, market_id, game_id, price) = state.live.read(|c| {
         let game = c
             .games()
@@ -53,10 +70,17 @@ async fn a_won_bet(state: &AppState, member: &str) -> String {
             base: None,
         }],
     };
+    (request, event_id, market_id, game_id)
+}
+
+/// A bet of `member` on a prematch selection, and its game ended as won:
+/// one settlement task waiting.
+async fn a_won_bet(state: &AppState, member: &str) -> String {
+    let (request, event_id, market_id, game_id) = single(state);
     let placed = state
         .betting
         .bets
-        .place(member, Currency::Cny, &request)
+        .place(member, Currency::Cny, &request, None)
         .await
         .unwrap();
     let finished = Finished {
@@ -95,19 +119,7 @@ async fn only_the_lease_holder_runs_the_settlement_pass_until_its_lease_expires(
     let (lease_a, lease_b) = (a.lease(SETTLEMENT_LEASE), b.lease(SETTLEMENT_LEASE));
     let ttl = a.config.jobs.lease_ttl_ms as i64;
     let member = "lease-member";
-    let deposit = WalletAction::Credit {
-        amount: Decimal::from(100),
-        pot: Pot::Main,
-        kind: MovementKind::Deposit,
-    };
-    a.wallets
-        .execute(WalletCommand::new(
-            WalletId::new(member, Currency::Cny),
-            "deposit-1",
-            deposit,
-        ))
-        .await
-        .unwrap();
+    deposit(&a, member, 100).await;
 
     assert_eq!(lease_a.run(a.settlement.pass()).await.unwrap(), Some(0));
     a_won_bet(&a, member).await;
@@ -153,4 +165,55 @@ async fn a_won_bet_on_another_game(state: &AppState, member: &str) -> String {
         }
     });
     a_won_bet(state, member).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_do_bet_request_id_sent_to_two_services_at_once_places_one_bet() {
+    let (db_a, db_b) = testing::fresh_pair(StoreKind::Postgres).await;
+    let clock = ManualClock::at(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64,
+    );
+    let a = service(db_a, &clock).await;
+    let b = service(db_b, &clock).await;
+    let member = "twice";
+    deposit(&a, member, 100).await;
+    let (request, ..) = single(&a);
+    let id = domain::bet::RequestId::parse("slip-1").unwrap();
+    for round in 0..5 {
+        let id = domain::bet::RequestId::parse(&format!("slip-{round}")).unwrap();
+        let (one, two) = tokio::join!(
+            a.betting
+                .bets
+                .place(member, Currency::Cny, &request, Some(&id)),
+            b.betting
+                .bets
+                .place(member, Currency::Cny, &request, Some(&id)),
+        );
+        let (one, two) = (one.unwrap(), two.unwrap());
+        assert_eq!(one.bet_id, two.bet_id, "round {round}");
+        assert!(one.repeated != two.repeated, "one placed, one repeated");
+    }
+    let again = b
+        .betting
+        .bets
+        .place(member, Currency::Cny, &request, Some(&id))
+        .await
+        .unwrap();
+    assert!(again.repeated);
+    b.wallets.clear_cache();
+    let wallet = b
+        .wallets
+        .load(&WalletId::new(member, Currency::Cny))
+        .await
+        .unwrap();
+    assert_eq!(
+        wallet.balances().main,
+        Decimal::from(100 - 5 * 10),
+        "five stakes"
+    );
+    a.db.close().await;
+    b.db.close().await;
 }
