@@ -29,6 +29,7 @@ use commands::lease::Lease;
 use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::sessions::Sessions;
 use commands::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
+use commands::unresulted::VOID_UNRESULTED_LEASE;
 use domain::catalogue::Catalogue;
 
 /// What every handler may reach.
@@ -52,6 +53,7 @@ pub struct AppState {
     /// Process managers the background loops run (each under a lease).
     pub settlement: Arc<commands::settlement::Settlement>,
     pub auto_cashout: Arc<commands::autocashout::AutoCashout>,
+    pub unresulted: Arc<commands::unresulted::VoidUnresulted>,
     /// This process's id: the holder of its leases.
     pub node_id: String,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
@@ -214,6 +216,13 @@ impl AppState {
             bets.clone(),
             db.any.clone(),
         ));
+        let results = Arc::new(results);
+        let unresulted = Arc::new(commands::unresulted::VoidUnresulted::new(
+            results.clone(),
+            db.any.clone(),
+            clock.clone(),
+            Duration::from_secs(config.bets.void_unresulted_after_hours * 3600),
+        ));
         let betting = Arc::new(crate::betting::Betting {
             bets,
             accounts: accounts.clone(),
@@ -242,13 +251,14 @@ impl AppState {
             login_key: Arc::new(login_key),
             clock,
             live,
-            results: Arc::new(results),
+            results,
             hub,
             realtime: crate::realtime::Realtime::new(),
             notifications,
             staff,
             settlement,
             auto_cashout,
+            unresulted,
             node_id: commands::lease::node_id(),
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
@@ -276,6 +286,12 @@ impl AppState {
                 self.settlement
                     .clone()
                     .run_recovery(self.lease(RECOVERY_LEASE), stop.clone()),
+            ),
+            // Selections that never got a result are void after a while.
+            tokio::spawn(
+                self.unresulted
+                    .clone()
+                    .run(self.lease(VOID_UNRESULTED_LEASE), stop.clone()),
             ),
             // Auto cash-out rules fire on price moves.
             tokio::spawn(self.auto_cashout.clone().run(

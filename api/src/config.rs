@@ -109,6 +109,14 @@ pub struct BetsConfig {
     pub min_stake: rust_decimal::Decimal,
     pub max_stake: rust_decimal::Decimal,
     pub max_express_odds: rust_decimal::Decimal,
+    /// Selections still without a result this long after their bet's last
+    /// leg started are void (stake returned).
+    #[serde(default = "void_unresulted_after_hours")]
+    pub void_unresulted_after_hours: u64,
+}
+
+fn void_unresulted_after_hours() -> u64 {
+    commands::unresulted::DEFAULT_AFTER.as_secs() / 3600
 }
 
 impl BetsConfig {
@@ -241,6 +249,9 @@ impl Config {
             || self.bets.max_stake < self.bets.min_stake
         {
             bail!("bets.min_stake must be positive and not above bets.max_stake");
+        }
+        if self.bets.void_unresulted_after_hours == 0 {
+            bail!("bets.void_unresulted_after_hours must be at least 1");
         }
         if self.jobs.lease_ttl_ms < 1000 {
             bail!("jobs.lease_ttl_ms must be at least 1000");

@@ -14,6 +14,7 @@
 //! - `lease`: which process runs a background job's pass (`leases` table).
 //! - `settlement`: the settlement and placement-recovery process managers.
 //! - `autocashout`: the auto cash-out watcher.
+//! - `unresulted`: the scheduled void of selections that never got a result.
 
 pub mod accounts;
 pub mod autocashout;
@@ -36,6 +37,7 @@ pub mod settlement;
 pub mod staff;
 pub mod store;
 pub mod together;
+pub mod unresulted;
 pub mod wallet;
 
 pub use db::{Db, DbError, DbUrl, StoreKind};

@@ -114,6 +114,19 @@ impl ResultService {
             .await
     }
 
+    /// Records, corrects or voids a game's result with `metadata` (who
+    /// decided and why, for the audit trail).
+    pub async fn decide(
+        &self,
+        game_id: u64,
+        command: ResultCommand,
+        metadata: HashMap<String, String>,
+    ) -> Result<(), CommandError<ResultError>> {
+        self.framework
+            .execute(&game_id.to_string(), command, metadata)
+            .await
+    }
+
     pub async fn load(&self, game_id: u64) -> Result<GameResult, String> {
         self.framework
             .store()

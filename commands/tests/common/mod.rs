@@ -12,6 +12,7 @@ use commands::db::testing;
 use commands::feed::{Feed, Finished, Simulator, SimulatorSettings};
 use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::settlement::Settlement;
+use commands::unresulted::VoidUnresulted;
 use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
@@ -264,14 +265,49 @@ impl Platform {
     /// Projections and settlement until nothing is left to do.
     pub async fn settle_all(&self) {
         for _ in 0..20 {
-            self.runner.catch_up_all().await.unwrap();
+            self.caught_up().await;
             if self.settlement.pass().await.unwrap() == 0 {
-                self.runner.catch_up_all().await.unwrap();
+                self.caught_up().await;
                 if self.settlement.pass().await.unwrap() == 0 {
                     return;
                 }
             }
         }
+    }
+
+    /// Every projection has applied every committed event (on Postgres it
+    /// may have to wait for other tests' open transactions).
+    pub async fn caught_up(&self) {
+        for name in self.runner.names() {
+            self.runner
+                .settle(name, std::time::Duration::from_secs(10))
+                .await
+                .unwrap();
+        }
+    }
+
+    /// The job that voids selections left without a result for `after`.
+    pub fn void_unresulted(&self, after: std::time::Duration) -> VoidUnresulted {
+        VoidUnresulted::new(
+            self.results.clone(),
+            self.db.any.clone(),
+            Arc::new(self.clock.clone()),
+            after,
+        )
+    }
+
+    /// Projections and settlement until `bet_id` has a settlement (on
+    /// Postgres the projections may wait for other tests' transactions).
+    pub async fn settled(&self, bet_id: &str) -> domain::bet::Bet {
+        for _ in 0..500 {
+            self.settle_all().await;
+            let bet = self.bets.load(bet_id).await.unwrap();
+            if bet.result_version.is_some() {
+                return bet;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("bet {bet_id} never settled");
     }
 
     /// Whether the store holds a result event of `game_id`.
