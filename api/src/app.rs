@@ -54,6 +54,8 @@ pub struct AppState {
     pub settlement: Arc<commands::settlement::Settlement>,
     pub auto_cashout: Arc<commands::autocashout::AutoCashout>,
     pub unresulted: Arc<commands::unresulted::VoidUnresulted>,
+    /// The back office's results desk (trader decisions).
+    pub desk: Arc<commands::desk::ResultDesk>,
     /// This process's id: the holder of its leases.
     pub node_id: String,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
@@ -223,6 +225,13 @@ impl AppState {
             clock.clone(),
             Duration::from_secs(config.bets.void_unresulted_after_hours * 3600),
         ));
+        let desk = Arc::new(commands::desk::ResultDesk::new(
+            results.clone(),
+            live.clone(),
+            bets.clone(),
+            db.any.clone(),
+            clock.clone(),
+        ));
         let betting = Arc::new(crate::betting::Betting {
             bets,
             accounts: accounts.clone(),
@@ -259,6 +268,7 @@ impl AppState {
             settlement,
             auto_cashout,
             unresulted,
+            desk,
             node_id: commands::lease::node_id(),
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
@@ -390,6 +400,7 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
     for (name, password, role) in [
         ("support", "support1234", domain::staff::Role::Support),
         ("auditor", "auditor1234", domain::staff::Role::Auditor),
+        ("trader", "trader1234", domain::staff::Role::Trader),
         ("admin", "admin1234", domain::staff::Role::Admin),
     ] {
         state

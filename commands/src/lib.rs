@@ -14,6 +14,7 @@
 //! - `lease`: which process runs a background job's pass (`leases` table).
 //! - `settlement`: the settlement and placement-recovery process managers.
 //! - `autocashout`: the auto cash-out watcher.
+//! - `desk`: the results desk (staff result entry, correction and voids).
 //! - `unresulted`: the scheduled void of selections that never got a result.
 
 pub mod accounts;
@@ -24,6 +25,7 @@ pub mod cashout;
 pub mod clock;
 pub mod codes;
 pub mod db;
+pub mod desk;
 pub mod framework;
 pub mod freebets;
 pub mod ids;

@@ -255,6 +255,27 @@ pub async fn selections_of(
         .collect()
 }
 
+/// The game of `market_id`, if some bet is on it.
+pub async fn game_of_market(
+    pool: &sqlx::AnyPool,
+    market_id: u64,
+) -> Result<Option<u64>, sqlx::Error> {
+    let game: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT game_id FROM settlement_legs WHERE market_id = $1 LIMIT 1")
+            .bind(market_id as i64)
+            .fetch_optional(pool)
+            .await?;
+    Ok(game.flatten().map(|g| g as u64))
+}
+
+/// A bet on `event_id`, if there is one.
+pub async fn a_bet_on(pool: &sqlx::AnyPool, event_id: u64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT bet_id FROM settlement_legs WHERE event_id = $1 LIMIT 1")
+        .bind(event_id as i64)
+        .fetch_optional(pool)
+        .await
+}
+
 /// Selections without an outcome on bets whose last leg started before
 /// `started_before` (unix s), grouped by game: game id -> selections.
 pub async fn unresulted(
