@@ -79,6 +79,20 @@ fn endpoints() -> Vec<(
             Some(json!({"reason": "r"})),
             RESULTS,
         ),
+        ("GET", "/api/backoffice/shortfalls", None, QUEUE),
+        ("GET", "/api/backoffice/shortfalls?status=all", None, QUEUE),
+        (
+            "POST",
+            "/api/backoffice/shortfalls/1/collect",
+            Some(json!({})),
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/shortfalls/1/write-off",
+            Some(json!({"reason": "r"})),
+            QUEUE,
+        ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         (
             "POST",

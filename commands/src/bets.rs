@@ -20,7 +20,9 @@
 //! Settlement carries out the tasks of the `settlement` projection: the Bet
 //! aggregate settles (or re-settles after a corrected result, with the
 //! difference), and the wallet pays `bet:{id}:payout:{version}` (or takes
-//! back `bet:{id}:adjust:{version}`) once per result version.
+//! back `bet:{id}:adjust:{version}`) once per result version. A take-back
+//! the member cannot cover is taken in part and the rest queued for
+//! support (`shortfalls`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -106,6 +108,8 @@ pub struct BetService {
     pub(crate) clock: SharedClock,
     pub(crate) notifications: Arc<Notifications>,
     pub free_bets: Arc<crate::freebets::FreeBets>,
+    /// Corrections the member could not cover (the support queue).
+    pub shortfalls: Arc<crate::shortfalls::Shortfalls>,
     settings: BetSettings,
 }
 
@@ -130,6 +134,11 @@ impl BetService {
             store_pool: db.pool.clone(),
             ids: IdBlocks::new(db.any.clone(), "bet", 100),
             free_bets: Arc::new(crate::freebets::FreeBets::new(
+                db.any.clone(),
+                wallets.clone(),
+                clock.clone(),
+            )),
+            shortfalls: Arc::new(crate::shortfalls::Shortfalls::new(
                 db.any.clone(),
                 wallets.clone(),
                 clock.clone(),
@@ -606,8 +615,13 @@ impl BetService {
                 .await
             {
                 Ok(()) => {}
+                // The member spent it: take what is there, queue the rest
+                // for support as a debt (no balance goes negative).
                 Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
-                    tracing::warn!(bet_id, %amount, "correction cannot be taken back: balance too low; left for support");
+                    self.shortfalls
+                        .take_back_short(bet_id, version, &member_id, currency, -amount)
+                        .await
+                        .map_err(|e| PlaceError::Internal(e.to_string()))?;
                 }
                 Err(e) => return Err(PlaceError::Internal(e.to_string())),
             }

@@ -14,6 +14,7 @@
 //! - `lease`: which process runs a background job's pass (`leases` table).
 //! - `settlement`: the settlement and placement-recovery process managers.
 //! - `autocashout`: the auto cash-out watcher.
+//! - `shortfalls`: corrections a member could not cover (support queue).
 //! - `desk`: the results desk (staff result entry, correction and voids).
 //! - `unresulted`: the scheduled void of selections that never got a result.
 
@@ -36,6 +37,7 @@ pub mod metrics;
 pub mod notify;
 pub mod sessions;
 pub mod settlement;
+pub mod shortfalls;
 pub mod staff;
 pub mod store;
 pub mod together;

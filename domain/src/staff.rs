@@ -27,6 +27,9 @@ pub enum Duty {
     ManageStaff,
     /// Enter, correct and void results of games and markets.
     Results,
+    /// The queue of corrections members could not cover: read it, collect,
+    /// write off.
+    Shortfalls,
 }
 
 impl Role {
@@ -50,7 +53,7 @@ impl Role {
         matches!(
             (self, duty),
             (Role::Admin, _)
-                | (Role::Support, Duty::CounterOffers)
+                | (Role::Support, Duty::CounterOffers | Duty::Shortfalls)
                 | (Role::Auditor, Duty::Audit)
                 | (Role::Trader, Duty::Results)
         )
@@ -78,13 +81,13 @@ mod tests {
     fn each_role_may_only_its_own_duties_and_admin_all() {
         use Duty::*;
         let table = [
-            (Role::Support, [true, false, false, false]),
-            (Role::Auditor, [false, true, false, false]),
-            (Role::Trader, [false, false, false, true]),
-            (Role::Admin, [true, true, true, true]),
+            (Role::Support, [true, false, false, false, true]),
+            (Role::Auditor, [false, true, false, false, false]),
+            (Role::Trader, [false, false, false, true, false]),
+            (Role::Admin, [true, true, true, true, true]),
         ];
         for (role, allowed) in table {
-            for (duty, ok) in [CounterOffers, Audit, ManageStaff, Results]
+            for (duty, ok) in [CounterOffers, Audit, ManageStaff, Results, Shortfalls]
                 .into_iter()
                 .zip(allowed)
             {

@@ -12,6 +12,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::cashout::{Decider, Decision};
 use commands::desk::{DeskAction, DeskError};
+use commands::shortfalls::{Shortfall, ShortfallError};
 use commands::staff::{Staff, StaffError};
 use domain::staff::{Duty, Role};
 use rust_decimal::Decimal;
@@ -46,6 +47,15 @@ pub fn router() -> Router<AppState> {
         .route(
             "/api/backoffice/markets/{market_id}/void",
             post(void_market),
+        )
+        .route("/api/backoffice/shortfalls", get(shortfalls))
+        .route(
+            "/api/backoffice/shortfalls/{id}/collect",
+            post(collect_shortfall),
+        )
+        .route(
+            "/api/backoffice/shortfalls/{id}/write-off",
+            post(write_off_shortfall),
         )
 }
 
@@ -734,4 +744,104 @@ async fn void_market(
     Ok(done(
         json!({"game_id": game_id, "market_id": market_id, "action": action}),
     ))
+}
+
+impl From<ShortfallError> for BoError {
+    fn from(e: ShortfallError) -> Self {
+        match e {
+            ShortfallError::NotFound => BoError::not_found("Shortfall"),
+            ShortfallError::NotOpen | ShortfallError::Busy => {
+                BoError::bad(domain::Code::BAD_PARAMETERS.0, e.to_string())
+            }
+            other => BoError::internal(other),
+        }
+    }
+}
+
+async fn shortfall_entry(state: &AppState, row: &Shortfall) -> Value {
+    json!({
+        "id": row.id,
+        "bet_id": row.bet_id,
+        "result_version": row.version,
+        "user_id": row.member_id,
+        "username": username_of(state, &row.member_id).await,
+        "currency": row.currency.code(),
+        "due": format!("{:.2}", row.due),
+        "part": format!("{:.2}", row.part),
+        "taken": format!("{:.2}", row.taken),
+        "shortfall": format!("{:.2}", row.shortfall),
+        "status": row.status,
+        "created": row.created_ms,
+        "resolved": row.resolved_ms,
+        "resolved_by": row.resolved_by,
+        "note": row.note,
+    })
+}
+
+/// The queue of corrections members could not cover (support, admin).
+async fn shortfalls(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<QueueParams>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let all = match params.status.as_deref() {
+        None | Some("open") => false,
+        Some("all") => true,
+        Some(other) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                format!("Invalid request parameters: status '{other}' (open or all)"),
+            ))
+        }
+    };
+    let rows = state.betting.bets.shortfalls.list(all, 500).await?;
+    let mut list = Vec::with_capacity(rows.len());
+    for row in &rows {
+        list.push(shortfall_entry(&state, row).await);
+    }
+    Ok(done(json!(list)))
+}
+
+fn shortfall_id(id: &str) -> Result<i64, BoError> {
+    id.parse().map_err(|_| BoError::not_found("Shortfall"))
+}
+
+/// Collects what the member holds now, up to the debt (support, admin).
+async fn collect_shortfall(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let id = shortfall_id(&id)?;
+    let collected = state
+        .betting
+        .bets
+        .shortfalls
+        .collect(id, &auth.staff.id)
+        .await?;
+    let mut entry = shortfall_entry(&state, &collected.shortfall).await;
+    entry["collected"] = json!(format!("{:.2}", collected.amount));
+    Ok(done(entry))
+}
+
+/// Writes the debt off with a reason (support, admin).
+async fn write_off_shortfall(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(id): Path<String>,
+    body: Result<Json<VoidBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let id = shortfall_id(&id)?;
+    let reason = required_reason(body.reason.as_deref())?;
+    let row = state
+        .betting
+        .bets
+        .shortfalls
+        .write_off(id, &auth.staff.id, &reason)
+        .await?;
+    Ok(done(shortfall_entry(&state, &row).await))
 }
