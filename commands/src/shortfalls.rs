@@ -144,12 +144,15 @@ impl Shortfalls {
         Ok(self.wallets.load(wallet).await?.balances().main)
     }
 
+    /// Debits `amount` under `reference`: `Some(true)` moved it now,
+    /// `Some(false)` an earlier attempt under the reference had moved it,
+    /// `None` refused for lack of balance.
     async fn debit(
         &self,
         wallet: &WalletId,
         reference: String,
         amount: Decimal,
-    ) -> Result<bool, ShortfallError> {
+    ) -> Result<Option<bool>, ShortfallError> {
         let action = WalletAction::Debit {
             amount,
             pot: Pot::Main,
@@ -160,8 +163,8 @@ impl Shortfalls {
             .execute(WalletCommand::new(wallet.clone(), reference, action))
             .await
         {
-            Ok(_) => Ok(true),
-            Err(CommandError::Rejected(WalletError::InsufficientBalance)) => Ok(false),
+            Ok(receipt) => Ok(Some(!receipt.duplicate)),
+            Err(CommandError::Rejected(WalletError::InsufficientBalance)) => Ok(None),
             Err(e) => Err(e.into()),
         }
     }
@@ -212,7 +215,7 @@ impl Shortfalls {
         // The part planned at once; its reference makes a repeat move
         // nothing more.
         let reference = format!("bet:{bet_id}:adjust:{version}:part");
-        if self.debit(&wallet, reference, queued.part).await? {
+        if self.debit(&wallet, reference, queued.part).await?.is_some() {
             tracing::warn!(bet_id, %due, taken = %queued.part, shortfall = %queued.shortfall, "correction not covered; the rest queued for support");
             return Ok(queued);
         }
@@ -300,7 +303,8 @@ impl Shortfalls {
                 }
             };
             let reference = format!("shortfall:{id}:collect:{n}");
-            let took = self.debit(&wallet, reference, amount).await?;
+            let debited = self.debit(&wallet, reference, amount).await?;
+            let took = debited.is_some();
             let (taken, owed) = if took {
                 (row.taken + amount, row.shortfall - amount)
             } else {
@@ -322,7 +326,8 @@ impl Shortfalls {
             .bind(done.then(|| "collected".to_string()))
             .execute(&self.pool)
             .await?;
-            let amount = if took {
+            // Another attempt may have made this very move: it reports it.
+            let amount = if debited == Some(true) {
                 amount
             } else {
                 row.currency.round(Decimal::ZERO)

@@ -1,7 +1,9 @@
 //! Results are never left in limbo: a finished game leaves the live
 //! catalogue only once its result is committed, a result the store failed
 //! to record is tried again (from a durable pending list, also by the next
-//! feed leader), and the game's bets then settle.
+//! feed leader), and the game's bets then settle; selections that never get
+//! a result are void in the end; a correction the member cannot cover is a
+//! debt in the support queue, collected once.
 
 mod common;
 
@@ -16,6 +18,7 @@ commands::on_both_stores!(
     a_finished_game_leaves_the_catalogue_only_after_its_result_is_recorded_and_a_failed_recording_is_retried,
     a_result_the_leader_failed_to_record_is_recorded_by_the_next_leader,
     a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configured_time,
+    concurrent_collections_of_a_shortfall_take_the_debt_once,
 );
 
 fn blocked(p: &Platform, game: u64) -> Option<bool> {
@@ -155,4 +158,81 @@ async fn a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configure
         Decimal::from(90) + express_pays,
         "the single's stake back, the express paid on its other leg"
     );
+}
+
+/// A debt in the shortfall queue is collected once, however many collects
+/// run at once; a written-off debt is collected no more.
+async fn concurrent_collections_of_a_shortfall_take_the_debt_once(kind: StoreKind) {
+    use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+    let mut p = Platform::new(kind).await;
+    p.deposit("m1", 100).await;
+    let (game, event, price) = p.game(0);
+    let placed = p.bet("m1", event, price, 10).await;
+    let won = p.live.read(|c| common::finished(c, game));
+    p.end(game);
+    p.tick().await.unwrap();
+    p.settled(&placed.bet_id).await;
+    let wallet = WalletId::new("m1", domain::Currency::Cny);
+    let spend = WalletAction::Debit {
+        amount: p.main_balance("m1").await,
+        pot: Pot::Main,
+        kind: MovementKind::Withdrawal,
+    };
+    p.wallets
+        .execute(WalletCommand::new(wallet.clone(), "spend", spend))
+        .await
+        .unwrap();
+    let lost = commands::feed::Finished {
+        selections: won
+            .selections
+            .iter()
+            .map(|s| domain::result::SelectionResult {
+                outcome: domain::result::SelectionOutcome::Lost,
+                ..s.clone()
+            })
+            .collect(),
+        ..won
+    };
+    p.results.correct(lost, p.now_ms()).await.unwrap();
+    for _ in 0..500 {
+        p.settle_all().await;
+        if p.bets.load(&placed.bet_id).await.unwrap().status == BetStatus::Lost {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let queue = p.bets.shortfalls.list(false, 10).await.unwrap();
+    assert_eq!(queue.len(), 1);
+    let owed = (Decimal::from(10) * price).round_dp(2);
+    assert_eq!((queue[0].due, queue[0].shortfall), (owed, owed));
+
+    p.deposit("m1", 1_000).await;
+    let id = queue[0].id;
+    let shortfalls = p.bets.shortfalls.clone();
+    let attempts: Vec<_> = (0..4)
+        .map(|_| {
+            let s = shortfalls.clone();
+            tokio::spawn(async move { s.collect(id, "staff-1").await })
+        })
+        .collect();
+    let mut collected = Decimal::ZERO;
+    for attempt in attempts {
+        if let Ok(done) = attempt.await.unwrap() {
+            collected += done.amount;
+        }
+    }
+    let row = shortfalls.get(id).await.unwrap();
+    assert_eq!(row.status, "resolved");
+    assert_eq!(row.shortfall, Decimal::ZERO);
+    assert_eq!(row.taken, owed);
+    assert_eq!(collected, owed, "reported once");
+    assert_eq!(
+        p.main_balance("m1").await,
+        Decimal::from(1_000) - owed,
+        "the debt taken once"
+    );
+    assert!(matches!(
+        shortfalls.write_off(id, "staff-1", "too late").await,
+        Err(commands::shortfalls::ShortfallError::NotOpen)
+    ));
 }
