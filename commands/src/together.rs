@@ -54,7 +54,7 @@ pub struct Committed {
 pub type Moves<'a> = &'a (dyn Fn(&Bet, &[BetEvent]) -> Vec<(String, WalletAction)> + Sync);
 
 enum Attempt {
-    Done(Committed),
+    Done(Box<Committed>),
     Retry,
 }
 
@@ -102,7 +102,7 @@ pub async fn bet_with_wallet(
                 if !done.receipts.is_empty() {
                     wallets.metrics().handled("Wallet", "ok");
                 }
-                return Ok(done);
+                return Ok(*done);
             }
             Ok(Attempt::Retry) => {
                 bets.metrics()
@@ -212,11 +212,11 @@ async fn try_once(
                 bets.committed();
                 wallets.committed();
             }
-            Ok(Attempt::Done(Committed {
+            Ok(Attempt::Done(Box::new(Committed {
                 events,
                 bet,
                 receipts,
-            }))
+            })))
         }
         Err(e) => {
             bets.store().abandoned(bet_id);
