@@ -21,11 +21,15 @@ use crate::swarm::hub::Hub;
 use crate::transport::crypto::Pairs;
 use crate::transport::Transport;
 use commands::accounts::AccountService;
+use commands::autocashout::AUTO_CASHOUT_LEASE;
 use commands::clock::{SharedClock, SystemClock};
 use commands::codes::{Codes, Outbox};
 use commands::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
+use commands::lease::Lease;
 use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::sessions::Sessions;
+use commands::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
+use commands::unresulted::VOID_UNRESULTED_LEASE;
 use domain::catalogue::Catalogue;
 
 /// What every handler may reach.
@@ -48,6 +52,14 @@ pub struct AppState {
     pub staff: Arc<commands::staff::StaffService>,
     /// Client log writes per IP (`logwriter/*`), shared by every process.
     pub client_logs: Arc<commands::limits::RateLimit>,
+    /// Process managers the background loops run (each under a lease).
+    pub settlement: Arc<commands::settlement::Settlement>,
+    pub auto_cashout: Arc<commands::autocashout::AutoCashout>,
+    pub unresulted: Arc<commands::unresulted::VoidUnresulted>,
+    /// The back office's results desk (trader decisions).
+    pub desk: Arc<commands::desk::ResultDesk>,
+    /// This process's id: the holder of its leases.
+    pub node_id: String,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -216,8 +228,31 @@ impl AppState {
             notifications.clone(),
             config.bets.settings(),
         );
+        let bets = Arc::new(bets);
+        let settlement = Arc::new(commands::settlement::Settlement::new(
+            bets.clone(),
+            db.any.clone(),
+        ));
+        let auto_cashout = Arc::new(commands::autocashout::AutoCashout::new(
+            bets.clone(),
+            db.any.clone(),
+        ));
+        let results = Arc::new(results);
+        let unresulted = Arc::new(commands::unresulted::VoidUnresulted::new(
+            results.clone(),
+            db.any.clone(),
+            clock.clone(),
+            Duration::from_secs(config.bets.void_unresulted_after_hours * 3600),
+        ));
+        let desk = Arc::new(commands::desk::ResultDesk::new(
+            results.clone(),
+            live.clone(),
+            bets.clone(),
+            db.any.clone(),
+            clock.clone(),
+        ));
         let betting = Arc::new(crate::betting::Betting {
-            bets: Arc::new(bets),
+            bets,
             accounts: accounts.clone(),
             pool: db.any.clone(),
             currencies: Default::default(),
@@ -252,11 +287,16 @@ impl AppState {
             login_key: Arc::new(login_key),
             clock,
             live,
-            results: Arc::new(results),
+            results,
             hub,
             realtime,
             notifications,
             staff,
+            settlement,
+            auto_cashout,
+            unresulted,
+            desk,
+            node_id: commands::lease::node_id(),
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
@@ -274,13 +314,28 @@ impl AppState {
                     .run(self.notifications.clone(), stop.clone()),
             ),
             // Settlement tasks and interrupted placements.
-            tokio::spawn(self.betting.clone().run(stop.clone())),
-            // Auto cash-out rules fire on price moves.
             tokio::spawn(
-                self.betting
+                self.settlement
                     .clone()
-                    .run_auto_cashout(self.live.clone(), stop.clone()),
+                    .run(self.lease(SETTLEMENT_LEASE), stop.clone()),
             ),
+            tokio::spawn(
+                self.settlement
+                    .clone()
+                    .run_recovery(self.lease(RECOVERY_LEASE), stop.clone()),
+            ),
+            // Selections that never got a result are void after a while.
+            tokio::spawn(
+                self.unresulted
+                    .clone()
+                    .run(self.lease(VOID_UNRESULTED_LEASE), stop.clone()),
+            ),
+            // Auto cash-out rules fire on price moves.
+            tokio::spawn(self.auto_cashout.clone().run(
+                self.live.clone(),
+                self.lease(AUTO_CASHOUT_LEASE),
+                stop.clone(),
+            )),
         ];
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(
@@ -293,6 +348,17 @@ impl AppState {
             )));
         }
         tasks
+    }
+
+    /// This process's hold on the lease `name` (see `commands::lease`).
+    pub fn lease(&self, name: &str) -> Lease {
+        Lease::new(
+            self.db.any.clone(),
+            name,
+            self.node_id.clone(),
+            Duration::from_millis(self.config.jobs.lease_ttl_ms),
+            self.clock.clone(),
+        )
     }
 
     /// Starts the projection runner; it stops when `stop` turns true.
@@ -363,6 +429,7 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
     for (name, password, role) in [
         ("support", "support1234", domain::staff::Role::Support),
         ("auditor", "auditor1234", domain::staff::Role::Auditor),
+        ("trader", "trader1234", domain::staff::Role::Trader),
         ("admin", "admin1234", domain::staff::Role::Admin),
     ] {
         state

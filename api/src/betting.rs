@@ -1,21 +1,21 @@
-//! Betting on the wire: `do_bet`, `get_max_bet` and `bet_history` over
-//! `/swarm`, `report/betrecods` on the main API, and the settlement worker
-//! that carries out the `settlement` projection's tasks.
+//! Betting on the wire: `do_bet`, `get_max_bet`, `bet_history` and the
+//! cash-out commands over `/swarm`, `report/betrecods` on the main API.
+//! Decoding, a call into `commands`, encoding: the settlement worker,
+//! placement recovery and the auto cash-out watcher are process managers
+//! in `commands` (`settlement`, `autocashout`).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use commands::accounts::AccountService;
 use commands::bets::{BetService, PlaceError};
 use commands::cashout::CashOutAnswer;
 use domain::bet::BetError;
-use domain::bet::{BetRefusal, BetRequest};
+use domain::bet::{BetRefusal, BetRequest, RequestId, REQUEST_ID_MAX};
 use domain::Currency;
 use projections::bets::HistoryQuery;
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::watch;
 
 pub struct Betting {
     pub bets: Arc<BetService>,
@@ -76,8 +76,13 @@ impl Betting {
     pub async fn do_bet(&self, user_id: &str, params: &Value) -> Result<Value, String> {
         let request: BetRequest =
             serde_json::from_value(params.clone()).map_err(|e| format!("invalid params: {e}"))?;
+        let request_id = request_id_of(params)?;
         let currency = self.currency(user_id).await?;
-        match self.bets.place(user_id, currency, &request).await {
+        match self
+            .bets
+            .place(user_id, currency, &request, request_id.as_ref())
+            .await
+        {
             Ok(placed) => {
                 let bet = &placed.bet;
                 let events: Vec<Value> = bet
@@ -400,130 +405,17 @@ impl Betting {
             .await?
             .is_empty())
     }
+}
 
-    /// One pass over the auto cash-out rules: fires those the current
-    /// prices reach. Returns how many fired.
-    pub async fn fire_auto_cashouts(&self) -> Result<usize, String> {
-        let rules = projections::autocashout::active(&self.pool)
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut fired = 0;
-        for rule in rules {
-            let outcome = async {
-                let outcomes = self.outcomes(&rule.bet_id).await?;
-                self.bets
-                    .fire_auto_cashout(&rule.bet_id, &outcomes)
-                    .await
-                    .map_err(|e| e.to_string())
-            }
-            .await;
-            match outcome {
-                Ok(Some(CashOutAnswer::Ok { .. })) => fired += 1,
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(bet_id = rule.bet_id, error = %e, "auto cash-out failed; retrying")
-                }
-            }
-        }
-        Ok(fired)
-    }
-
-    /// Watches prices for auto cash-out rules until `stop`: a pass after
-    /// every catalogue change, at most every 250 ms.
-    pub async fn run_auto_cashout(
-        self: Arc<Self>,
-        live: Arc<commands::live::LiveCatalogue>,
-        mut stop: watch::Receiver<bool>,
-    ) {
-        let mut seen = None;
-        let mut passed = std::time::Instant::now();
-        loop {
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis(250)) => {}
-                _ = stop.changed() => {}
-            }
-            if *stop.borrow() {
-                return;
-            }
-            // A price move, or (rules change too) a second since the last pass.
-            let version = live.version();
-            if seen == Some(version) && passed.elapsed() < Duration::from_secs(1) {
-                continue;
-            }
-            seen = Some(version);
-            passed = std::time::Instant::now();
-            if let Err(e) = self.fire_auto_cashouts().await {
-                tracing::warn!(error = %e, "auto cash-out pass failed; retrying");
-            }
-        }
-    }
-
-    /// Carries out settlement tasks and recovers interrupted placements
-    /// until `stop`.
-    pub async fn run(self: Arc<Self>, mut stop: watch::Receiver<bool>) {
-        let mut recovered_at = std::time::Instant::now();
-        loop {
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis(200)) => {}
-                _ = stop.changed() => {}
-            }
-            if *stop.borrow() {
-                return;
-            }
-            if let Err(e) = self.settle_open().await {
-                tracing::warn!(error = %e, "settlement pass failed; retrying");
-            }
-            if recovered_at.elapsed() > Duration::from_secs(10) {
-                recovered_at = std::time::Instant::now();
-                if let Err(e) = self.bets.recover(commands::bets::RECOVER_AFTER_MS).await {
-                    tracing::warn!(error = %e, "placement recovery failed; retrying");
-                }
-            }
-        }
-    }
-
-    /// One pass over the open settlement tasks; returns how many it did.
-    /// A task that fails is logged and retried on the next pass without
-    /// holding up the others; a task whose selections' outcomes are not all
-    /// known (a settlement projection being rebuilt) waits.
-    pub async fn settle_open(&self) -> Result<usize, String> {
-        let tasks = projections::settlement::open_tasks(&self.pool, 500)
-            .await
-            .map_err(|e| e.to_string())?;
-        let mut done = 0;
-        for (id, bet_id, version) in &tasks {
-            let outcome = async {
-                let legs = projections::settlement::legs_of(&self.pool, bet_id)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let outcomes = projections::settlement::outcomes_of(&self.pool, bet_id)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                if legs == 0 || (outcomes.len() as i64) < legs {
-                    return Ok(false);
-                }
-                let sp_prices = projections::settlement::sp_prices_of(&self.pool, bet_id)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                self.bets
-                    .settle(bet_id, *version as u64, outcomes, sp_prices)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                projections::settlement::finish_task(&self.pool, *id)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                Ok::<_, String>(true)
-            }
-            .await;
-            match outcome {
-                Ok(true) => done += 1,
-                Ok(false) => {}
-                Err(e) => {
-                    tracing::warn!(bet_id, error = %e, "settlement task failed; retrying later")
-                }
-            }
-        }
-        Ok(done)
+/// The optional `request_id` (a string of up to 64 characters, or a
+/// number).
+fn request_id_of(params: &Value) -> Result<Option<RequestId>, String> {
+    let bad = || format!("invalid params: request_id (1 to {REQUEST_ID_MAX} characters)");
+    match params.get("request_id") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => RequestId::parse(s).map(Some).ok_or_else(bad),
+        Some(Value::Number(n)) => RequestId::parse(&n.to_string()).map(Some).ok_or_else(bad),
+        Some(_) => Err(bad()),
     }
 }
 

@@ -19,6 +19,7 @@ pub struct Config {
     pub bets: BetsConfig,
     #[serde(default)]
     pub swarm: SwarmConfig,
+    pub jobs: JobsConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -168,6 +169,10 @@ pub struct BetsConfig {
     /// Combinations one system bet may hold (code 1914 above).
     #[serde(default = "default_max_combinations")]
     pub max_combinations: usize,
+    /// Selections still without a result this long after their bet's last
+    /// leg started are void (stake returned).
+    #[serde(default = "void_unresulted_after_hours")]
+    pub void_unresulted_after_hours: u64,
 }
 
 fn default_max_selections() -> usize {
@@ -176,6 +181,10 @@ fn default_max_selections() -> usize {
 
 fn default_max_combinations() -> usize {
     domain::bet::MAX_COMBINATIONS
+}
+
+fn void_unresulted_after_hours() -> u64 {
+    commands::unresulted::DEFAULT_AFTER.as_secs() / 3600
 }
 
 impl BetsConfig {
@@ -187,6 +196,23 @@ impl BetsConfig {
             max_selections: self.max_selections,
             max_combinations: self.max_combinations,
             ..Default::default()
+        }
+    }
+}
+
+/// Background jobs (process managers) and their leases.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct JobsConfig {
+    /// How long a job's lease lasts without renewal: after a process dies,
+    /// another takes its jobs over within this time.
+    pub lease_ttl_ms: u64,
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        Self {
+            lease_ttl_ms: commands::lease::DEFAULT_TTL.as_millis() as u64,
         }
     }
 }
@@ -302,6 +328,12 @@ impl Config {
         }
         if self.server.request_timeout_ms < 100 {
             bail!("server.request_timeout_ms must be at least 100");
+        }
+        if self.bets.void_unresulted_after_hours == 0 {
+            bail!("bets.void_unresulted_after_hours must be at least 1");
+        }
+        if self.jobs.lease_ttl_ms < 1000 {
+            bail!("jobs.lease_ttl_ms must be at least 1000");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

@@ -169,7 +169,7 @@ async fn audit_bets(config: Config) -> anyhow::Result<()> {
 /// standard input (never from the command line).
 async fn create_staff(config: Config, name: &str, role: &str) -> anyhow::Result<()> {
     let role = domain::staff::Role::parse(role)
-        .with_context(|| format!("unknown role '{role}' (support, auditor or admin)"))?;
+        .with_context(|| format!("unknown role '{role}' (support, auditor, trader or admin)"))?;
     let mut password = String::new();
     std::io::stdin()
         .read_line(&mut password)

@@ -22,7 +22,8 @@ fn endpoints() -> Vec<(
 )> {
     const QUEUE: &[&str] = &["support", "admin"];
     const AUDIT: &[&str] = &["auditor", "admin"];
-    const ANY: &[&str] = &["support", "auditor", "admin"];
+    const RESULTS: &[&str] = &["trader", "admin"];
+    const ANY: &[&str] = &["support", "auditor", "trader", "admin"];
     vec![
         ("GET", "/api/backoffice/me", None, ANY),
         ("GET", "/api/backoffice/counter-offers", None, QUEUE),
@@ -60,6 +61,38 @@ fn endpoints() -> Vec<(
             Some(json!({"user": "nobody", "amount": "1"})),
             QUEUE,
         ),
+        (
+            "POST",
+            "/api/backoffice/games/1/result",
+            Some(json!({"score": {"team1": 1, "team2": 0}, "reason": "r"})),
+            RESULTS,
+        ),
+        (
+            "POST",
+            "/api/backoffice/games/1/void",
+            Some(json!({"reason": "r"})),
+            RESULTS,
+        ),
+        (
+            "POST",
+            "/api/backoffice/markets/1/void",
+            Some(json!({"reason": "r"})),
+            RESULTS,
+        ),
+        ("GET", "/api/backoffice/shortfalls", None, QUEUE),
+        ("GET", "/api/backoffice/shortfalls?status=all", None, QUEUE),
+        (
+            "POST",
+            "/api/backoffice/shortfalls/1/collect",
+            Some(json!({})),
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/shortfalls/1/write-off",
+            Some(json!({"reason": "r"})),
+            QUEUE,
+        ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         (
             "POST",
@@ -79,6 +112,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
     for (name, password) in [
         ("support", "support1234"),
         ("auditor", "auditor1234"),
+        ("trader", "trader1234"),
         ("admin", "admin1234"),
     ] {
         staff.push((name, staff_token(&server, name, password).await));
@@ -116,7 +150,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
             checked += 1;
         }
     }
-    assert_eq!(checked, endpoints().len() * 3);
+    assert_eq!(checked, endpoints().len() * 4);
     server.stop().await;
 }
 
@@ -268,6 +302,6 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         .iter()
         .map(|s| s["username"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["admin", "auditor", "eve", "support"]);
+    assert_eq!(names, ["admin", "auditor", "eve", "support", "trader"]);
     server.stop().await;
 }

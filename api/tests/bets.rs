@@ -15,6 +15,7 @@ commands::on_both_stores!(
     a_single_bet_takes_the_stake_once_settles_and_pays_once,
     refusals_answer_their_codes_and_move_no_money,
     a_bet_and_its_stake_commit_together_or_not_at_all,
+    a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake,
 );
 
 use common::{member, pick, swarm};
@@ -29,7 +30,7 @@ async fn balance(client: &Client) -> String {
 async fn settle_until(server: &common::Server, client: &Client, bet_id: i64, status: i64) -> Value {
     for _ in 0..200 {
         server.running.state.runner.catch_up_all().await.unwrap();
-        server.running.state.betting.settle_open().await.unwrap();
+        server.running.state.settlement.pass().await.unwrap();
         server.running.state.runner.catch_up_all().await.unwrap();
         let history = client
             .post("/api/report/betrecods", json!({"BetId": bet_id}))
@@ -107,7 +108,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     let after_win = Decimal::from(9900) + payout;
     assert_eq!(balance(&client).await, format!("{after_win:.2}"));
     // Settling again pays nothing more.
-    server.running.state.betting.settle_open().await.unwrap();
+    server.running.state.settlement.pass().await.unwrap();
     server.running.state.runner.catch_up_all().await.unwrap();
     assert_eq!(balance(&client).await, format!("{after_win:.2}"));
 
@@ -332,6 +333,67 @@ async fn a_bet_and_its_stake_commit_together_or_not_at_all(kind: StoreKind) {
         );
         assert_eq!(after.ledger.reserved, Decimal::ZERO);
         server.stop().await;
+    }
+}
+
+/// `do_bet` with a `request_id`: the same request again (one after the
+/// other, or two at once) answers the first bet and places nothing more;
+/// another request id places another bet; a request id over 64 characters
+/// is refused (protocol code 3) and places nothing.
+async fn a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake(kind: StoreKind) {
+    let server = start(kind).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, _, _, price) = pick(&server);
+    let bet = |request_id: &str| {
+        json!({"command": "do_bet", "rid": 5, "params": {
+        "type": 1, "mode": 2, "amount": "10", "request_id": request_id,
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
+    let first = swarm(&server, &sid, bet("slip-1")).await;
+    assert_eq!(first["data"]["result"], "OK", "{first}");
+    let again = swarm(&server, &sid, bet("slip-1")).await;
+    assert_eq!(again["data"]["result"], "OK", "{again}");
+    assert_eq!(
+        again["data"]["details"]["bet_id"],
+        first["data"]["details"]["bet_id"]
+    );
+    assert_eq!(again["data"]["details"]["amount"], "10.00");
+    caught_up(&server).await;
+    assert_eq!(balance(&client).await, "9990.00", "one stake taken");
+
+    // Two at once with a new request id: one bet between them.
+    let (one, two) = tokio::join!(
+        swarm(&server, &sid, bet("slip-2")),
+        swarm(&server, &sid, bet("slip-2"))
+    );
+    assert_eq!(one["data"]["result"], "OK", "{one}");
+    assert_eq!(two["data"]["result"], "OK", "{two}");
+    assert_eq!(
+        one["data"]["details"]["bet_id"],
+        two["data"]["details"]["bet_id"]
+    );
+    assert_ne!(
+        one["data"]["details"]["bet_id"],
+        first["data"]["details"]["bet_id"]
+    );
+    let long = swarm(&server, &sid, bet(&"x".repeat(65))).await;
+    assert_eq!(long["code"], 3, "{long}");
+    caught_up(&server).await;
+    assert_eq!(balance(&client).await, "9980.00", "two bets, two stakes");
+    let history = client.post("/api/report/betrecods", json!({})).await;
+    assert_eq!(history["data"]["total"], 2, "{history}");
+    server.stop().await;
+}
+
+/// Every projection has applied every committed event (on Postgres the
+/// projections may wait for other tests' open transactions).
+async fn caught_up(server: &common::Server) {
+    let runner = &server.running.state.runner;
+    for name in runner.names() {
+        runner
+            .settle(name, std::time::Duration::from_secs(10))
+            .await
+            .unwrap();
     }
 }
 

@@ -200,7 +200,7 @@ async fn a_full_cash_out_pays_the_formula_amount_once_and_closes_the_bet(kind: S
 async fn settled(server: &Server, client: &Client, bet_id: i64) -> Value {
     for _ in 0..200 {
         server.running.state.runner.catch_up_all().await.unwrap();
-        server.running.state.betting.settle_open().await.unwrap();
+        server.running.state.settlement.pass().await.unwrap();
         let r = record(server, client, bet_id).await;
         if ![0, -5].contains(&r["outcome"].as_i64().unwrap_or(0)) {
             return r;
@@ -281,7 +281,7 @@ async fn a_cash_out_racing_the_settlement_lets_exactly_one_win(kind: StoreKind) 
         let settle = tokio::spawn(async move {
             win_on(&state, game_id, event_id).await;
             state.runner.catch_up_all().await.unwrap();
-            state.betting.settle_open().await.unwrap();
+            state.settlement.pass().await.unwrap();
         });
         let cash = swarm(
             &server,

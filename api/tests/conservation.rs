@@ -19,7 +19,10 @@ use domain::Currency;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 
-commands::on_both_stores!(a_simulated_day_conserves_money);
+commands::on_both_stores!(
+    a_simulated_day_conserves_money,
+    a_correction_the_member_cannot_cover_goes_to_the_support_queue_and_money_is_conserved,
+);
 
 const MEMBERS: usize = 500;
 const BETS: usize = 10_000;
@@ -122,7 +125,7 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
                 match state
                     .betting
                     .bets
-                    .place(member, Currency::Cny, request)
+                    .place(member, Currency::Cny, request, None)
                     .await
                 {
                     Ok(_) => placed += 1,
@@ -283,10 +286,21 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
         .iter()
         .map(|(p,)| p.parse::<Decimal>().unwrap())
         .sum();
+    // A take-back a member could not cover is owed in the support queue.
+    let owed: Decimal = state
+        .betting
+        .bets
+        .shortfalls
+        .outstanding()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(_, amount)| amount)
+        .sum();
     assert_eq!(
         history_paid,
-        payouts - adjustments,
-        "the wallet paid exactly what the bets say"
+        payouts - adjustments - owed,
+        "the wallet paid exactly what the bets say, less what is owed"
     );
     // The correction re-settled the bets on that game.
     let on_game: Vec<(String,)> = sqlx::query_as(
@@ -316,13 +330,250 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
     server.stop().await;
 }
 
+/// The member's wallet folded from its events: (deposits and other
+/// credits, stakes taken, payouts, debits); asserts each reference moved
+/// once, the balance equals the fold and is not negative, and the balance
+/// read model agrees.
+async fn conserved(
+    state: &api::app::AppState,
+    id: &WalletId,
+) -> (Decimal, Decimal, Decimal, Decimal) {
+    let (mut d, mut s, mut p, mut a) = (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
+    let mut references = std::collections::HashSet::new();
+    for event in state.wallets.events(id).await.unwrap() {
+        if let Some(r) = event.reference() {
+            assert!(
+                references.insert(r.to_string()),
+                "reference {r} applied twice"
+            );
+        }
+        match event {
+            WalletEvent::Credited { amount, .. } => d += amount,
+            WalletEvent::StakeTaken { amount, .. } => s += amount,
+            WalletEvent::PaidOut { amount, .. } => p += amount,
+            WalletEvent::Debited { amount, .. } => a += amount,
+            _ => {}
+        }
+    }
+    let wallet = state.wallets.replay(id).await.unwrap();
+    assert!(
+        wallet.balances().main >= Decimal::ZERO,
+        "no negative balance"
+    );
+    assert_eq!(wallet.balances().main, d - s + p - a, "conservation");
+    state
+        .runner
+        .settle("balances", std::time::Duration::from_secs(30))
+        .await
+        .unwrap();
+    let read: Decimal = projections::balances::all(&state.db.any)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|row| row.member_id == id.member_id)
+        .map(|row| row.ledger.balances.main)
+        .sum();
+    assert_eq!(
+        read,
+        wallet.balances().main,
+        "the balance read model agrees"
+    );
+    (d, s, p, a)
+}
+
+/// A member wins, spends the winnings, and the result is corrected: the
+/// take-back the balance cannot cover is taken in part (what is there) and
+/// the rest waits in the support queue as a debt, never a negative
+/// balance; money is conserved throughout; support collects the debt once
+/// the member has money again.
+async fn a_correction_the_member_cannot_cover_goes_to_the_support_queue_and_money_is_conserved(
+    kind: StoreKind,
+) {
+    let server = common::start(kind).await;
+    let (client, sid) = common::member(&server).await;
+    let state = server.running.state.clone();
+    let support = common::staff_token(&server, "support", "support1234").await;
+    let user_id = state.accounts.find("demo").await.unwrap().unwrap();
+    let wallet = WalletId::new(user_id.clone(), Currency::Cny);
+    let (event_id, market_id, game_id, price) = common::pick(&server);
+    let placed = common::swarm(
+        &server,
+        &sid,
+        serde_json::json!({"command": "do_bet", "rid": 3, "params": {
+        "type": 1, "mode": 2, "amount": "100",
+        "bets": [{"event_id": event_id, "price": price.to_string()}]}}),
+    )
+    .await;
+    let bet_id = placed["data"]["details"]["bet_id"]
+        .as_i64()
+        .unwrap()
+        .to_string();
+    let result = |outcome| Finished {
+        game_id,
+        score: FinalScore {
+            team1: 1,
+            team2: 0,
+            first_half: None,
+            corners: None,
+        },
+        selections: vec![SelectionResult {
+            event_id,
+            market_id,
+            outcome,
+            sp_price: None,
+        }],
+    };
+    state
+        .results
+        .record(result(domain::result::SelectionOutcome::Won), 1)
+        .await
+        .unwrap();
+    let paid = |status: i8| {
+        let state = state.clone();
+        let bet_id = bet_id.clone();
+        async move {
+            for _ in 0..300 {
+                settle_all(&state).await;
+                let bet = state.betting.bets.load(&bet_id).await.unwrap();
+                if bet.status.code() == status {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            panic!("bet {bet_id} never reached {status}");
+        }
+    };
+    paid(3).await;
+    let won = (Decimal::from(100) * price).round_dp(2);
+    state.wallets.clear_cache();
+    let balance = state.wallets.load(&wallet).await.unwrap().balances().main;
+    assert_eq!(balance, Decimal::from(9900) + won);
+
+    // The member spends all but 50.00.
+    let spend = WalletAction::Debit {
+        amount: balance - Decimal::from(50),
+        pot: Pot::Main,
+        kind: MovementKind::Withdrawal,
+    };
+    state
+        .wallets
+        .execute(WalletCommand::new(wallet.clone(), "withdrawal-1", spend))
+        .await
+        .unwrap();
+
+    // The result is corrected: the pick lost; the winnings are due back.
+    state
+        .results
+        .correct(result(domain::result::SelectionOutcome::Lost), 2)
+        .await
+        .unwrap();
+    paid(1).await;
+    settle_all(&state).await;
+    state.wallets.clear_cache();
+    assert_eq!(
+        state.wallets.load(&wallet).await.unwrap().balances().main,
+        Decimal::ZERO,
+        "50.00 taken at once"
+    );
+    let (status, queue) = common::backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/shortfalls",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{queue}");
+    let entries = queue["data"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{queue}");
+    let entry = &entries[0];
+    assert_eq!(entry["bet_id"], bet_id.as_str());
+    assert_eq!(entry["user_id"], user_id.as_str());
+    assert_eq!(entry["username"], "demo");
+    assert_eq!(entry["currency"], "CNY");
+    assert_eq!(entry["due"], format!("{won:.2}"));
+    assert_eq!(entry["taken"], "50.00");
+    assert_eq!(
+        entry["shortfall"],
+        format!("{:.2}", won - Decimal::from(50))
+    );
+    assert_eq!(entry["status"], "open");
+    // Settling again takes nothing more and queues nothing more.
+    settle_all(&state).await;
+    let (_, again) = common::backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/shortfalls",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(again["data"].as_array().unwrap().len(), 1);
+    let (_, _, p, a) = conserved(&state, &wallet).await;
+    assert_eq!(p, won, "paid once");
+    assert_eq!(
+        a, balance,
+        "debited: the withdrawal and the 50.00 the correction could take"
+    );
+
+    // The member deposits; support collects the debt.
+    let deposit = WalletAction::Credit {
+        amount: Decimal::from(1000),
+        pot: Pot::Main,
+        kind: MovementKind::Deposit,
+    };
+    state
+        .wallets
+        .execute(WalletCommand::new(wallet.clone(), "deposit-2", deposit))
+        .await
+        .unwrap();
+    let id = entry["id"].as_i64().unwrap();
+    let (status, collected) = common::backoffice(
+        &server,
+        "POST",
+        &format!("/api/backoffice/shortfalls/{id}/collect"),
+        Some(&support),
+        Some(serde_json::json!({})),
+    )
+    .await;
+    assert_eq!(status, 200, "{collected}");
+    assert_eq!(
+        collected["data"]["collected"],
+        format!("{:.2}", won - Decimal::from(50))
+    );
+    assert_eq!(collected["data"]["shortfall"], "0.00");
+    assert_eq!(collected["data"]["status"], "resolved");
+    state.wallets.clear_cache();
+    assert_eq!(
+        state.wallets.load(&wallet).await.unwrap().balances().main,
+        Decimal::from(1000) - (won - Decimal::from(50))
+    );
+    let (_, open) = common::backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/shortfalls",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert!(open["data"].as_array().unwrap().is_empty(), "{open}");
+    let (_, _, p, a) = conserved(&state, &wallet).await;
+    assert_eq!(
+        a - (balance - Decimal::from(50)),
+        p,
+        "the whole correction is taken back in the end"
+    );
+    let _ = client;
+    server.stop().await;
+}
+
 /// Runs the projections and the settlement worker until nothing is left.
 async fn settle_all(state: &api::app::AppState) {
     for _ in 0..50 {
         state.runner.catch_up_all().await.unwrap();
-        if state.betting.settle_open().await.unwrap() == 0 {
+        if state.settlement.pass().await.unwrap() == 0 {
             state.runner.catch_up_all().await.unwrap();
-            if state.betting.settle_open().await.unwrap() == 0 {
+            if state.settlement.pass().await.unwrap() == 0 {
                 return;
             }
         }

@@ -95,7 +95,7 @@ async fn single(
 async fn settled(server: &Server, client: &Client, bet_id: i64) -> Value {
     for _ in 0..200 {
         server.running.state.runner.catch_up_all().await.unwrap();
-        server.running.state.betting.settle_open().await.unwrap();
+        server.running.state.settlement.pass().await.unwrap();
         server.running.state.runner.catch_up_all().await.unwrap();
         let history = client
             .post("/api/report/betrecods", json!({"BetId": bet_id}))

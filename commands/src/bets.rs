@@ -6,6 +6,12 @@
 //! transaction (`together::bet_with_wallet`), so no crash can separate
 //! them. Ids come from `id_blocks`, a block of 100 per process.
 //!
+//! A `do_bet` sent with a request id claims it (`request_claims`, scope
+//! `do_bet:{member}`) in the bet's own transaction: the same request again,
+//! in any process, answers the bet the first one placed and places nothing.
+//! A request that was refused claimed nothing, so sending it again is a new
+//! attempt.
+//!
 //! Placements of earlier versions went step by step, recorded in
 //! `bet_placements`; `recover` still finishes or undoes any such placement
 //! a crash interrupted (a bet that exists gets its stake taken, a stake
@@ -14,7 +20,9 @@
 //! Settlement carries out the tasks of the `settlement` projection: the Bet
 //! aggregate settles (or re-settles after a corrected result, with the
 //! difference), and the wallet pays `bet:{id}:payout:{version}` (or takes
-//! back `bet:{id}:adjust:{version}`) once per result version.
+//! back `bet:{id}:adjust:{version}`) once per result version. A take-back
+//! the member cannot cover is taken in part and the rest queued for
+//! support (`shortfalls`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -22,7 +30,7 @@ use std::sync::Arc;
 use cqrs_es::EventStore;
 use domain::bet::{
     validate, Bet, BetCommand, BetEvent, BetLimits, BetRefusal, BetRequest, ExpressBonus, Quote,
-    ValidBet,
+    RequestId, ValidBet,
 };
 use domain::result::SelectionOutcome;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletError, WalletId};
@@ -38,7 +46,7 @@ use crate::ids::IdBlocks;
 use crate::live::LiveCatalogue;
 use crate::metrics::CommandMetrics;
 use crate::notify::{Notifications, WIN};
-use crate::store::StoreOptions;
+use crate::store::{claimed, Claim, StoreOptions};
 use crate::together::{bet_with_wallet, TxError};
 use crate::wallet::WalletService;
 
@@ -91,6 +99,8 @@ pub struct Placed {
     pub bet_id: String,
     pub currency: Currency,
     pub bet: ValidBet,
+    /// A repeat of a request id: the bet an earlier request placed.
+    pub repeated: bool,
 }
 
 pub struct BetService {
@@ -103,6 +113,8 @@ pub struct BetService {
     pub(crate) clock: SharedClock,
     pub(crate) notifications: Arc<Notifications>,
     pub free_bets: Arc<crate::freebets::FreeBets>,
+    /// Corrections the member could not cover (the support queue).
+    pub shortfalls: Arc<crate::shortfalls::Shortfalls>,
     settings: BetSettings,
 }
 
@@ -127,6 +139,11 @@ impl BetService {
             store_pool: db.pool.clone(),
             ids: IdBlocks::new(db.any.clone(), "bet", 100),
             free_bets: Arc::new(crate::freebets::FreeBets::new(
+                db.any.clone(),
+                wallets.clone(),
+                clock.clone(),
+            )),
+            shortfalls: Arc::new(crate::shortfalls::Shortfalls::new(
                 db.any.clone(),
                 wallets.clone(),
                 clock.clone(),
@@ -221,13 +238,38 @@ impl BetService {
             .any(|r| r.starts_with("bet:") && !r.ends_with(":offer")))
     }
 
-    /// Validates a `do_bet` against the live catalogue and places it.
+    /// The bet a request id placed, as `place` answered it.
+    async fn placed_before(&self, bet_id: &str) -> Result<Placed, PlaceError> {
+        let bet = self.load(bet_id).await?;
+        let placement = bet.placement.ok_or_else(|| {
+            PlaceError::Internal(format!(
+                "request claimed by bet {bet_id}, which is not placed"
+            ))
+        })?;
+        Ok(Placed {
+            bet_id: bet_id.to_string(),
+            currency: placement.currency,
+            bet: placement.bet,
+            repeated: true,
+        })
+    }
+
+    /// Validates a `do_bet` against the live catalogue and places it. With
+    /// a `request_id` the member used before for a bet that was placed: that
+    /// bet, and nothing placed.
     pub async fn place(
         &self,
         member_id: &str,
         currency: Currency,
         request: &BetRequest,
+        request_id: Option<&RequestId>,
     ) -> Result<Placed, PlaceError> {
+        let scope = format!("do_bet:{member_id}");
+        if let Some(id) = request_id {
+            if let Some(bet_id) = claimed(&self.pool, &scope, id.as_str()).await? {
+                return self.placed_before(&bet_id).await;
+            }
+        }
         let now_ms = self.clock.now_ms();
         // On a follower, prices no older than the leader's last change.
         let fresh = self
@@ -299,7 +341,9 @@ impl BetService {
             bet_id: bet_id.clone(),
             member_id: member_id.to_string(),
             currency,
-            request_id: bet_id.clone(),
+            request_id: request_id
+                .map(|id| id.to_string())
+                .unwrap_or_else(|| bet_id.clone()),
             bet: bet.clone(),
             express_bonus: self.settings.express_bonus,
             at_ms: now_ms,
@@ -343,6 +387,11 @@ impl BetService {
                 .collect()
         };
         let wallet = WalletId::new(member_id, currency);
+        let claim = request_id.map(|id| Claim {
+            scope: scope.clone(),
+            request_id: id.to_string(),
+            answer: bet_id.clone(),
+        });
         match bet_with_wallet(
             &self.framework,
             self.wallets.framework(),
@@ -353,6 +402,7 @@ impl BetService {
             &wallet,
             &moves,
             true,
+            claim.as_ref(),
         )
         .await
         {
@@ -360,7 +410,16 @@ impl BetService {
                 bet_id,
                 currency,
                 bet,
+                repeated: false,
             }),
+            // The same request, placed meanwhile (by a concurrent repeat).
+            Err(TxError::Claimed) => {
+                let id = request_id.map(|id| id.as_str()).unwrap_or_default();
+                match claimed(&self.pool, &scope, id).await? {
+                    Some(first) => self.placed_before(&first).await,
+                    None => Err(PlaceError::Internal("a claim that is not there".into())),
+                }
+            }
             Err(TxError::Wallet(WalletError::InsufficientBalance)) => {
                 Err(PlaceError::Refused(match bet.bonus_id {
                     Some(_) => BetRefusal::FreeBetNotAvailable,
@@ -603,8 +662,13 @@ impl BetService {
                 .await
             {
                 Ok(()) => {}
+                // The member spent it: take what is there, queue the rest
+                // for support as a debt (no balance goes negative).
                 Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
-                    tracing::warn!(bet_id, %amount, "correction cannot be taken back: balance too low; left for support");
+                    self.shortfalls
+                        .take_back_short(bet_id, version, &member_id, currency, -amount)
+                        .await
+                        .map_err(|e| PlaceError::Internal(e.to_string()))?;
                 }
                 Err(e) => return Err(PlaceError::Internal(e.to_string())),
             }

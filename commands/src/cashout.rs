@@ -184,6 +184,7 @@ impl BetService {
             &wallet,
             &moves,
             false,
+            None,
         )
         .await
     }

@@ -282,6 +282,31 @@ pub mod testing {
         db
     }
 
+    /// Two handles (pools) on one fresh store: two processes sharing it.
+    pub async fn fresh_pair(kind: StoreKind) -> (Db, Db) {
+        match kind {
+            StoreKind::Postgres => {
+                let (first, schema) = fresh_postgres_schema().await;
+                let second = Db::open_postgres(&postgres_url(), Some(&schema))
+                    .await
+                    .expect("open test schema again");
+                (first, second)
+            }
+            StoreKind::Sqlite => {
+                let path =
+                    std::env::temp_dir().join(format!("betting-test-{}.db", unique_suffix()));
+                let first = Db::connect(&DbUrl::Sqlite(path.clone()))
+                    .await
+                    .expect("open sqlite");
+                first.migrate().await.expect("migrate sqlite");
+                let second = Db::connect(&DbUrl::Sqlite(path))
+                    .await
+                    .expect("open sqlite again");
+                (first, second)
+            }
+        }
+    }
+
     pub async fn fresh(kind: StoreKind) -> Db {
         match kind {
             StoreKind::Postgres => fresh_postgres().await,

@@ -1,7 +1,7 @@
 //! Application services: one `CqrsFramework` per aggregate over the event
 //! store of the configured database, with conflict retries, snapshots and an
-//! aggregate cache. Process managers (bet -> wallet, result -> settlement)
-//! will live here too.
+//! aggregate cache, and the process managers (result -> settlement -> wallet,
+//! auto cash-out) that background loops run under a lease.
 //!
 //! Layout
 //! - `db`: choosing the store from `DATABASE_URL`, pools, migrations, and
@@ -11,27 +11,39 @@
 //! - `wallet`: the wallet service.
 //! - `bookings`: booking ids (a betslip saved under a short id).
 //! - `metrics`: command counters for `/metrics`.
+//! - `lease`: which process runs a background job's pass (`leases` table).
+//! - `settlement`: the settlement and placement-recovery process managers.
+//! - `autocashout`: the auto cash-out watcher.
+//! - `shortfalls`: corrections a member could not cover (support queue).
+//! - `desk`: the results desk (staff result entry, correction and voids).
+//! - `unresulted`: the scheduled void of selections that never got a result.
 
 pub mod accounts;
+pub mod autocashout;
 pub mod bets;
 pub mod bookings;
 pub mod cashout;
 pub mod clock;
 pub mod codes;
 pub mod db;
+pub mod desk;
 pub mod framework;
 pub mod freebets;
 pub mod guards;
 pub mod ids;
+pub mod lease;
 pub mod limits;
 pub mod live;
 pub mod metrics;
 pub mod notify;
 pub mod sessions;
+pub mod settlement;
+pub mod shortfalls;
 pub mod staff;
 pub mod store;
 pub mod swarm_polls;
 pub mod together;
+pub mod unresulted;
 pub mod wallet;
 
 pub use db::{Db, DbError, DbUrl, StoreKind};

@@ -2,8 +2,15 @@
 //! the Swarm hub (reads) and the feed loop (writes). Every change bumps a
 //! version that subscribers wait on. Finished games are recorded as
 //! `GameResult` events, from which bets are settled.
+//!
+//! No result is left in limbo: a finished game leaves the live catalogue
+//! only in the step after its `GameResulted` event committed. A result the
+//! store refused stays pending - in this process's memory and in the table
+//! `pending_results`, so the next leader finds it if this one dies - and
+//! is tried again on every step; meanwhile the game stays listed, blocked
+//! (no bets on a game that has ended).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -150,6 +157,19 @@ impl ResultService {
             .await
     }
 
+    /// Records, corrects or voids a game's result with `metadata` (who
+    /// decided and why, for the audit trail).
+    pub async fn decide(
+        &self,
+        game_id: u64,
+        command: ResultCommand,
+        metadata: HashMap<String, String>,
+    ) -> Result<(), CommandError<ResultError>> {
+        self.framework
+            .execute(&game_id.to_string(), command, metadata)
+            .await
+    }
+
     pub async fn load(&self, game_id: u64) -> Result<GameResult, String> {
         self.framework
             .store()
@@ -255,6 +275,83 @@ impl CatalogueLog {
     }
 }
 
+/// Finished games whose result is not recorded yet (`pending_results`).
+struct PendingResults {
+    pool: AnyPool,
+}
+
+impl PendingResults {
+    async fn save(&self, finished: &Finished, at_ms: i64, error: &str) -> Result<(), LiveError> {
+        let body = serde_json::to_string(finished).map_err(|e| LiveError::Entry {
+            id: finished.game_id as i64,
+            reason: e.to_string(),
+        })?;
+        sqlx::query(
+            "INSERT INTO pending_results (game_id, body, finished_ms, attempts, last_error) VALUES ($1, $2, $3, 1, $4)
+             ON CONFLICT (game_id) DO UPDATE SET attempts = pending_results.attempts + 1, last_error = excluded.last_error",
+        )
+        .bind(finished.game_id as i64)
+        .bind(body)
+        .bind(at_ms)
+        .bind(error)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The oldest pending results: (game, when it finished).
+    async fn load(&self, limit: i64) -> Result<Vec<(Finished, i64)>, LiveError> {
+        let rows = sqlx::query(
+            "SELECT game_id, body, finished_ms FROM pending_results ORDER BY finished_ms, game_id LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut pending = Vec::with_capacity(rows.len());
+        for row in rows {
+            let id: i64 = row.try_get("game_id")?;
+            let body: String = row.try_get("body")?;
+            let finished = serde_json::from_str(&body).map_err(|e| LiveError::Entry {
+                id,
+                reason: e.to_string(),
+            })?;
+            pending.push((finished, row.try_get("finished_ms")?));
+        }
+        Ok(pending)
+    }
+
+    async fn done(&self, game_id: u64) -> Result<(), LiveError> {
+        sqlx::query("DELETE FROM pending_results WHERE game_id = $1")
+            .bind(game_id as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+/// Keeps `game_id` in `next` as it is in `current` (the tick removed it),
+/// blocked: it has ended, its result is not recorded yet.
+fn keep_blocked(next: &mut Catalogue, current: &Catalogue, game_id: u64) {
+    if !next.games().contains_key(&game_id) {
+        let Some(game) = current.games().get(&game_id) else {
+            return;
+        };
+        let kept = next.insert_game(game.clone()).and_then(|_| {
+            for market in current.markets_of(game_id) {
+                next.insert_market(market.clone())?;
+                for event in current.events_of(market.id) {
+                    next.insert_event(event.clone())?;
+                }
+            }
+            Ok(())
+        });
+        if let Err(e) = kept {
+            tracing::warn!(game_id, error = %e, "an unrecorded game could not stay listed");
+        }
+    }
+    let _ = next.update_game(game_id, |g| g.is_blocked = true);
+}
+
 /// Which process runs the feed. On Postgres the holder of an advisory lock
 /// on its own connection (if that connection dies the lock goes with it and
 /// another process takes over); SQLite has one process.
@@ -275,6 +372,11 @@ pub struct LiveFeed {
     applied: i64,
     since_snapshot: u32,
     started: bool,
+    pending: PendingResults,
+    /// Finished games not recorded yet, with the time they finished.
+    unrecorded: BTreeMap<u64, (Finished, i64)>,
+    /// Games recorded that still have to leave the catalogue.
+    leaving: BTreeSet<u64>,
 }
 
 /// Change sets between two snapshots.
@@ -294,6 +396,11 @@ impl LiveFeed {
             applied: 0,
             since_snapshot: 0,
             started: false,
+            pending: PendingResults {
+                pool: db.any.clone(),
+            },
+            unrecorded: BTreeMap::new(),
+            leaving: BTreeSet::new(),
         }
     }
 
@@ -397,7 +504,21 @@ impl LiveFeed {
             return Ok(());
         }
         let mut next = live.read(|c| c.clone());
-        let finished = self.feed.tick(&mut next, now_s);
+        for game in self.feed.tick(&mut next, now_s) {
+            self.unrecorded
+                .entry(game.game_id)
+                .or_insert((game, now_ms));
+        }
+        // Results first: a game leaves the catalogue once its result is in.
+        self.record_results(results).await;
+        live.read(|current| {
+            for game_id in self.unrecorded.keys() {
+                keep_blocked(&mut next, current, *game_id);
+            }
+        });
+        for game_id in &self.leaving {
+            next.remove_game(*game_id);
+        }
         let changes = live.read(|current| next.changes_since(current));
         if !changes.is_empty() {
             self.applied = if self.since_snapshot >= SNAPSHOT_EVERY {
@@ -410,13 +531,48 @@ impl LiveFeed {
             live.update(|c| *c = next);
             live.applied(self.applied, true);
         }
-        for game in finished {
-            let game_id = game.game_id;
-            if let Err(e) = results.record(game, now_ms).await {
-                tracing::error!(game_id, error = %e, "result not recorded");
+        self.leaving.clear();
+        Ok(())
+    }
+
+    /// Tries every result not recorded yet (this leader's, and those an
+    /// earlier leader left in `pending_results`). A result recorded is
+    /// struck from the pending list and its game leaves the catalogue; one
+    /// the store refused is kept pending and tried again on the next step.
+    async fn record_results(&mut self, results: &ResultService) {
+        match self.pending.load(100).await {
+            Ok(rows) => {
+                for (finished, at_ms) in rows {
+                    self.unrecorded
+                        .entry(finished.game_id)
+                        .or_insert((finished, at_ms));
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "pending results not read; retrying"),
+        }
+        let games: Vec<u64> = self.unrecorded.keys().copied().collect();
+        for game_id in games {
+            let Some((finished, at_ms)) = self.unrecorded.get(&game_id).cloned() else {
+                continue;
+            };
+            match results.record(finished.clone(), at_ms).await {
+                Ok(()) => {
+                    self.unrecorded.remove(&game_id);
+                    self.leaving.insert(game_id);
+                    // A row left behind is recorded again (a no-op) and
+                    // deleted by a later step.
+                    if let Err(e) = self.pending.done(game_id).await {
+                        tracing::warn!(game_id, error = %e, "pending result not cleared");
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(game_id, error = %e, "result not recorded yet; kept pending");
+                    if let Err(e) = self.pending.save(&finished, at_ms, &e.to_string()).await {
+                        tracing::error!(game_id, error = %e, "pending result not saved; kept in memory");
+                    }
+                }
             }
         }
-        Ok(())
     }
 }
 

@@ -569,12 +569,49 @@ pub async fn append_together(
     pool: &StorePool,
     parts: &[&(dyn Part + Sync)],
 ) -> Result<(), PersistenceError> {
+    match append_claiming(pool, parts, None).await? {
+        Appended::Done => Ok(()),
+        Appended::Claimed => Err(PersistenceError::UnknownError(
+            "a claim without a claim".into(),
+        )),
+    }
+}
+
+/// A request id claimed in the same transaction as the events it caused
+/// (table `request_claims`): the first outcome of a request that may come
+/// again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// Whose request ids these are, e.g. `do_bet:{member id}`.
+    pub scope: String,
+    pub request_id: String,
+    /// What a repeat answers, e.g. the bet id.
+    pub answer: String,
+}
+
+/// What [`append_claiming`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Appended {
+    /// The events (and the claim) committed.
+    Done,
+    /// The request id was claimed already: nothing was written.
+    Claimed,
+}
+
+/// As [`append_together`], and, with `claim`, claims the request id in the
+/// same transaction: when another writer claimed it first, nothing is
+/// written (`Appended::Claimed`); the caller answers what that claim says.
+pub async fn append_claiming(
+    pool: &StorePool,
+    parts: &[&(dyn Part + Sync)],
+    claim: Option<&Claim>,
+) -> Result<Appended, PersistenceError> {
     let mut rows = Vec::new();
     for part in parts {
         rows.extend(part.rows()?);
     }
-    if rows.is_empty() {
-        return Ok(());
+    if rows.is_empty() && claim.is_none() {
+        return Ok(Appended::Done);
     }
     let mut sql = String::from(
         "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ",
@@ -600,25 +637,68 @@ pub async fn append_together(
         ));
     }
     let unknown = |e: sqlx::Error| PersistenceError::UnknownError(Box::new(e));
+    macro_rules! insert {
+        ($executor:expr) => {{
+            if !rows.is_empty() {
+                let mut query = sqlx::query(&sql);
+                for row in &rows {
+                    query = query
+                        .bind(row.aggregate_type.as_str())
+                        .bind(row.aggregate_id.as_str())
+                        .bind(row.sequence as i64)
+                        .bind(row.event_type.as_str())
+                        .bind(row.event_version.as_str())
+                        .bind(row.payload.to_string())
+                        .bind(row.metadata.to_string());
+                }
+                query.execute($executor).await.map_err(unknown)?;
+            }
+        }};
+    }
+    // The claim goes first: a concurrent claimer of the same id waits for
+    // this transaction, then finds the row and writes nothing.
     macro_rules! run {
         ($pool:expr) => {{
-            let mut query = sqlx::query(&sql);
-            for row in &rows {
-                query = query
-                    .bind(row.aggregate_type.as_str())
-                    .bind(row.aggregate_id.as_str())
-                    .bind(row.sequence as i64)
-                    .bind(row.event_type.as_str())
-                    .bind(row.event_version.as_str())
-                    .bind(row.payload.to_string())
-                    .bind(row.metadata.to_string());
+            match claim {
+                None => insert!($pool),
+                Some(claim) => {
+                    let mut tx = $pool.begin().await.map_err(unknown)?;
+                    let claimed = sqlx::query(
+                        "INSERT INTO request_claims (scope, request_id, answer) VALUES ($1, $2, $3) ON CONFLICT (scope, request_id) DO NOTHING",
+                    )
+                    .bind(&claim.scope)
+                    .bind(&claim.request_id)
+                    .bind(&claim.answer)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(unknown)?
+                    .rows_affected();
+                    if claimed == 0 {
+                        tx.rollback().await.map_err(unknown)?;
+                        return Ok(Appended::Claimed);
+                    }
+                    insert!(&mut *tx);
+                    tx.commit().await.map_err(unknown)?;
+                }
             }
-            query.execute($pool).await.map_err(unknown)?;
         }};
     }
     match pool {
         StorePool::Postgres(pool) => run!(pool),
         StorePool::Sqlite(pool) => run!(pool),
     }
-    Ok(())
+    Ok(Appended::Done)
+}
+
+/// The answer recorded for a claimed request id, if any.
+pub async fn claimed(
+    pool: &sqlx::AnyPool,
+    scope: &str,
+    request_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT answer FROM request_claims WHERE scope = $1 AND request_id = $2")
+        .bind(scope)
+        .bind(request_id)
+        .fetch_optional(pool)
+        .await
 }

@@ -6,6 +6,12 @@
 //! whose stake was not taken. Both aggregates are decided on their loaded
 //! state, then appended at once; a collision with another writer on either
 //! aggregate retries the whole transaction from a fresh load.
+//!
+//! A command sent with a client's request id (`do_bet`) also claims that id
+//! in the same transaction (`store::append_claiming`): a repeat of the
+//! request, in this process or another, finds the claim and answers the
+//! first outcome; a repeat racing the first loses on the claim and writes
+//! nothing.
 
 use std::collections::HashMap;
 
@@ -15,7 +21,7 @@ use domain::wallet::{Receipt, Wallet, WalletAction, WalletCommand, WalletError, 
 
 use crate::db::StorePool;
 use crate::framework::Framework;
-use crate::store::{append_together, is_retryable, Decided};
+use crate::store::{append_claiming, is_retryable, Appended, Claim, Decided};
 
 /// Why a transaction did not commit.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +32,8 @@ pub enum TxError {
     Wallet(WalletError),
     #[error("the wallet already made the move '{0}'")]
     Duplicate(String),
+    #[error("the request id was claimed by an earlier request")]
+    Claimed,
     #[error("the transaction kept conflicting with concurrent commands")]
     Contended,
     #[error("event store failure: {0}")]
@@ -46,7 +54,7 @@ pub struct Committed {
 pub type Moves<'a> = &'a (dyn Fn(&Bet, &[BetEvent]) -> Vec<(String, WalletAction)> + Sync);
 
 enum Attempt {
-    Done(Committed),
+    Done(Box<Committed>),
     Retry,
     /// The wallet refused on this process's cached state: decide again on
     /// what the store holds before refusing (another process may have paid
@@ -56,7 +64,9 @@ enum Attempt {
 
 /// Decides `command` on the Bet `bet_id` and the wallet moves it needs on
 /// `wallet`, and commits both or neither. `fresh`: the bet id was just
-/// handed out, so the first attempt skips reading the Bet.
+/// handed out, so the first attempt skips reading the Bet. `claim`: a
+/// request id claimed with the events (`TxError::Claimed` when it was
+/// claimed before).
 #[allow(clippy::too_many_arguments)]
 pub async fn bet_with_wallet(
     bets: &Framework<Bet>,
@@ -68,6 +78,7 @@ pub async fn bet_with_wallet(
     wallet: &WalletId,
     moves: Moves<'_>,
     fresh: bool,
+    claim: Option<&Claim>,
 ) -> Result<Committed, TxError> {
     let wallet_key = wallet.to_string();
     // Always the Bet's turn first, then the wallet's: one order, no cycles.
@@ -91,6 +102,7 @@ pub async fn bet_with_wallet(
             moves,
             fresh && attempt == 1,
             current_wallet,
+            claim,
         )
         .await
         {
@@ -104,7 +116,7 @@ pub async fn bet_with_wallet(
                 if !done.receipts.is_empty() {
                     wallets.metrics().handled("Wallet", "ok");
                 }
-                return Ok(done);
+                return Ok(*done);
             }
             Ok(Attempt::Retry) => {
                 bets.metrics()
@@ -115,7 +127,10 @@ pub async fn bet_with_wallet(
             }
             Err(e) => {
                 let outcome = match e {
-                    TxError::Bet(_) | TxError::Wallet(_) | TxError::Duplicate(_) => "rejected",
+                    TxError::Bet(_)
+                    | TxError::Wallet(_)
+                    | TxError::Duplicate(_)
+                    | TxError::Claimed => "rejected",
                     _ => "error",
                 };
                 bets.metrics().handled("Bet", outcome);
@@ -140,6 +155,7 @@ async fn try_once(
     moves: Moves<'_>,
     fresh: bool,
     current_wallet: bool,
+    claim: Option<&Claim>,
 ) -> Result<Attempt, TxError> {
     let store = bets.store();
     let decided = if fresh {
@@ -201,11 +217,16 @@ async fn try_once(
         }
     }
     let appended = match &decided_wallet {
-        Some(w) => append_together(pool, &[&decided_bet, w]).await,
-        None => append_together(pool, &[&decided_bet]).await,
+        Some(w) => append_claiming(pool, &[&decided_bet, w], claim).await,
+        None => append_claiming(pool, &[&decided_bet], claim).await,
     };
     match appended {
-        Ok(()) => {
+        Ok(Appended::Claimed) => {
+            bets.store().abandoned(bet_id);
+            wallets.store().abandoned(wallet_key);
+            Err(TxError::Claimed)
+        }
+        Ok(Appended::Done) => {
             let bet = decided_bet.aggregate().clone();
             let wrote =
                 !events.is_empty() || decided_wallet.as_ref().is_some_and(|w| !w.is_empty());
@@ -217,11 +238,11 @@ async fn try_once(
                 bets.committed();
                 wallets.committed();
             }
-            Ok(Attempt::Done(Committed {
+            Ok(Attempt::Done(Box::new(Committed {
                 events,
                 bet,
                 receipts,
-            }))
+            })))
         }
         Err(e) => {
             bets.store().abandoned(bet_id);

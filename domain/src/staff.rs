@@ -10,6 +10,8 @@ pub enum Role {
     Support,
     /// Reads bets' event histories and replays them against read models.
     Auditor,
+    /// Enters, corrects and voids results (games and markets).
+    Trader,
     /// Everything, and manages staff accounts.
     Admin,
 }
@@ -23,15 +25,21 @@ pub enum Duty {
     Audit,
     /// Create and list staff accounts.
     ManageStaff,
+    /// Enter, correct and void results of games and markets.
+    Results,
+    /// The queue of corrections members could not cover: read it, collect,
+    /// write off.
+    Shortfalls,
 }
 
 impl Role {
-    pub const ALL: [Role; 3] = [Role::Support, Role::Auditor, Role::Admin];
+    pub const ALL: [Role; 4] = [Role::Support, Role::Auditor, Role::Trader, Role::Admin];
 
     pub fn name(self) -> &'static str {
         match self {
             Role::Support => "support",
             Role::Auditor => "auditor",
+            Role::Trader => "trader",
             Role::Admin => "admin",
         }
     }
@@ -44,7 +52,10 @@ impl Role {
     pub fn may(self, duty: Duty) -> bool {
         matches!(
             (self, duty),
-            (Role::Admin, _) | (Role::Support, Duty::CounterOffers) | (Role::Auditor, Duty::Audit)
+            (Role::Admin, _)
+                | (Role::Support, Duty::CounterOffers | Duty::Shortfalls)
+                | (Role::Auditor, Duty::Audit)
+                | (Role::Trader, Duty::Results)
         )
     }
 }
@@ -70,12 +81,16 @@ mod tests {
     fn each_role_may_only_its_own_duties_and_admin_all() {
         use Duty::*;
         let table = [
-            (Role::Support, [true, false, false]),
-            (Role::Auditor, [false, true, false]),
-            (Role::Admin, [true, true, true]),
+            (Role::Support, [true, false, false, false, true]),
+            (Role::Auditor, [false, true, false, false, false]),
+            (Role::Trader, [false, false, false, true, false]),
+            (Role::Admin, [true, true, true, true, true]),
         ];
         for (role, allowed) in table {
-            for (duty, ok) in [CounterOffers, Audit, ManageStaff].into_iter().zip(allowed) {
+            for (duty, ok) in [CounterOffers, Audit, ManageStaff, Results, Shortfalls]
+                .into_iter()
+                .zip(allowed)
+            {
                 assert_eq!(role.may(duty), ok, "{role:?} {duty:?}");
             }
         }

@@ -109,10 +109,13 @@ impl Projection for SettlementProjection {
                         let bet_id = stored.aggregate_id.as_str();
                         for leg in &bet.legs {
                             sqlx::query(
-                                "INSERT INTO settlement_legs (event_id, bet_id) VALUES ($1, $2) ON CONFLICT (event_id, bet_id) DO NOTHING",
+                                "INSERT INTO settlement_legs (event_id, bet_id, game_id, market_id, start_ts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id, bet_id) DO NOTHING",
                             )
                             .bind(leg.event_id as i64)
                             .bind(bet_id)
+                            .bind(leg.game_id as i64)
+                            .bind(leg.market_id as i64)
+                            .bind(leg.start_ts)
                             .execute(&mut *conn)
                             .await?;
                         }
@@ -121,11 +124,12 @@ impl Projection for SettlementProjection {
                     "GameResult" => {
                         let event: ResultEvent = serde_json::from_str(payload)
                             .map_err(|e| ProjectionError::bad_event(stored, e))?;
-                        let (ResultEvent::GameResulted { selections, .. }
-                        | ResultEvent::ResultCorrected { selections, .. }) = event;
+                        // Results, corrections and voids alike state
+                        // outcomes (a void: returned).
+                        let selections = event.selections();
                         version += 1;
                         let mut bets = std::collections::BTreeSet::new();
-                        for selection in &selections {
+                        for selection in selections {
                             sqlx::query(
                                 "INSERT INTO settlement_outcomes (event_id, outcome, version, sp) VALUES ($1, $2, $3, $4)
                                  ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
@@ -223,6 +227,84 @@ pub async fn legs_of(pool: &sqlx::AnyPool, bet_id: &str) -> Result<i64, sqlx::Er
         .bind(bet_id)
         .fetch_one(pool)
         .await
+}
+
+/// A selection some bet is on: (event id, market id).
+pub type LegSelection = (u64, u64);
+
+/// The selections bets are on in `game_id` (of `market_id` only, when
+/// given), as (event id, market id).
+pub async fn selections_of(
+    pool: &sqlx::AnyPool,
+    game_id: u64,
+    market_id: Option<u64>,
+) -> Result<Vec<LegSelection>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT event_id, market_id FROM settlement_legs WHERE game_id = $1 AND ($2 < 0 OR market_id = $2)",
+    )
+    .bind(game_id as i64)
+    .bind(market_id.map(|m| m as i64).unwrap_or(-1))
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            let event: i64 = r.try_get("event_id")?;
+            let market: i64 = r.try_get("market_id")?;
+            Ok((event as u64, market as u64))
+        })
+        .collect()
+}
+
+/// The game of `market_id`, if some bet is on it.
+pub async fn game_of_market(
+    pool: &sqlx::AnyPool,
+    market_id: u64,
+) -> Result<Option<u64>, sqlx::Error> {
+    let game: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT game_id FROM settlement_legs WHERE market_id = $1 LIMIT 1")
+            .bind(market_id as i64)
+            .fetch_optional(pool)
+            .await?;
+    Ok(game.flatten().map(|g| g as u64))
+}
+
+/// A bet on `event_id`, if there is one.
+pub async fn a_bet_on(pool: &sqlx::AnyPool, event_id: u64) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT bet_id FROM settlement_legs WHERE event_id = $1 LIMIT 1")
+        .bind(event_id as i64)
+        .fetch_optional(pool)
+        .await
+}
+
+/// Selections without an outcome on bets whose last leg started before
+/// `started_before` (unix s), grouped by game: game id -> selections.
+pub async fn unresulted(
+    pool: &sqlx::AnyPool,
+    started_before: i64,
+    limit: i64,
+) -> Result<std::collections::BTreeMap<u64, Vec<LegSelection>>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT l.game_id, l.event_id, l.market_id FROM settlement_legs l
+         LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
+         WHERE o.event_id IS NULL AND l.game_id IS NOT NULL
+           AND l.bet_id IN (SELECT bet_id FROM settlement_legs GROUP BY bet_id HAVING max(start_ts) < $1)
+         ORDER BY l.game_id, l.event_id LIMIT $2",
+    )
+    .bind(started_before)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?;
+    let mut games: std::collections::BTreeMap<u64, Vec<LegSelection>> = Default::default();
+    for row in rows {
+        let game: i64 = row.try_get("game_id")?;
+        let event: i64 = row.try_get("event_id")?;
+        let market: i64 = row.try_get("market_id")?;
+        games
+            .entry(game as u64)
+            .or_default()
+            .push((event as u64, market as u64));
+    }
+    Ok(games)
 }
 
 /// Open settlement tasks, oldest first: (task id, bet id, version).

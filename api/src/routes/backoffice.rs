@@ -1,5 +1,5 @@
 //! The back office: `/api/backoffice/*`, plain JSON for staff (support,
-//! auditor, admin), never for members. Every endpoint but login checks the
+//! auditor, trader, admin), never for members. Every endpoint but login checks the
 //! staff token and the role's duty (`domain::staff::Role::may`).
 //! Contract: docs/cashout-and-backoffice.md.
 
@@ -11,6 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::cashout::{Decider, Decision};
+use commands::desk::{DeskAction, DeskError};
+use commands::shortfalls::{Shortfall, ShortfallError};
 use commands::staff::{Staff, StaffError};
 use domain::staff::{Duty, Role};
 use rust_decimal::Decimal;
@@ -40,6 +42,21 @@ pub fn router() -> Router<AppState> {
         .route("/api/backoffice/audit/replay", post(replay))
         .route("/api/backoffice/staff", get(list_staff).post(create_staff))
         .route("/api/backoffice/free-bets", post(grant_free_bet))
+        .route("/api/backoffice/games/{game_id}/result", post(enter_result))
+        .route("/api/backoffice/games/{game_id}/void", post(void_game))
+        .route(
+            "/api/backoffice/markets/{market_id}/void",
+            post(void_market),
+        )
+        .route("/api/backoffice/shortfalls", get(shortfalls))
+        .route(
+            "/api/backoffice/shortfalls/{id}/collect",
+            post(collect_shortfall),
+        )
+        .route(
+            "/api/backoffice/shortfalls/{id}/write-off",
+            post(write_off_shortfall),
+        )
 }
 
 /// A back-office refusal: an HTTP status and `{status, msg}`.
@@ -540,7 +557,7 @@ async fn create_staff(
     let role = Role::parse(&body.role).ok_or_else(|| {
         BoError::bad(
             domain::Code::BAD_PARAMETERS.0,
-            "Invalid request parameters: role is support, auditor or admin",
+            "Invalid request parameters: role is support, auditor, trader or admin",
         )
     })?;
     let staff = state
@@ -602,4 +619,229 @@ async fn grant_free_bet(
         "currency": currency.code(),
         "expires": granted.expires_ms / 1000,
     })))
+}
+
+impl From<DeskError> for BoError {
+    fn from(e: DeskError) -> Self {
+        match e {
+            DeskError::GameNotFound => BoError::not_found("Game"),
+            DeskError::MarketNotFound => BoError::not_found("Market"),
+            DeskError::Invalid(_) => BoError::bad(domain::Code::BAD_PARAMETERS.0, e.to_string()),
+            DeskError::Internal(e) => BoError::internal(e),
+        }
+    }
+}
+
+/// The most selections one result entry may name.
+const MAX_GIVEN_OUTCOMES: usize = 2_000;
+
+#[derive(Deserialize)]
+struct GivenOutcome {
+    event_id: u64,
+    outcome: domain::result::SelectionOutcome,
+}
+
+#[derive(Deserialize)]
+struct ResultBody {
+    score: domain::result::FinalScore,
+    #[serde(default)]
+    selections: Vec<GivenOutcome>,
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct VoidBody {
+    reason: Option<String>,
+}
+
+/// A reason is required for every results decision (the audit trail).
+fn required_reason(reason: Option<&str>) -> Result<String, BoError> {
+    let reason = reason.map(str::trim).unwrap_or_default();
+    if reason.is_empty() || reason.chars().count() > 500 {
+        return Err(BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: a reason (up to 500 characters) is required",
+        ));
+    }
+    Ok(reason.to_string())
+}
+
+fn decider(auth: &StaffAuth) -> Decider {
+    Decider {
+        staff_id: auth.staff.id.clone(),
+        role: auth.staff.role.name().to_string(),
+    }
+}
+
+fn decided(game_id: u64, action: DeskAction) -> Json<Value> {
+    done(json!({"game_id": game_id, "action": action}))
+}
+
+/// Enters a game's result (or corrects the one it has): trader, admin.
+async fn enter_result(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(game_id): Path<String>,
+    body: Result<Json<ResultBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Results)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let game_id: u64 = game_id.parse().map_err(|_| BoError::not_found("Game"))?;
+    let reason = required_reason(body.reason.as_deref())?;
+    if body.selections.len() > MAX_GIVEN_OUTCOMES {
+        return Err(BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: at most {MAX_GIVEN_OUTCOMES} selections"),
+        ));
+    }
+    let given: Vec<_> = body
+        .selections
+        .iter()
+        .map(|s| (s.event_id, s.outcome))
+        .collect();
+    let action = state
+        .desk
+        .enter_result(game_id, body.score, &given, &decider(&auth), &reason)
+        .await?;
+    Ok(decided(game_id, action))
+}
+
+/// Voids a game: every selection returned (trader, admin).
+async fn void_game(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(game_id): Path<String>,
+    body: Result<Json<VoidBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Results)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let game_id: u64 = game_id.parse().map_err(|_| BoError::not_found("Game"))?;
+    let reason = required_reason(body.reason.as_deref())?;
+    let action = state
+        .desk
+        .void_game(game_id, &decider(&auth), &reason)
+        .await?;
+    Ok(decided(game_id, action))
+}
+
+/// Voids a market: its selections returned for good (trader, admin).
+async fn void_market(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(market_id): Path<String>,
+    body: Result<Json<VoidBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Results)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let market_id: u64 = market_id
+        .parse()
+        .map_err(|_| BoError::not_found("Market"))?;
+    let reason = required_reason(body.reason.as_deref())?;
+    let (game_id, action) = state
+        .desk
+        .void_market(market_id, &decider(&auth), &reason)
+        .await?;
+    Ok(done(
+        json!({"game_id": game_id, "market_id": market_id, "action": action}),
+    ))
+}
+
+impl From<ShortfallError> for BoError {
+    fn from(e: ShortfallError) -> Self {
+        match e {
+            ShortfallError::NotFound => BoError::not_found("Shortfall"),
+            ShortfallError::NotOpen | ShortfallError::Busy => {
+                BoError::bad(domain::Code::BAD_PARAMETERS.0, e.to_string())
+            }
+            other => BoError::internal(other),
+        }
+    }
+}
+
+async fn shortfall_entry(state: &AppState, row: &Shortfall) -> Value {
+    json!({
+        "id": row.id,
+        "bet_id": row.bet_id,
+        "result_version": row.version,
+        "user_id": row.member_id,
+        "username": username_of(state, &row.member_id).await,
+        "currency": row.currency.code(),
+        "due": format!("{:.2}", row.due),
+        "part": format!("{:.2}", row.part),
+        "taken": format!("{:.2}", row.taken),
+        "shortfall": format!("{:.2}", row.shortfall),
+        "status": row.status,
+        "created": row.created_ms,
+        "resolved": row.resolved_ms,
+        "resolved_by": row.resolved_by,
+        "note": row.note,
+    })
+}
+
+/// The queue of corrections members could not cover (support, admin).
+async fn shortfalls(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<QueueParams>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let all = match params.status.as_deref() {
+        None | Some("open") => false,
+        Some("all") => true,
+        Some(other) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                format!("Invalid request parameters: status '{other}' (open or all)"),
+            ))
+        }
+    };
+    let rows = state.betting.bets.shortfalls.list(all, 500).await?;
+    let mut list = Vec::with_capacity(rows.len());
+    for row in &rows {
+        list.push(shortfall_entry(&state, row).await);
+    }
+    Ok(done(json!(list)))
+}
+
+fn shortfall_id(id: &str) -> Result<i64, BoError> {
+    id.parse().map_err(|_| BoError::not_found("Shortfall"))
+}
+
+/// Collects what the member holds now, up to the debt (support, admin).
+async fn collect_shortfall(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let id = shortfall_id(&id)?;
+    let collected = state
+        .betting
+        .bets
+        .shortfalls
+        .collect(id, &auth.staff.id)
+        .await?;
+    let mut entry = shortfall_entry(&state, &collected.shortfall).await;
+    entry["collected"] = json!(format!("{:.2}", collected.amount));
+    Ok(done(entry))
+}
+
+/// Writes the debt off with a reason (support, admin).
+async fn write_off_shortfall(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Path(id): Path<String>,
+    body: Result<Json<VoidBody>, JsonRejection>,
+) -> Result<Json<Value>, BoError> {
+    auth.may(Duty::Shortfalls)?;
+    let Json(body) = body.map_err(bad_body)?;
+    let id = shortfall_id(&id)?;
+    let reason = required_reason(body.reason.as_deref())?;
+    let row = state
+        .betting
+        .bets
+        .shortfalls
+        .write_off(id, &auth.staff.id, &reason)
+        .await?;
+    Ok(done(shortfall_entry(&state, &row).await))
 }

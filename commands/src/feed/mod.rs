@@ -16,7 +16,7 @@ use domain::catalogue::Catalogue;
 use domain::result::{FinalScore, SelectionResult};
 
 /// A game that ended on this tick.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Finished {
     pub game_id: u64,
     pub score: FinalScore,

@@ -7,6 +7,7 @@
 //!   5 and 8).
 //! - `settle`: the payout of a `ValidBet` from its selections' outcomes
 //!   (single, express, system, chain, each-way, SP), optional express bonus.
+//! - `request_id`: the client's id of one attempt at a command.
 //! - `cashout`: the cash-out amount of a bet from live prices, partial
 //!   cash-out and auto cash-out arithmetic, counter-offer terms.
 //! - `Bet` aggregate (`aggregate`, `commands`, `events`): one per bet id;
@@ -26,6 +27,7 @@ mod commands;
 mod events;
 pub mod fixtures;
 mod model;
+mod request_id;
 mod settle;
 #[cfg(test)]
 mod settle_tests;
@@ -47,6 +49,7 @@ pub use model::{
     BetLimits, BetRefusal, BetRequest, Leg, LegNames, Pick, PriceChange, Quote, ValidBet,
     EXPRESS_ODDS_LIMIT, EXPRESS_ODDS_LIMIT_HIGH, MAX_COMBINATIONS, MAX_SELECTIONS, SP_PRICE,
 };
+pub use request_id::{RequestId, REQUEST_ID_MAX};
 pub use settle::{
     outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults, MAX_LINE_ODDS,
 };

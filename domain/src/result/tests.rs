@@ -244,3 +244,163 @@ fn a_correction_of_a_starting_price_alone_is_a_correction() {
             at_ms: 6,
         }]);
 }
+
+fn two(first: SelectionOutcome, second: SelectionOutcome) -> Vec<SelectionResult> {
+    vec![
+        SelectionResult {
+            event_id: 7,
+            market_id: 3,
+            outcome: first,
+            sp_price: None,
+        },
+        SelectionResult {
+            event_id: 8,
+            market_id: 4,
+            outcome: second,
+            sp_price: None,
+        },
+    ]
+}
+
+#[test]
+fn a_voided_market_stays_returned_whatever_a_later_result_says() {
+    let voided = ResultEvent::SelectionsVoided {
+        game_id: 1,
+        market_id: Some(3),
+        selections: selections(Returned),
+        at_ms: 5,
+    };
+    // The feed's result comes after the void: the market stays void.
+    TestFramework::<GameResult>::with(())
+        .given(vec![voided.clone()])
+        .when(ResultCommand::Record {
+            game_id: 1,
+            score: score(1, 0),
+            selections: two(Won, Lost),
+            at_ms: 6,
+        })
+        .then_expect_events(vec![ResultEvent::GameResulted {
+            game_id: 1,
+            score: score(1, 0),
+            selections: two(Returned, Lost),
+            at_ms: 6,
+        }]);
+    // A void of the same market again changes nothing.
+    TestFramework::<GameResult>::with(())
+        .given(vec![voided])
+        .when(ResultCommand::VoidSelections {
+            game_id: 1,
+            market_id: Some(3),
+            selections: vec![(7, 3)],
+            at_ms: 6,
+        })
+        .then_expect_events(vec![]);
+}
+
+#[test]
+fn a_market_voided_after_the_result_returns_its_selections() {
+    let resulted = ResultEvent::GameResulted {
+        game_id: 1,
+        score: score(1, 0),
+        selections: two(Won, Lost),
+        at_ms: 5,
+    };
+    TestFramework::<GameResult>::with(())
+        .given(vec![resulted])
+        .when(ResultCommand::VoidSelections {
+            game_id: 1,
+            market_id: Some(4),
+            selections: vec![(8, 4)],
+            at_ms: 6,
+        })
+        .then_expect_events(vec![ResultEvent::SelectionsVoided {
+            game_id: 1,
+            market_id: Some(4),
+            selections: vec![SelectionResult {
+                event_id: 8,
+                market_id: 4,
+                outcome: Returned,
+                sp_price: None,
+            }],
+            at_ms: 6,
+        }]);
+}
+
+#[test]
+fn a_void_game_returns_every_selection_counts_as_its_result_and_can_be_corrected() {
+    let resulted = ResultEvent::GameResulted {
+        game_id: 1,
+        score: score(1, 0),
+        selections: two(Won, Lost),
+        at_ms: 5,
+    };
+    // The selections of the earlier result are returned too.
+    TestFramework::<GameResult>::with(())
+        .given(vec![resulted])
+        .when(ResultCommand::VoidGame {
+            game_id: 1,
+            selections: vec![(8, 4)],
+            at_ms: 6,
+        })
+        .then_expect_events(vec![ResultEvent::GameVoided {
+            game_id: 1,
+            selections: two(Returned, Returned),
+            at_ms: 6,
+        }]);
+    let void = ResultEvent::GameVoided {
+        game_id: 1,
+        selections: two(Returned, Returned),
+        at_ms: 6,
+    };
+    TestFramework::<GameResult>::with(())
+        .given(vec![void.clone()])
+        .when(ResultCommand::Record {
+            game_id: 1,
+            score: score(1, 0),
+            selections: two(Won, Lost),
+            at_ms: 7,
+        })
+        .then_expect_error(ResultError::AlreadyResulted);
+    TestFramework::<GameResult>::with(())
+        .given(vec![void.clone()])
+        .when(ResultCommand::VoidGame {
+            game_id: 1,
+            selections: vec![(7, 3)],
+            at_ms: 7,
+        })
+        .then_expect_events(vec![]);
+    TestFramework::<GameResult>::with(())
+        .given(vec![void])
+        .when(ResultCommand::Correct {
+            score: score(0, 1),
+            selections: two(Lost, Won),
+            at_ms: 7,
+        })
+        .then_expect_events(vec![ResultEvent::ResultCorrected {
+            game_id: 1,
+            score: score(0, 1),
+            selections: two(Lost, Won),
+            at_ms: 7,
+        }]);
+}
+
+#[test]
+fn selections_voided_before_a_result_leave_the_game_open_for_its_result() {
+    let mut game = GameResult::default();
+    game.apply(ResultEvent::SelectionsVoided {
+        game_id: 1,
+        market_id: None,
+        selections: selections(Returned),
+        at_ms: 5,
+    });
+    assert!(!game.is_resulted());
+    assert_eq!(game.outcomes.get(&7), Some(&Returned));
+    assert_eq!(
+        game.decide(ResultCommand::Correct {
+            score: score(1, 0),
+            selections: selections(Won),
+            at_ms: 6,
+        }),
+        Err(ResultError::NotResulted)
+    );
+}

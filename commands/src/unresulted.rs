@@ -1,0 +1,110 @@
+//! A scheduled job: selections that never get a result are void.
+//!
+//! A bet must not stay open for ever because a game was abandoned, or the
+//! feed never sent a market's result. Once a bet's last leg started longer
+//! ago than `[bets] void_unresulted_after_hours` (72 h by default), every
+//! selection of it still without an outcome is voided: the job records
+//! `SelectionsVoided` on the selection's game (`ResultCommand::
+//! VoidSelections`, metadata `staff_id: system`, the reason), and
+//! settlement treats a void selection as returned (price 1): a single gets
+//! its stake back, a multiple settles on its other legs. A voided selection
+//! stays void whatever result comes later.
+//!
+//! The pass is idempotent (a voided selection has an outcome, so the next
+//! pass does not find it; the aggregate ignores a repeat) and runs in one
+//! process at a time under the lease `void_unresulted`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use domain::result::{ResultCommand, ResultError};
+use sqlx::AnyPool;
+use tokio::sync::watch;
+
+use crate::clock::SharedClock;
+use crate::framework::CommandError;
+use crate::lease::{run_leased, Lease, LeaseError};
+use crate::live::ResultService;
+
+pub const VOID_UNRESULTED_LEASE: &str = "void_unresulted";
+
+/// How often the job looks.
+pub const EVERY: Duration = Duration::from_secs(60);
+
+/// The default wait after a bet's last leg started.
+pub const DEFAULT_AFTER: Duration = Duration::from_secs(72 * 3600);
+
+#[derive(Debug, thiserror::Error)]
+pub enum VoidError {
+    #[error("settlement read model: {0}")]
+    ReadModel(#[from] sqlx::Error),
+    #[error("game {game_id}: {source}")]
+    Result {
+        game_id: u64,
+        #[source]
+        source: CommandError<ResultError>,
+    },
+    #[error(transparent)]
+    Lease(#[from] LeaseError),
+}
+
+pub struct VoidUnresulted {
+    results: Arc<ResultService>,
+    pool: AnyPool,
+    clock: SharedClock,
+    after: Duration,
+}
+
+impl VoidUnresulted {
+    pub fn new(
+        results: Arc<ResultService>,
+        pool: AnyPool,
+        clock: SharedClock,
+        after: Duration,
+    ) -> Self {
+        Self {
+            results,
+            pool,
+            clock,
+            after,
+        }
+    }
+
+    /// One pass: voids what is due. Returns how many games it voided
+    /// selections of; a game that fails is logged and tried next time.
+    pub async fn pass(&self) -> Result<usize, VoidError> {
+        let started_before = (self.clock.now_ms() - self.after.as_millis() as i64) / 1000;
+        let due = projections::settlement::unresulted(&self.pool, started_before, 1000).await?;
+        let hours = self.after.as_secs() / 3600;
+        let mut voided = 0;
+        for (game_id, selections) in due {
+            let command = ResultCommand::VoidSelections {
+                game_id,
+                market_id: None,
+                selections,
+                at_ms: self.clock.now_ms(),
+            };
+            let metadata = HashMap::from([
+                ("staff_id".to_string(), "system".to_string()),
+                (
+                    "reason".to_string(),
+                    format!("no result {hours} h after the bet's last leg started"),
+                ),
+            ]);
+            match self.results.decide(game_id, command, metadata).await {
+                Ok(()) => voided += 1,
+                Err(source) => {
+                    let e = VoidError::Result { game_id, source };
+                    tracing::warn!(game_id, error = %e, "unresulted selections not voided; retrying")
+                }
+            }
+        }
+        Ok(voided)
+    }
+
+    /// Runs the pass every minute while this process holds the lease.
+    pub async fn run(self: Arc<Self>, lease: Lease, stop: watch::Receiver<bool>) {
+        run_leased(lease, EVERY, stop, || self.pass()).await
+    }
+}
