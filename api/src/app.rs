@@ -50,6 +50,8 @@ pub struct AppState {
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
+    /// Whose X-Forwarded-For is believed (`client_ip`).
+    pub trusted_proxies: crate::client_ip::TrustedProxies,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -215,6 +217,7 @@ impl AppState {
             db.any.clone(),
             clock.clone(),
         ));
+        let trusted_proxies = config.trusted_proxies()?;
         Ok(Self {
             config: Arc::new(config),
             db,
@@ -234,6 +237,7 @@ impl AppState {
             runner: Arc::new(runner),
             registry: Arc::new(registry),
             http_metrics,
+            trusted_proxies,
         })
     }
 
@@ -300,6 +304,11 @@ impl AppState {
             .layer(axum::middleware::from_fn_with_state(
                 self.http_metrics.clone(),
                 crate::metrics::track,
+            ))
+            // Outermost: every layer and handler sees the same client IP.
+            .layer(axum::middleware::from_fn_with_state(
+                self.trusted_proxies.clone(),
+                crate::client_ip::resolve,
             ))
             .with_state(self.clone())
     }
@@ -385,11 +394,15 @@ pub async fn start_with_clock(
         }
     });
     let server = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = until.wait_for(|stop| *stop).await;
-            })
-            .await
+        // ConnectInfo: the peer address is what `client_ip` starts from.
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = until.wait_for(|stop| *stop).await;
+        })
+        .await
     });
     Ok(Running {
         addr,

@@ -21,6 +21,7 @@ commands::on_both_stores!(
     codes_expire_mismatch_and_wait_sixty_seconds,
     login_is_rate_limited_per_account,
     a_partner_opens_a_one_hour_session,
+    x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_key,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -622,5 +623,47 @@ async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
     );
     let page = common::http(server.addr(), "GET", "/dev/outbox", &[], b"").await;
     assert!(page.text().contains("Outbox"));
+    server.stop().await;
+}
+
+/// Ten code sends per IP in ten minutes: the eleventh waits, whatever
+/// X-Forwarded-For says, unless the peer is a trusted proxy.
+async fn x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_key(
+    kind: StoreKind,
+) {
+    async fn sends(server: &common::Server) -> Vec<i64> {
+        let mut statuses = Vec::new();
+        for i in 0..11 {
+            // A device of its own each time (the submission guard is per
+            // device), each claiming another client address.
+            let mut client = Client::new(server).await;
+            client.extra_headers = vec![(
+                "X-Forwarded-For".to_string(),
+                format!("203.0.113.{}", i + 1),
+            )];
+            let sent = client
+                .post(
+                    "/api/sendcode",
+                    json!({"type": 2, "valtype": 1, "mobile": format!("138000000{:02}", i + 10)}),
+                )
+                .await;
+            statuses.push(sent["status"].as_i64().unwrap());
+        }
+        statuses
+    }
+    let server = start(kind).await;
+    let statuses = sends(&server).await;
+    assert_eq!(&statuses[..10], &[0; 10]);
+    assert_eq!(statuses[10], -10201, "the socket's IP is the key");
+    server.stop().await;
+
+    let mut config = common::config(true);
+    config.server.trusted_proxies = vec!["127.0.0.1/32".to_string()];
+    let server = common::start_with(kind, config).await;
+    assert_eq!(
+        sends(&server).await,
+        vec![0; 11],
+        "a trusted proxy's X-Forwarded-For is the key"
+    );
     server.stop().await;
 }

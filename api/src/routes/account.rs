@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use crate::app::AppState;
 use crate::captcha;
+use crate::client_ip::ClientIp;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
 use crate::transport::{Payload, RequestMeta};
@@ -495,7 +496,7 @@ const LOG_KINDS: &[&str] = &["devicelog", "betlog", "clicklog", "errorapi", "err
 async fn log_writer(
     State(state): State<AppState>,
     Path(kind): Path<String>,
-    headers: axum::http::HeaderMap,
+    client: ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Json<Envelope<Value>>, ApiError> {
     static LIMIT: OnceLock<RateLimit> = OnceLock::new();
@@ -504,13 +505,7 @@ async fn log_writer(
         _ if LOG_KINDS.contains(&kind.as_str()) => (kind.as_str(), "zh"),
         _ => return Err(ApiError::NotFound),
     };
-    let ip = headers
-        .get("X-Forwarded-For")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let ip = client.key();
     let now = state.clock.now_ms();
     LIMIT
         .get_or_init(|| RateLimit::new(120, 60_000))

@@ -184,6 +184,8 @@ pub struct Client {
     pub user_token: Option<String>,
     pub device_id: String,
     pub pair: i64,
+    /// Sent with every request besides the request layer's own headers.
+    pub extra_headers: Vec<(String, String)>,
 }
 
 pub fn unique_id() -> String {
@@ -205,6 +207,7 @@ impl Client {
             user_token: None,
             device_id: format!("device-{}", unique_id()),
             pair: 3,
+            extra_headers: Vec::new(),
         };
         let token = client.get("/api/getapitoken").await;
         assert_eq!(token["status"], 0, "{token}");
@@ -227,6 +230,7 @@ impl Client {
         if let Some(token) = &self.user_token {
             headers.push(("UserToken".to_string(), token.clone()));
         }
+        headers.extend(self.extra_headers.iter().cloned());
         headers
     }
 
