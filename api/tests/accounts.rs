@@ -22,6 +22,9 @@ commands::on_both_stores!(
     login_is_rate_limited_per_account,
     a_partner_opens_a_one_hour_session,
     x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_key,
+    login_answers_alike_for_a_bad_password_blob_an_unknown_user_and_a_wrong_password,
+    a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit,
+    unknown_users_lock_after_five_failures_like_real_ones,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -172,7 +175,7 @@ async fn login_checks_captcha_account_and_password(kind: StoreKind) {
     );
     assert_eq!(
         other.login(&server, "demo", "wrong999").await["status"],
-        1003
+        1002
     );
     // A wrong image code.
     let config = other.get("/api/getconfig").await;
@@ -200,7 +203,7 @@ async fn five_wrong_passwords_lock_the_account_with_1022(kind: StoreKind) {
     for _ in 0..4 {
         assert_eq!(
             client.login(&server, "demo", "wrong999").await["status"],
-            1003
+            1002
         );
     }
     assert_eq!(
@@ -390,7 +393,7 @@ async fn a_forgotten_password_is_reset_with_a_code(kind: StoreKind) {
     );
     assert_eq!(
         client.login(&server, "13700137000", PASSWORD).await["status"],
-        1003
+        1002
     );
     assert_eq!(
         client.login(&server, "13700137000", "new12345").await["status"],
@@ -566,14 +569,17 @@ async fn login_is_rate_limited_per_account(kind: StoreKind) {
                 .unwrap(),
         );
     }
-    assert_eq!(&statuses[..10], &[1002; 10]);
+    // Unknown names lock after five failures like real accounts do.
+    assert_eq!(&statuses[..4], &[1002; 4]);
+    assert_eq!(&statuses[4..10], &[1022; 6]);
     assert_eq!(statuses[10], -10005);
     server.stop().await;
 }
 
 async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
     let mut config = common::config(true);
-    config.partner.key = "partner-secret".into();
+    // Compared exactly (and in constant time): upper case included.
+    config.partner.key = "Partner-Secret".into();
     let server = common::start_with(kind, config).await;
     let user_id = server
         .running
@@ -603,7 +609,7 @@ async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
         server.addr(),
         "POST",
         "/api/partner/session",
-        &key("partner-secret"),
+        &key("Partner-Secret"),
         body.as_bytes(),
     )
     .await
@@ -665,5 +671,120 @@ async fn x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_k
         vec![0; 11],
         "a trusted proxy's X-Forwarded-For is the key"
     );
+    server.stop().await;
+}
+
+/// One login through the request layer with `loginpass` as given (a fresh
+/// captcha): the answer and how long the login call took.
+async fn login_with(
+    server: &common::Server,
+    username: &str,
+    loginpass: &str,
+) -> (serde_json::Value, std::time::Duration) {
+    let client = Client::new(server).await;
+    let (uid, code) = client.captcha(server).await;
+    let started = std::time::Instant::now();
+    let answer = client
+        .post(
+            "/api/default/login",
+            json!({"username": username, "loginpass": loginpass, "validateCode": code, "type": 1, "uid": uid}),
+        )
+        .await;
+    (answer, started.elapsed())
+}
+
+async fn sealed(server: &common::Server, password: &str) -> String {
+    let config = Client::new(server).await.get("/api/getconfig").await;
+    api::secrets::encrypt_for(config["data"]["public_key"].as_str().unwrap(), password).unwrap()
+}
+
+/// A blob that is base64 of the key's size but no valid PKCS#1 v1.5 block.
+fn bad_padding_blob() -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode([0x5au8; 256])
+}
+
+async fn login_answers_alike_for_a_bad_password_blob_an_unknown_user_and_a_wrong_password(
+    kind: StoreKind,
+) {
+    let mut config = common::config(true);
+    // Room for every failure below without locking the demo account.
+    config.accounts.max_login_failures = 17;
+    let server = common::start_with(kind, config).await;
+    let wrong = sealed(&server, "wrong999").await;
+    let right = sealed(&server, "demo1234").await;
+    let cases = [
+        ("wrong password", "demo", wrong.clone()),
+        ("unknown user", "nobody_here", right.clone()),
+        ("bad RSA padding", "demo", bad_padding_blob()),
+        ("not base64", "demo", "demo1234".to_string()),
+        ("unknown user, bad blob", "nobody_here", bad_padding_blob()),
+    ];
+    let mut fastest = Vec::new();
+    for (case, username, loginpass) in &cases {
+        let mut best = std::time::Duration::MAX;
+        for _ in 0..3 {
+            let (answer, took) = login_with(&server, username, loginpass).await;
+            assert_eq!(
+                answer,
+                json!({"status": 1002, "msg": "Invalid username and/or password", "data": null}),
+                "{case}"
+            );
+            best = best.min(took);
+        }
+        fastest.push((case, best));
+    }
+    // Every refusal spends the password hash's time: none is much faster
+    // than a wrong password for a real account (noise only adds time, so
+    // the fastest of three is the fair comparison).
+    let reference = fastest[0].1;
+    for (case, took) in &fastest[1..] {
+        assert!(
+            *took * 2 >= reference,
+            "{case} took {took:?}, a wrong password {reference:?}: {fastest:?}"
+        );
+    }
+    let (ok, _) = login_with(&server, "demo", &right).await;
+    assert_eq!(ok["status"], 0, "{ok}");
+    server.stop().await;
+}
+
+async fn a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    let (uid, _) = client.captcha(&server).await;
+    let answer = client
+        .post("/api/default/login", json!({"username": "demo", "loginpass": bad_padding_blob(), "validateCode": "0000x", "type": 1, "uid": uid}))
+        .await;
+    assert_eq!(answer["status"], 21, "{answer}");
+    assert_eq!(answer["data"]["field"], "validateCode");
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        let (answer, _) = login_with(&server, "demo", &bad_padding_blob()).await;
+        statuses.push(answer["status"].as_i64().unwrap());
+    }
+    // Counted like wrong passwords: the fifth locks, the eleventh within
+    // the minute meets the per-account limit.
+    assert_eq!(
+        statuses,
+        [1002, 1002, 1002, 1002, 1022, 1022, 1022, 1022, 1022, 1022, -10005]
+    );
+    server.stop().await;
+}
+
+/// A lock that only real accounts get would tell which names exist.
+async fn unknown_users_lock_after_five_failures_like_real_ones(kind: StoreKind) {
+    let server = start(kind).await;
+    let wrong = sealed(&server, "wrong999").await;
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for _ in 0..6 {
+        known.push(login_with(&server, "demo", &wrong).await.0);
+        unknown.push(login_with(&server, "nobody_here", &wrong).await.0);
+    }
+    assert_eq!(known, unknown);
+    assert_eq!(known[3]["status"], 1002);
+    assert_eq!(known[4]["status"], 1022);
+    assert_eq!(known[5]["status"], 1022);
     server.stop().await;
 }

@@ -11,6 +11,7 @@ commands::on_both_stores!(
     every_back_office_endpoint_lets_in_only_the_roles_it_names,
     staff_logins_lock_after_five_failures_and_tokens_end_at_logout,
     admins_create_staff_with_a_valid_role_only,
+    unknown_staff_logins_spend_the_same_argon2_time,
 );
 
 /// (method, path, body, roles allowed)
@@ -269,5 +270,39 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         .map(|s| s["username"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["admin", "auditor", "eve", "support"]);
+    server.stop().await;
+}
+
+/// An unknown user name must not answer faster than a wrong password for
+/// a real one (that would list the staff accounts).
+async fn unknown_staff_logins_spend_the_same_argon2_time(kind: StoreKind) {
+    let server = common::start(kind).await;
+    async fn fastest(server: &common::Server, username: &str) -> (Value, std::time::Duration) {
+        let mut best = std::time::Duration::MAX;
+        let mut last = Value::Null;
+        for _ in 0..3 {
+            let started = std::time::Instant::now();
+            let (status, answer) = backoffice(
+                server,
+                "POST",
+                "/api/backoffice/login",
+                None,
+                Some(json!({"username": username, "password": "wrong-password"})),
+            )
+            .await;
+            best = best.min(started.elapsed());
+            assert_eq!(status, 401, "{answer}");
+            last = answer;
+        }
+        (last, best)
+    }
+    let (known, known_took) = fastest(&server, "support").await;
+    let (unknown, unknown_took) = fastest(&server, "nobody-at-all").await;
+    assert_eq!(known, unknown);
+    assert_eq!(known["status"], 1002);
+    assert!(
+        unknown_took * 2 >= known_took,
+        "unknown user {unknown_took:?}, wrong password {known_took:?}"
+    );
     server.stop().await;
 }

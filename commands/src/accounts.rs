@@ -170,6 +170,9 @@ pub struct AccountService {
     settings: AccountSettings,
     login_by_ip: RateLimit,
     login_by_account: RateLimit,
+    /// Failed logins of names nobody has: they lock like a real account's
+    /// (`LoginPolicy`), or the lock would tell which names exist.
+    unknown_failures: RateLimit,
     register_by_ip: RateLimit,
     sendcode_by_ip: RateLimit,
 }
@@ -190,12 +193,42 @@ pub(crate) fn password_matches(password: &str, hash: &str) -> bool {
     })
 }
 
+/// A hash of a random password with the same parameters as every real
+/// one, computed once: a login for a name nobody has (or with a password
+/// that could not be decrypted) is checked against it, so it costs the
+/// same argon2 time as a wrong password and cannot be told apart by it.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        // Hashing with the default parameters and a fresh salt cannot fail.
+        hash_password(&crate::sessions::token()).unwrap_or_default()
+    })
+}
+
+/// Whether `password` matches `hash`, spending the argon2 time even when
+/// either is missing (then the answer is no).
+pub(crate) fn login_password_matches(password: Option<&str>, hash: Option<&str>) -> bool {
+    let matches = password_matches(password.unwrap_or_default(), hash.unwrap_or(dummy_hash()));
+    matches && password.is_some() && hash.is_some()
+}
+
 /// Argon2 is deliberately slow: keep it off the async workers.
 async fn hash_off_thread(password: String) -> AccountResult<String> {
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| AccountFailure::Internal(e.to_string()))?
         .map_err(AccountFailure::Internal)
+}
+
+async fn verify_login_off_thread(
+    password: Option<String>,
+    hash: Option<String>,
+) -> AccountResult<bool> {
+    tokio::task::spawn_blocking(move || {
+        login_password_matches(password.as_deref(), hash.as_deref())
+    })
+    .await
+    .map_err(|e| AccountFailure::Internal(e.to_string()))
 }
 
 async fn verify_off_thread(password: String, hash: String) -> AccountResult<bool> {
@@ -223,8 +256,10 @@ impl AccountService {
         clock: SharedClock,
         settings: AccountSettings,
     ) -> Self {
+        let policy = settings.policy;
         Self {
-            framework: Framework::new(db, options, settings.policy, retry, metrics, None),
+            unknown_failures: RateLimit::new(policy.max_failures as usize, policy.window_ms),
+            framework: Framework::new(db, options, policy, retry, metrics, None),
             pool: db.any.clone(),
             codes,
             sessions,
@@ -475,30 +510,58 @@ impl AccountService {
         Ok(user_id)
     }
 
-    /// Checks a login; opens a session on success.
+    /// Checks a login; opens a session on success. `password` is `None`
+    /// when the client's RSA blob could not be decrypted.
+    ///
+    /// A wrong password, a name nobody has and an undecryptable password
+    /// answer alike (1002 'Invalid username and/or password'), after the
+    /// same argon2 work, and count alike towards the lock (1022): nothing
+    /// tells an existing account from a missing one. The rate limits come
+    /// first, whatever the request holds.
     pub async fn login(
         &self,
         login: &str,
-        password: &str,
+        password: Option<&str>,
         device_id: &str,
         ip: &str,
     ) -> AccountResult<(Issued, String)> {
         let now = self.clock.now_ms();
+        let key = login.trim().to_lowercase();
         self.login_by_ip
             .hit(ip, now)
             .map_err(|wait| limited(-10005, wait))?;
         self.login_by_account
-            .hit(&login.trim().to_lowercase(), now)
+            .hit(&key, now)
             .map_err(|wait| limited(-10005, wait))?;
-        let Some(user_id) = self.find(login).await? else {
-            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        let found = match self.find(login).await? {
+            Some(user_id) => match self.load(&user_id).await {
+                Ok(account) => Some((user_id, account)),
+                // Claimed by a registration still under way.
+                Err(AccountFailure::Refused { .. }) => None,
+                Err(e) => return Err(e),
+            },
+            None => None,
         };
-        let account = self.load(&user_id).await?;
-        match account.is_locked_at(now) {
-            Some(LockKind::Staff) => return Err(AccountFailure::catalogue(domain::Code(1004))),
-            Some(LockKind::Temporary { .. }) => {
-                return Err(AccountFailure::catalogue(domain::Code(1022)))
+        let hash = found.as_ref().map(|(_, a)| a.password_hash.clone());
+        let matches = verify_login_off_thread(password.map(str::to_string), hash).await?;
+        let invalid = || AccountFailure::catalogue(domain::Code(1002));
+        let locked = || AccountFailure::catalogue(domain::Code(1022));
+        let Some((user_id, account)) = found else {
+            if self.unknown_failures.full(&key, now).is_some()
+                || self.unknown_failures.hit(&key, now).is_err()
+                || self.unknown_failures.full(&key, now).is_some()
+            {
+                return Err(locked());
             }
+            return Err(invalid());
+        };
+        match account.is_locked_at(now) {
+            Some(LockKind::Temporary { .. }) => return Err(locked()),
+            // Only someone with the password learns of a staff lock.
+            Some(LockKind::Staff) if matches => {
+                return Err(AccountFailure::catalogue(domain::Code(1004)))
+            }
+            Some(LockKind::Staff) => return Err(invalid()),
             None => {}
         }
         let username = account
@@ -506,7 +569,7 @@ impl AccountService {
             .as_ref()
             .map(|p| p.username.as_str().to_string())
             .unwrap_or_default();
-        if !verify_off_thread(password.to_string(), account.password_hash.clone()).await? {
+        if !matches {
             self.execute(
                 &user_id,
                 AccountCommand::RecordLoginFailure {
@@ -517,8 +580,8 @@ impl AccountService {
             .await?;
             let after = self.load(&user_id).await?;
             return Err(match after.is_locked_at(now) {
-                Some(_) => AccountFailure::catalogue(domain::Code(1022)),
-                None => AccountFailure::catalogue(domain::Code(1003)),
+                Some(_) => locked(),
+                None => invalid(),
             });
         }
         if self.settings.verify_new_devices

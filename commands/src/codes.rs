@@ -11,6 +11,7 @@ use futures::future::BoxFuture;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 use sqlx::{AnyPool, Row};
+use subtle::ConstantTimeEq;
 
 use crate::clock::SharedClock;
 
@@ -206,8 +207,13 @@ pub async fn outbox(pool: &AnyPool, limit: i64) -> Result<Vec<OutboxEntry>, sqlx
 }
 
 fn digest(uid: &str, code: &str) -> String {
-    let hash = Sha256::digest(format!("{uid}:{code}").as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(Sha256::digest(format!("{uid}:{code}").as_bytes()))
+}
+
+/// Compares a secret with what a client presented without leaking, through
+/// timing, how much of it matched.
+fn same_secret(expected: &str, presented: &str) -> bool {
+    bool::from(expected.as_bytes().ct_eq(presented.as_bytes()))
 }
 
 /// A random string of letters and digits.
@@ -316,7 +322,7 @@ impl Codes {
         if now > expires || attempts >= MAX_ATTEMPTS {
             return Err(CodeError::Expired);
         }
-        if digest(uid, code.trim()) != hash {
+        if !same_secret(&hash, &digest(uid, code.trim())) {
             sqlx::query("UPDATE verification_codes SET attempts = attempts + 1 WHERE uid = $1")
                 .bind(uid)
                 .execute(&self.pool)
@@ -387,7 +393,9 @@ impl Codes {
             .execute(&self.pool)
             .await?;
         match stored {
-            Some((expected, at)) if now - at <= CODE_LIFETIME_MS && expected == code.trim() => {
+            Some((expected, at))
+                if now - at <= CODE_LIFETIME_MS && same_secret(&expected, code.trim()) =>
+            {
                 Ok(())
             }
             _ => Err(CodeError::Mismatch),

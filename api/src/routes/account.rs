@@ -186,28 +186,27 @@ async fn login(
     Extension(meta): Extension<RequestMeta>,
     Payload(body): Payload<LoginBody>,
 ) -> Answer<LoggedIn> {
-    if body.username.trim().is_empty() {
-        return Err(ApiError::field(
-            1002,
-            domain::Code(1002).message(),
-            "username",
-        ));
-    }
     state
         .accounts
         .codes
         .check_captcha(&body.uid, &body.validate_code)
         .await
         .map_err(|_| ApiError::field(21, domain::Code(21).message(), "validateCode"))?;
+    // An undecryptable password goes on as `None`: the service answers it
+    // like a wrong password, after the same rate limits and the same work.
     let password = state
         .login_key
         .decrypt(&body.loginpass)
         .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-        .ok_or_else(|| ApiError::field(1002, domain::Code(1002).message(), "loginpass"))?;
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     let (issued, username) = state
         .accounts
-        .login(&body.username, &password, &meta.device_id, &meta.ip)
+        .login(
+            &body.username,
+            password.as_deref(),
+            &meta.device_id,
+            &meta.ip,
+        )
         .await?;
     Ok(ok(LoggedIn::new(issued, username)))
 }
