@@ -25,6 +25,8 @@ commands::on_both_stores!(
     login_answers_alike_for_a_bad_password_blob_an_unknown_user_and_a_wrong_password,
     a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit,
     unknown_users_lock_after_five_failures_like_real_ones,
+    a_safety_code_goes_only_to_the_bound_contact,
+    rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -786,5 +788,193 @@ async fn unknown_users_lock_after_five_failures_like_real_ones(kind: StoreKind) 
     assert_eq!(known[3]["status"], 1002);
     assert_eq!(known[4]["status"], 1022);
     assert_eq!(known[5]["status"], 1022);
+    server.stop().await;
+}
+
+/// The code of a `sendcode` answer, from the outbox.
+async fn code_of(server: &common::Server, sent: &serde_json::Value) -> (String, String) {
+    assert_eq!(sent["status"], 0, "{sent}");
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (uid, code)
+}
+
+/// Someone who knows the password but not the phone cannot have the
+/// safety code sent to a phone or e-mail of their own.
+async fn a_safety_code_goes_only_to_the_bound_contact(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut owner = Client::new(&server).await;
+    assert_eq!(
+        owner.register_phone(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    let mut intruder = Client::new(&server).await;
+    let refused = intruder.login(&server, "13900139000", PASSWORD).await;
+    assert_eq!(refused["status"], -10010, "{refused}");
+    let own_phone = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "mobile": "13911112222", "username": "13900139000"}),
+        )
+        .await;
+    assert_eq!(
+        own_phone,
+        json!({"status": 1014, "msg": "Enter your phone number", "data": {"field": "mobile"}})
+    );
+    let own_email = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 2, "email": "me@intruder.example", "username": "13900139000"}),
+        )
+        .await;
+    assert_eq!(
+        own_email,
+        json!({"status": 1119, "msg": "Enter your email address", "data": {"field": "email"}})
+    );
+    let entries = common::http(server.addr(), "GET", "/api/dev/outbox", &[], b"")
+        .await
+        .json();
+    assert!(
+        !entries.to_string().contains("13911112222")
+            && !entries.to_string().contains("intruder.example"),
+        "{entries}"
+    );
+    // A check against another target is refused the same way.
+    let checked = intruder
+        .post("/api/checkcode", json!({"uid": "AAAAAAAAAAAAAAAA", "type": 8, "valtype": 1, "mobile": "13911112222", "username": "13900139000", "checkCode": "1234"}))
+        .await;
+    assert_eq!(checked["status"], 1014, "{checked}");
+    // Naming the bound phone itself is fine: the code goes there.
+    let bound = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "mobile": "13900139000", "username": "13900139000"}),
+        )
+        .await;
+    let (uid, _) = code_of(&server, &bound).await;
+    let entry = server.outbox(|e| e["uid"] == uid.as_str()).await;
+    assert_eq!(entry["to"], "13900139000");
+    server.stop().await;
+}
+
+/// Changing a bound phone: the password, a code from the old phone (type
+/// 8), and a code to the new one (type 2, a contact nobody uses).
+async fn rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(
+        member
+            .register_phone(&server, "13900139000", PASSWORD)
+            .await["status"],
+        0
+    );
+    let new_phone = "13911112222";
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": new_phone}),
+        )
+        .await;
+    let (new_uid, new_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": new_uid, "type": 2, "valtype": 1, "mobile": new_phone, "checkCode": new_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+
+    // Without a code from the old phone.
+    let no_old = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        no_old,
+        json!({"status": 21, "msg": "Please enter the 4-digit verification code", "data": {"field": "old_uid"}})
+    );
+    // The old phone's code (safety verification, to the bound phone).
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": "13900139000"}),
+        )
+        .await;
+    let (old_uid, old_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": old_uid, "type": 8, "valtype": 1, "username": "13900139000", "checkCode": old_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    // A wrong password, or none.
+    for password in ["wrong999", ""] {
+        let wrong = member
+            .post(
+                "/api/user/mobileupdate",
+                json!({"mobile": new_phone, "uid": new_uid, "old_uid": old_uid, "loginpass": password}),
+            )
+            .await;
+        assert_eq!(
+            wrong,
+            json!({"status": 1003, "msg": "Wrong password", "data": {"field": "loginpass"}})
+        );
+    }
+    // A code of the new phone does not stand for the old one.
+    let swapped = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "old_uid": new_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(swapped["status"], 1009, "{swapped}");
+    assert_eq!(swapped["data"]["field"], "old_uid", "{swapped}");
+    // Everything: done, once.
+    let done = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "old_uid": old_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(done["status"], 0, "{done}");
+    let info = member.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["phone"], "139****2222", "{info}");
+    // The new phone logs in (from a new device: safety check first), and
+    // safety codes go to it now.
+    let mut again = Client::new(&server).await;
+    assert_eq!(
+        again.login(&server, new_phone, PASSWORD).await["status"],
+        -10010
+    );
+    let sent = again
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": "13900139000"}),
+        )
+        .await;
+    let (uid, _) = code_of(&server, &sent).await;
+    assert_eq!(
+        server.outbox(|e| e["uid"] == uid.as_str()).await["to"],
+        new_phone
+    );
+    // A first e-mail has no old one to prove: password and its code.
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 2, "email": "me@example.com"}),
+        )
+        .await;
+    let (mail_uid, mail_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": mail_uid, "type": 2, "valtype": 2, "email": "me@example.com", "checkCode": mail_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    let bound = member
+        .post(
+            "/api/user/emailupdate",
+            json!({"email": "me@example.com", "uid": mail_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(bound["status"], 0, "{bound}");
     server.stop().await;
 }

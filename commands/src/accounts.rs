@@ -19,7 +19,7 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::codes::{CodeError, CodeKind, Codes};
+use crate::codes::{Channel, CodeError, CodeKind, Codes};
 use crate::db::Db;
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::limits::RateLimit;
@@ -133,6 +133,92 @@ impl From<sqlx::Error> for AccountFailure {
 }
 
 pub type AccountResult<T> = Result<T, AccountFailure>;
+
+/// What a member shows to bind a phone or e-mail (`change_contact`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContactProof<'a> {
+    /// `checkcode` uid of a type-2 code sent to the new contact.
+    pub uid: &'a str,
+    /// `checkcode` uid of a type-8 code sent to the contact bound now
+    /// (ignored when none is bound).
+    pub old_uid: &'a str,
+    /// The login password.
+    pub password: &'a str,
+}
+
+/// The request field that names a contact of `channel`.
+fn channel_field(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Phone => "mobile",
+        Channel::Email => "email",
+    }
+}
+
+/// The phone or e-mail bound to `account`, as stored.
+fn bound_contact(account: &Account, channel: Channel) -> Option<String> {
+    let profile = account.profile.as_ref()?;
+    match channel {
+        Channel::Phone => profile.phone.as_ref().map(|p| p.as_str().to_string()),
+        Channel::Email => profile.email.as_ref().map(|e| e.as_str().to_string()),
+    }
+}
+
+/// A new phone or e-mail, parsed for the member's market.
+enum Contact {
+    Phone(Phone),
+    Email(Email),
+}
+
+impl Contact {
+    fn parse(channel: Channel, value: &str, market: Market) -> Result<Self, FieldError> {
+        Ok(match channel {
+            Channel::Phone => Contact::Phone(Phone::parse(value, market)?),
+            Channel::Email => Contact::Email(Email::parse(value, market)?),
+        })
+    }
+
+    /// Its kind in `account_identities`.
+    fn kind(&self) -> &'static str {
+        match self {
+            Contact::Phone(_) => "phone",
+            Contact::Email(_) => "email",
+        }
+    }
+
+    fn value(&self) -> String {
+        match self {
+            Contact::Phone(p) => p.as_str().to_string(),
+            Contact::Email(e) => e.as_str().to_string(),
+        }
+    }
+
+    fn command(&self, old_contact_verified: bool) -> AccountCommand {
+        match self {
+            Contact::Phone(phone) => AccountCommand::ChangePhone {
+                phone: phone.clone(),
+                old_contact_verified,
+            },
+            Contact::Email(email) => AccountCommand::ChangeEmail {
+                email: email.clone(),
+                old_contact_verified,
+            },
+        }
+    }
+}
+
+/// A safety code for a contact that is not the account's bound one (spec
+/// 001 phone and e-mail codes; the texts of the forgot-password form).
+fn not_bound(channel: Channel) -> AccountFailure {
+    let (code, msg) = match channel {
+        Channel::Phone => (1014, "Enter your phone number"),
+        Channel::Email => (1119, "Enter your email address"),
+    };
+    AccountFailure::Refused {
+        code,
+        msg: msg.into(),
+        field: Some(channel_field(channel)),
+    }
+}
 
 /// How the caller proves control of the contact it registers with.
 pub enum Proof<'a> {
@@ -618,12 +704,12 @@ impl AccountService {
     }
 
     /// Sends a code (rate-limited per IP on top of the 60 s resend rule).
-    /// For the safety verification (type 8) the target is the account's own
-    /// bound phone or e-mail, found from `username`.
+    /// For the safety verification (type 8) the target is always the
+    /// account's own bound phone or e-mail, found from `username`.
     pub async fn send_code(
         &self,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
         ip: &str,
@@ -635,57 +721,57 @@ impl AccountService {
         Ok(self.codes.send(kind, channel, &target, username).await?)
     }
 
-    /// Where a code of `kind` goes: for a safety check without an explicit
-    /// target, the account's bound contact.
+    /// Where a code of `kind` goes. A safety code (type 8) goes only to the
+    /// phone or e-mail bound to the account of `username`: a target named
+    /// in the request must be that one (1014 'Enter your phone number' /
+    /// 1119 'Enter your email address' otherwise), or whoever knows a
+    /// password could have the code that trusts their device sent to a
+    /// phone of their own.
     pub async fn code_target(
         &self,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
     ) -> AccountResult<String> {
         let market = Market::Zhh;
         let parsed = |value: &str| -> AccountResult<String> {
             Ok(match channel {
-                crate::codes::Channel::Phone => Phone::parse(value, market)
+                Channel::Phone => Phone::parse(value, market)
                     .or_else(|_| Phone::parse(value, Market::Eng))?
                     .as_str()
                     .to_string(),
-                crate::codes::Channel::Email => Email::parse(value, market)?.as_str().to_string(),
+                Channel::Email => Email::parse(value, market)?.as_str().to_string(),
             })
         };
-        if !target.trim().is_empty() {
-            return parsed(target);
-        }
+        let named = !target.trim().is_empty();
         if kind != CodeKind::Safety {
-            let field = match channel {
-                crate::codes::Channel::Phone => "mobile",
-                crate::codes::Channel::Email => "email",
-            };
-            return Err(FieldError::rule(field, "Required").into());
+            if named {
+                return parsed(target);
+            }
+            return Err(FieldError::rule(channel_field(channel), "Required").into());
         }
         let Some(user_id) = self.find(username).await? else {
             return Err(AccountFailure::catalogue(domain::Code(1002)));
         };
         let account = self.load(&user_id).await?;
-        let profile = account.profile.as_ref();
-        let bound = match channel {
-            crate::codes::Channel::Phone => profile
-                .and_then(|p| p.phone.as_ref())
-                .map(|p| p.as_str().to_string()),
-            crate::codes::Channel::Email => profile
-                .and_then(|p| p.email.as_ref())
-                .map(|e| e.as_str().to_string()),
+        let Some(bound) = bound_contact(&account, channel) else {
+            return Err(not_bound(channel));
         };
-        bound.ok_or_else(|| AccountFailure::code(-10202, "too frequent"))
+        if named && parsed(target)? != bound {
+            return Err(not_bound(channel));
+        }
+        Ok(bound)
     }
 
-    /// Checks a code; a passed safety check trusts the device.
+    /// Checks a code; a passed safety check trusts the device. The code
+    /// stays checked (not used up) for `VERIFIED_LIFETIME_MS`: a member
+    /// changing a bound contact hands its uid on as `old_uid`.
     pub async fn check_code(
         &self,
         uid: &str,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
         code: &str,
@@ -693,9 +779,8 @@ impl AccountService {
     ) -> AccountResult<()> {
         let target = self.code_target(kind, channel, target, username).await?;
         self.codes.check(uid, kind, &target, code).await?;
-        if kind == CodeKind::Safety && !username.trim().is_empty() {
+        if kind == CodeKind::Safety {
             if let Some(user_id) = self.find(username).await? {
-                self.codes.consume(uid, kind, &target).await?;
                 self.execute(
                     &user_id,
                     AccountCommand::TrustDevice {
@@ -711,7 +796,7 @@ impl AccountService {
     /// Sets a new password after a reset code (type 5) was checked.
     pub async fn reset_password(
         &self,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         uid: &str,
         new_password: &str,
@@ -868,49 +953,75 @@ impl AccountService {
         }
     }
 
-    /// Binds a new e-mail after a safety code (type 8) sent to it was checked.
-    pub async fn change_email(&self, user_id: &str, email: &str, uid: &str) -> AccountResult<()> {
+    /// Binds a phone or e-mail to the member. Proof: the login password,
+    /// `proof.uid` (a checked type-2 code sent to the new contact, which
+    /// nobody uses yet) and, when one is bound already, `proof.old_uid` (a
+    /// checked type-8 code sent to the bound one). Codes are used up only
+    /// once the password and the account's rule agree.
+    pub async fn change_contact(
+        &self,
+        user_id: &str,
+        channel: Channel,
+        value: &str,
+        proof: ContactProof<'_>,
+    ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        let email = Email::parse(email, Self::market(&account))?;
-        self.codes
-            .consume(uid, CodeKind::Safety, email.as_str())
+        let market = Self::market(&account);
+        let contact = Contact::parse(channel, value, market)?;
+        let (kind, value) = (contact.kind(), contact.value());
+        self.check_password(&account, proof.password, "loginpass")
             .await?;
-        if !self.claim("email", email.as_str(), user_id).await? {
-            return Err(AccountFailure::Refused {
-                code: 1119,
-                msg: "This email already exists in our database, please enter another".into(),
-                field: Some("email"),
+        let bound = bound_contact(&account, channel);
+        if bound.as_deref() == Some(value.as_str()) {
+            return Ok(());
+        }
+        let old_named = bound.is_some() && !proof.old_uid.trim().is_empty();
+        // The account's rule first (a dry run): no code is spent on a
+        // request it refuses.
+        account
+            .decide(contact.command(old_named), &self.settings.policy)
+            .map_err(AccountFailure::from)?;
+        let expired = |field: &'static str| {
+            move |e: CodeError| match e {
+                CodeError::Expired | CodeError::NoPriorSend => AccountFailure::Refused {
+                    code: 1009,
+                    msg: domain::Code(1009).message(),
+                    field: Some(field),
+                },
+                other => other.into(),
+            }
+        };
+        if let (Some(bound), true) = (&bound, old_named) {
+            self.codes
+                .consume(proof.old_uid.trim(), CodeKind::Safety, bound)
+                .await
+                .map_err(expired("old_uid"))?;
+        }
+        self.codes
+            .consume(proof.uid.trim(), CodeKind::Registration, &value)
+            .await
+            .map_err(expired("uid"))?;
+        if !self.claim(kind, &value, user_id).await? {
+            return Err(match channel {
+                Channel::Email => AccountFailure::Refused {
+                    code: 1119,
+                    msg: "This email already exists in our database, please enter another".into(),
+                    field: Some("email"),
+                },
+                Channel::Phone => AccountFailure::Refused {
+                    code: 1127,
+                    msg: "This phone number already exists in our database, please enter another"
+                        .into(),
+                    field: Some("mobile"),
+                },
             });
         }
-        let old = account.profile.as_ref().and_then(|p| p.email.clone());
-        self.execute(user_id, AccountCommand::ChangeEmail { email })
-            .await?;
-        if let Some(old) = old {
-            self.release("email", old.as_str(), user_id).await?;
+        if let Err(failure) = self.execute(user_id, contact.command(old_named)).await {
+            let _ = self.release(kind, &value, user_id).await;
+            return Err(failure);
         }
-        Ok(())
-    }
-
-    /// Binds a new phone after a safety code (type 8) sent to it was checked.
-    pub async fn change_phone(&self, user_id: &str, phone: &str, uid: &str) -> AccountResult<()> {
-        let account = self.load(user_id).await?;
-        let phone = Phone::parse(phone, Self::market(&account))?;
-        self.codes
-            .consume(uid, CodeKind::Safety, phone.as_str())
-            .await?;
-        if !self.claim("phone", phone.as_str(), user_id).await? {
-            return Err(AccountFailure::Refused {
-                code: 1127,
-                msg: "This phone number already exists in our database, please enter another"
-                    .into(),
-                field: Some("mobile"),
-            });
-        }
-        let old = account.profile.as_ref().and_then(|p| p.phone.clone());
-        self.execute(user_id, AccountCommand::ChangePhone { phone })
-            .await?;
-        if let Some(old) = old {
-            self.release("phone", old.as_str(), user_id).await?;
+        if let Some(old) = bound {
+            self.release(kind, &old, user_id).await?;
         }
         Ok(())
     }
