@@ -118,6 +118,20 @@ pub struct BetsConfig {
     pub min_stake: rust_decimal::Decimal,
     pub max_stake: rust_decimal::Decimal,
     pub max_express_odds: rust_decimal::Decimal,
+    /// Largest free bet one staff grant may give (member's currency).
+    #[serde(default = "default_free_bet_grant_max")]
+    pub free_bet_grant_max: rust_decimal::Decimal,
+    /// Most free bets granted to one member within 24 hours.
+    #[serde(default = "default_free_bet_daily_max")]
+    pub free_bet_daily_max: rust_decimal::Decimal,
+}
+
+fn default_free_bet_grant_max() -> rust_decimal::Decimal {
+    rust_decimal::Decimal::new(100_000, 2)
+}
+
+fn default_free_bet_daily_max() -> rust_decimal::Decimal {
+    rust_decimal::Decimal::new(200_000, 2)
 }
 
 impl BetsConfig {
@@ -127,6 +141,13 @@ impl BetsConfig {
             max_stake: self.max_stake,
             max_express_odds: self.max_express_odds,
             ..Default::default()
+        }
+    }
+
+    pub fn free_bet_limits(&self) -> domain::freebet::GrantLimits {
+        domain::freebet::GrantLimits {
+            per_grant: self.free_bet_grant_max,
+            per_member_per_day: self.free_bet_daily_max,
         }
     }
 }
@@ -285,6 +306,11 @@ impl Config {
             || self.bets.max_stake < self.bets.min_stake
         {
             bail!("bets.min_stake must be positive and not above bets.max_stake");
+        }
+        if self.bets.free_bet_grant_max <= rust_decimal::Decimal::ZERO
+            || self.bets.free_bet_daily_max < self.bets.free_bet_grant_max
+        {
+            bail!("bets.free_bet_grant_max must be positive and not above bets.free_bet_daily_max");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");

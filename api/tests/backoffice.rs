@@ -12,6 +12,7 @@ commands::on_both_stores!(
     staff_logins_lock_after_five_failures_and_tokens_end_at_logout,
     admins_create_staff_with_a_valid_role_only,
     unknown_staff_logins_spend_the_same_argon2_time,
+    free_bet_grants_are_capped_and_need_a_reason,
 );
 
 /// (method, path, body, roles allowed)
@@ -58,7 +59,7 @@ fn endpoints() -> Vec<(
         (
             "POST",
             "/api/backoffice/free-bets",
-            Some(json!({"user": "nobody", "amount": "1"})),
+            Some(json!({"user": "nobody", "amount": "1", "reason": "r"})),
             QUEUE,
         ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
@@ -303,6 +304,119 @@ async fn unknown_staff_logins_spend_the_same_argon2_time(kind: StoreKind) {
     assert!(
         unknown_took * 2 >= known_took,
         "unknown user {unknown_took:?}, wrong password {known_took:?}"
+    );
+    server.stop().await;
+}
+
+/// Support grants free bets of at most `[bets] free_bet_grant_max` each
+/// and `free_bet_daily_max` per member in 24 hours, with a reason that is
+/// kept with the grant's wallet event.
+async fn free_bet_grants_are_capped_and_need_a_reason(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let grant = |body: Value| {
+        let (server, support) = (&server, support.clone());
+        async move {
+            backoffice(
+                server,
+                "POST",
+                "/api/backoffice/free-bets",
+                Some(&support),
+                Some(body),
+            )
+            .await
+        }
+    };
+    let refused = |status: u16, answer: &Value| {
+        (
+            status,
+            answer["status"].as_i64().unwrap_or_default(),
+            answer["msg"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    let (status, answer) = grant(json!({"user": "demo", "amount": "20"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Required".into()
+        )
+    );
+    let (status, answer) = grant(json!({"user": "demo", "amount": "20", "reason": "  "})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Required".into()
+        )
+    );
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "20", "reason": "x".repeat(201)})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Should be less than 201 characters long.".into()
+        )
+    );
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "1000.01", "reason": "VIP gesture"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (400, 20004, "Max amount is 1000.00".into())
+    );
+    // Up to the per-grant cap, and up to the daily total.
+    for amount in ["1000.00", "900.00"] {
+        let (status, answer) =
+            grant(json!({"user": "demo", "amount": amount, "reason": "VIP gesture"})).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "200.00", "reason": "VIP gesture"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            20004,
+            "Max amount is 100.00 (free bets granted to this member in 24 hours: at most 2000.00)"
+                .into()
+        )
+    );
+    let (status, granted) =
+        grant(json!({"user": "demo", "amount": "100.00", "reason": "Sorry for the outage"})).await;
+    assert_eq!(status, 200, "{granted}");
+    server.clock.advance(86_400_001);
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, answer) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/free-bets",
+        Some(&support),
+        Some(json!({"user": "demo", "amount": "1000.00", "reason": "A new day"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    // Who granted it and why, in the grant's wallet event.
+    let id = granted["data"]["id"].as_str().unwrap();
+    let metadata: String = sqlx::query_scalar(
+        "SELECT CAST(metadata AS TEXT) FROM events
+         WHERE aggregate_type = 'Wallet' AND CAST(payload AS TEXT) LIKE $1",
+    )
+    .bind(format!("%freebet:{id}\"%"))
+    .fetch_one(&server.running.state.db.any)
+    .await
+    .unwrap();
+    let metadata: Value = serde_json::from_str(&metadata).unwrap();
+    assert_eq!(metadata["reason"], "Sorry for the outage", "{metadata}");
+    assert!(
+        metadata["granted_by"]
+            .as_str()
+            .unwrap()
+            .starts_with("staff-"),
+        "{metadata}"
     );
     server.stop().await;
 }
