@@ -84,10 +84,7 @@ pub async fn http(
 
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    loop {
-        let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") else {
-            break;
-        };
+    while let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") {
         let size = usize::from_str_radix(String::from_utf8_lossy(&body[..line_end]).trim(), 16)
             .unwrap_or(0);
         if size == 0 {
