@@ -822,7 +822,7 @@ async fn a_safety_code_goes_only_to_the_bound_contact(kind: StoreKind) {
         .await;
     assert_eq!(
         own_phone,
-        json!({"status": 1014, "msg": "Enter your phone number", "data": {"field": "mobile"}})
+        json!({"status": 1134, "msg": "Enter your phone number", "data": {"field": "mobile"}})
     );
     let own_email = intruder
         .post(
@@ -846,7 +846,7 @@ async fn a_safety_code_goes_only_to_the_bound_contact(kind: StoreKind) {
     let checked = intruder
         .post("/api/checkcode", json!({"uid": "AAAAAAAAAAAAAAAA", "type": 8, "valtype": 1, "mobile": "13911112222", "username": "13900139000", "checkCode": "1234"}))
         .await;
-    assert_eq!(checked["status"], 1014, "{checked}");
+    assert_eq!(checked["status"], 1134, "{checked}");
     // Naming the bound phone itself is fine: the code goes there.
     let bound = intruder
         .post(

@@ -210,7 +210,7 @@ impl Contact {
 /// 001 phone and e-mail codes; the texts of the forgot-password form).
 fn not_bound(channel: Channel) -> AccountFailure {
     let (code, msg) = match channel {
-        Channel::Phone => (1014, "Enter your phone number"),
+        Channel::Phone => (1134, "Enter your phone number"),
         Channel::Email => (1119, "Enter your email address"),
     };
     AccountFailure::Refused {
@@ -723,7 +723,7 @@ impl AccountService {
 
     /// Where a code of `kind` goes. A safety code (type 8) goes only to the
     /// phone or e-mail bound to the account of `username`: a target named
-    /// in the request must be that one (1014 'Enter your phone number' /
+    /// in the request must be that one (1134 'Enter your phone number' /
     /// 1119 'Enter your email address' otherwise), or whoever knows a
     /// password could have the code that trusts their device sent to a
     /// phone of their own.
