@@ -82,7 +82,7 @@ cluster_start() {
   CLUSTER_PIDS=""; CLUSTER_PORTS=""
   for i in $(seq 1 "$n"); do
     port=$(free_port)
-    DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >"$logs/node$i.log" 2>&1 &
+    TRUSTED_PROXIES=127.0.0.1/32 DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >"$logs/node$i.log" 2>&1 &
     CLUSTER_PIDS="$CLUSTER_PIDS $!"; CLUSTER_PORTS="$CLUSTER_PORTS $port"
     # One at a time: the first seeds the demo member, the others find it.
     for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
@@ -109,7 +109,7 @@ cluster_revive() {
   for port in $CLUSTER_PORTS; do
     i=$((i+1)); pid="$1"; shift
     if ! kill -0 "$pid" 2>/dev/null; then
-      DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >>"$logs/node$i.log" 2>&1 &
+      TRUSTED_PROXIES=127.0.0.1/32 DEMO=1 PORT=$port DATABASE_URL="$url" "$bin" serve >>"$logs/node$i.log" 2>&1 &
       pid=$!
       for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.2; done
     fi

@@ -64,6 +64,8 @@ pub struct AppState {
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
+    /// Whose X-Forwarded-For is believed (`client_ip`).
+    pub trusted_proxies: crate::client_ip::TrustedProxies,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -276,6 +278,7 @@ impl AppState {
             120,
             60_000,
         ));
+        let trusted_proxies = config.trusted_proxies()?;
         Ok(Self {
             client_logs,
             config: Arc::new(config),
@@ -301,6 +304,7 @@ impl AppState {
             runner: Arc::new(runner),
             registry: Arc::new(registry),
             http_metrics,
+            trusted_proxies,
         })
     }
 
@@ -394,9 +398,16 @@ impl AppState {
             max_body_bytes: self.config.server.max_body_bytes,
             request_timeout: Duration::from_millis(self.config.server.request_timeout_ms),
         };
-        crate::bounds::apply(router, bounds, self.http_metrics.panics.clone()).layer(
-            axum::middleware::from_fn_with_state(self.http_metrics.clone(), crate::metrics::track),
-        )
+        crate::bounds::apply(router, bounds, self.http_metrics.panics.clone())
+            .layer(axum::middleware::from_fn_with_state(
+                self.http_metrics.clone(),
+                crate::metrics::track,
+            ))
+            // Outermost: every layer and handler sees the same client IP.
+            .layer(axum::middleware::from_fn_with_state(
+                self.trusted_proxies.clone(),
+                crate::client_ip::resolve,
+            ))
     }
 }
 
@@ -481,11 +492,15 @@ pub async fn start_with_clock(
         }
     });
     let server = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                let _ = until.wait_for(|stop| *stop).await;
-            })
-            .await
+        // ConnectInfo: the peer address is what `client_ip` starts from.
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            let _ = until.wait_for(|stop| *stop).await;
+        })
+        .await
     });
     Ok(Running {
         addr,

@@ -1,6 +1,8 @@
 //! Configuration: `config/default.toml` (or `CONFIG_FILE`), then the
-//! environment (`PORT`, `DATABASE_URL`, `DEMO`, `TRANSPORT_PAIRS`).
+//! environment (`PORT`, `BIND`/`HOST`, `TRUSTED_PROXIES`, `DATABASE_URL`,
+//! `DEMO`, `TRANSPORT_PAIRS`).
 
+use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -33,6 +35,15 @@ pub struct Server {
     pub port: u16,
     pub web_dist: PathBuf,
     pub skins_dir: PathBuf,
+    /// The address to listen on (`BIND` or `HOST` override). Unset: every
+    /// interface, or only 127.0.0.1 with `DEMO=1`.
+    #[serde(default)]
+    pub bind: Option<String>,
+    /// Peers (IP networks) whose `X-Forwarded-For` names the client: the
+    /// load balancers in front of the servers. Empty: the TCP peer is the
+    /// client, whatever the header says.
+    #[serde(default)]
+    pub trusted_proxies: Vec<String>,
     /// Largest HTTP request body on any route (413 above).
     #[serde(default = "default_max_body_bytes")]
     pub max_body_bytes: usize,
@@ -173,6 +184,12 @@ pub struct BetsConfig {
     /// leg started are void (stake returned).
     #[serde(default = "void_unresulted_after_hours")]
     pub void_unresulted_after_hours: u64,
+    /// Largest free bet one staff grant may give (member's currency).
+    #[serde(default = "default_free_bet_grant_max")]
+    pub free_bet_grant_max: rust_decimal::Decimal,
+    /// Most free bets granted to one member within 24 hours.
+    #[serde(default = "default_free_bet_daily_max")]
+    pub free_bet_daily_max: rust_decimal::Decimal,
 }
 
 fn default_max_selections() -> usize {
@@ -187,6 +204,14 @@ fn void_unresulted_after_hours() -> u64 {
     commands::unresulted::DEFAULT_AFTER.as_secs() / 3600
 }
 
+fn default_free_bet_grant_max() -> rust_decimal::Decimal {
+    rust_decimal::Decimal::new(100_000, 2)
+}
+
+fn default_free_bet_daily_max() -> rust_decimal::Decimal {
+    rust_decimal::Decimal::new(200_000, 2)
+}
+
 impl BetsConfig {
     pub fn settings(&self) -> commands::bets::BetSettings {
         commands::bets::BetSettings {
@@ -196,6 +221,13 @@ impl BetsConfig {
             max_selections: self.max_selections,
             max_combinations: self.max_combinations,
             ..Default::default()
+        }
+    }
+
+    pub fn free_bet_limits(&self) -> domain::freebet::GrantLimits {
+        domain::freebet::GrantLimits {
+            per_grant: self.free_bet_grant_max,
+            per_member_per_day: self.free_bet_daily_max,
         }
     }
 }
@@ -267,6 +299,16 @@ impl Config {
                 .parse()
                 .with_context(|| format!("PORT '{port}' is not a port number"))?;
         }
+        if let Some(bind) = var("BIND").or_else(|| var("HOST")) {
+            self.server.bind = Some(bind.trim().to_string()).filter(|b| !b.is_empty());
+        }
+        if let Some(proxies) = var("TRUSTED_PROXIES") {
+            self.server.trusted_proxies = proxies
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect();
+        }
         self.database_url = var("DATABASE_URL").filter(|u| !u.trim().is_empty());
         self.demo_mode = var("DEMO").is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
         if let Some(file) = var("FEED_FIXTURE") {
@@ -283,7 +325,49 @@ impl Config {
         self.validate()
     }
 
+    /// The address the server listens on: `bind` when set; otherwise
+    /// 127.0.0.1 in demo mode (its credentials and outbox must not face a
+    /// network by accident), every interface elsewhere.
+    pub fn listen_ip(&self) -> IpAddr {
+        match self.server.bind.as_deref().map(str::parse) {
+            Some(Ok(ip)) => ip,
+            _ if self.demo_mode => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            _ => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+        }
+    }
+
+    /// What demo mode opens, said loudly at start.
+    pub fn demo_warning(&self) -> Option<String> {
+        self.demo_mode.then(|| {
+            format!(
+                "DEMO=1: demo credentials are seeded ({} / {}, staff support / support1234, \
+                 auditor / auditor1234, admin / admin1234) and GET /api/dev/outbox shows every \
+                 SMS, e-mail and captcha code; listening on {}{}. Never run a public server \
+                 with DEMO=1.",
+                self.demo.member,
+                self.demo.password,
+                self.listen_ip(),
+                if self.server.bind.is_some() {
+                    " (set by BIND/HOST)"
+                } else {
+                    " only (127.0.0.1 unless BIND/HOST says otherwise)"
+                }
+            )
+        })
+    }
+
+    pub fn trusted_proxies(&self) -> anyhow::Result<crate::client_ip::TrustedProxies> {
+        crate::client_ip::TrustedProxies::parse(&self.server.trusted_proxies)
+            .map_err(|e| anyhow::anyhow!("server.trusted_proxies (TRUSTED_PROXIES): {e}"))
+    }
+
     fn validate(&self) -> anyhow::Result<()> {
+        if let Some(bind) = &self.server.bind {
+            if bind.parse::<IpAddr>().is_err() {
+                bail!("server.bind (BIND/HOST) '{bind}' is not an IP address (e.g. 0.0.0.0, 127.0.0.1, ::)");
+            }
+        }
+        self.trusted_proxies()?;
         if self.transport.pairs.len() != 10 {
             bail!("transport.pairs must hold ten [key, iv] pairs");
         }
@@ -334,6 +418,11 @@ impl Config {
         }
         if self.jobs.lease_ttl_ms < 1000 {
             bail!("jobs.lease_ttl_ms must be at least 1000");
+        }
+        if self.bets.free_bet_grant_max <= rust_decimal::Decimal::ZERO
+            || self.bets.free_bet_daily_max < self.bets.free_bet_grant_max
+        {
+            bail!("bets.free_bet_grant_max must be positive and not above bets.free_bet_daily_max");
         }
         if self.projections.batch_size < 1 || self.projections.poll_ms == 0 {
             bail!("projections.batch_size and projections.poll_ms must be positive");
@@ -389,5 +478,68 @@ mod tests {
             .apply_env(|name| (name == "TRANSPORT_PAIRS").then(|| r#"[["short","x"]]"#.to_string()))
             .unwrap_err();
         assert!(err.to_string().contains("ten"));
+    }
+
+    #[test]
+    fn demo_mode_binds_to_loopback_unless_bind_is_set() {
+        let listen = |env: &[(&str, &str)]| {
+            let mut c = default_config();
+            c.apply_env(|name| {
+                env.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            })
+            .unwrap();
+            c.listen_ip()
+        };
+        let any: std::net::IpAddr = "0.0.0.0".parse().unwrap();
+        let loopback: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+        assert_eq!(listen(&[]), any);
+        assert_eq!(listen(&[("DEMO", "1")]), loopback);
+        assert_eq!(listen(&[("DEMO", "1"), ("BIND", "0.0.0.0")]), any);
+        assert_eq!(
+            listen(&[("DEMO", "1"), ("HOST", "::")]),
+            "::".parse::<std::net::IpAddr>().unwrap()
+        );
+        let mut c = default_config();
+        c.server.bind = Some("10.1.2.3".into());
+        c.apply_env(|name| (name == "DEMO").then(|| "1".to_string()))
+            .unwrap();
+        assert_eq!(
+            c.listen_ip(),
+            "10.1.2.3".parse::<std::net::IpAddr>().unwrap()
+        );
+        let err = default_config()
+            .apply_env(|name| (name == "BIND").then(|| "localhost:80".to_string()))
+            .unwrap_err();
+        assert!(err.to_string().contains("BIND"), "{err}");
+    }
+
+    #[test]
+    fn demo_mode_warns_that_its_credentials_and_outbox_are_open() {
+        let mut c = default_config();
+        assert_eq!(c.demo_warning(), None);
+        c.apply_env(|name| (name == "DEMO").then(|| "1".to_string()))
+            .unwrap();
+        let warning = c.demo_warning().unwrap();
+        assert!(warning.contains("/api/dev/outbox"), "{warning}");
+        assert!(warning.contains("demo1234"), "{warning}");
+        assert!(warning.contains("127.0.0.1"), "{warning}");
+    }
+
+    #[test]
+    fn trusted_proxies_are_ip_networks_and_none_by_default() {
+        let c = default_config();
+        assert!(c.server.trusted_proxies.is_empty());
+        let mut c = default_config();
+        c.apply_env(|name| {
+            (name == "TRUSTED_PROXIES").then(|| "127.0.0.1/32, 10.0.0.0/8,::1".to_string())
+        })
+        .unwrap();
+        assert_eq!(c.server.trusted_proxies.len(), 3);
+        let err = default_config()
+            .apply_env(|name| (name == "TRUSTED_PROXIES").then(|| "10.0.0.0/33".to_string()))
+            .unwrap_err();
+        assert!(err.to_string().contains("10.0.0.0/33"), "{err}");
     }
 }

@@ -5,6 +5,8 @@
 //! Layout
 //! - `config`: `config/default.toml` plus the environment.
 //! - `app`: wiring of store, services, projection runner and router.
+//! - `client_ip`: the client's address (socket peer, or X-Forwarded-For
+//!   from a trusted proxy only) for rate limits and logs.
 //! - `routes/`: one router per area (`health`, `dev`, `web`).
 //! - `bounds`: body size, timeout, catch-panic and 405 on every route.
 //! - `error`: the single mapping of failures to `{status, msg}` answers.
@@ -20,6 +22,7 @@ pub mod betting;
 pub mod bookings;
 pub mod bounds;
 pub mod captcha;
+pub mod client_ip;
 pub mod config;
 pub mod error;
 pub mod metrics;

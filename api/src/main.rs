@@ -1,7 +1,7 @@
 //! The platform's one binary.
 //!
 //! ```text
-//! api [serve]                      run the server (PORT, DATABASE_URL, DEMO)
+//! api [serve]                      run the server (PORT, BIND, DATABASE_URL, DEMO)
 //! api migrate                      apply the store's migrations
 //! api projections rebuild [NAME]   rebuild one projection (or all) from zero
 //! api projections status           checkpoint lag of every projection
@@ -104,13 +104,20 @@ const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild 
 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;
+    let ip = config.listen_ip();
+    if let Some(warning) = config.demo_warning() {
+        // On stderr as well as in the log: nobody should miss it.
+        eprintln!("WARNING: {warning}");
+        tracing::warn!("{warning}");
+    }
     let db = app::open_store(&config).await?;
-    let listener = tokio::net::TcpListener::bind(("0.0.0.0", port))
+    let listener = tokio::net::TcpListener::bind((ip, port))
         .await
-        .with_context(|| format!("cannot listen on port {port}"))?;
+        .with_context(|| format!("cannot listen on {ip} port {port}"))?;
     let running = app::start(config, db, listener).await?;
     let state = &running.state;
     tracing::info!(
+        %ip,
         port,
         store = state.db.kind().name(),
         demo = state.config.demo_mode,

@@ -7,17 +7,20 @@ use base64::Engine;
 use rsa::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
 use rsa::{Pkcs1v15Encrypt, RsaPrivateKey, RsaPublicKey};
 use sqlx::AnyPool;
+use std::sync::Arc;
 use tokio::sync::OnceCell;
 
 async fn load_or_create(
     pool: &AnyPool,
     name: &str,
-    create: impl FnOnce() -> anyhow::Result<String>,
+    create: impl FnOnce() -> anyhow::Result<String> + Send + 'static,
 ) -> anyhow::Result<String> {
     if let Some(value) = read(pool, name).await? {
         return Ok(value);
     }
-    let value = create()?;
+    // Creating a secret can take long (an RSA key: up to seconds): never on
+    // an async worker, where it would stall every request it shares with.
+    let value = tokio::task::spawn_blocking(create).await??;
     sqlx::query(
         "INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
     )
@@ -56,7 +59,7 @@ pub struct LoginKey {
     pool: AnyPool,
     /// `RSA_PRIVATE_KEY_FILE` (PKCS#8 PEM) overrides the stored key.
     file: Option<std::path::PathBuf>,
-    key: OnceCell<(RsaPrivateKey, String)>,
+    key: OnceCell<(Arc<RsaPrivateKey>, String)>,
 }
 
 impl LoginKey {
@@ -68,11 +71,12 @@ impl LoginKey {
         }
     }
 
-    async fn get(&self) -> anyhow::Result<&(RsaPrivateKey, String)> {
+    async fn get(&self) -> anyhow::Result<&(Arc<RsaPrivateKey>, String)> {
         self.key
             .get_or_try_init(|| async {
                 let pem = match &self.file {
-                    Some(path) => std::fs::read_to_string(path)
+                    Some(path) => tokio::fs::read_to_string(path)
+                        .await
                         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
                     None => {
                         load_or_create(&self.pool, "rsa_login_key", || {
@@ -84,7 +88,7 @@ impl LoginKey {
                 };
                 let key = RsaPrivateKey::from_pkcs8_pem(&pem)?;
                 let public = RsaPublicKey::from(&key).to_public_key_pem(LineEnding::LF)?;
-                Ok::<_, anyhow::Error>((key, public))
+                Ok::<_, anyhow::Error>((Arc::new(key), public))
             })
             .await
     }
@@ -96,15 +100,21 @@ impl LoginKey {
 
     /// The password inside `loginpass` (base64 of RSA PKCS#1 v1.5); `None`
     /// when it is not a valid ciphertext for our key.
+    ///
+    /// Every refusal is the same `None`, whatever was wrong with the blob
+    /// (not base64, bad padding, not UTF-8): callers must not tell them
+    /// apart (the login answers them like a wrong password).
     pub async fn decrypt(&self, loginpass: &str) -> anyhow::Result<Option<String>> {
-        let (key, _) = self.get().await?;
-        let Ok(bytes) = BASE64.decode(loginpass.trim()) else {
-            return Ok(None);
-        };
-        let Ok(plain) = key.decrypt(Pkcs1v15Encrypt, &bytes) else {
-            return Ok(None);
-        };
-        Ok(String::from_utf8(plain).ok())
+        let key = self.get().await?.0.clone();
+        // A private-key operation: CPU work, kept off the async workers.
+        let bytes = BASE64.decode(loginpass.trim()).unwrap_or_default();
+        let plain = tokio::task::spawn_blocking(move || {
+            key.decrypt(Pkcs1v15Encrypt, &bytes)
+                .ok()
+                .and_then(|plain| String::from_utf8(plain).ok())
+        })
+        .await?;
+        Ok(plain)
     }
 }
 
@@ -118,4 +128,41 @@ pub fn encrypt_for(public_pem: &str, password: &str) -> anyhow::Result<String> {
         password.as_bytes(),
     )?;
     Ok(BASE64.encode(sealed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    /// On a one-thread runtime, a 2048-bit key generated on the async
+    /// worker would stop every other task until it is done.
+    #[tokio::test(flavor = "current_thread")]
+    async fn the_login_key_is_generated_off_the_async_workers() {
+        let db = commands::db::testing::fresh_sqlite().await;
+        let key = LoginKey::new(db.any.clone(), None);
+        let ticks = Arc::new(AtomicU64::new(0));
+        let ticker = {
+            let ticks = ticks.clone();
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+                    ticks.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        };
+        let started = std::time::Instant::now();
+        let pem = key.public_pem().await.unwrap();
+        let took = started.elapsed();
+        ticker.abort();
+        assert!(pem.contains("PUBLIC KEY"));
+        let ticked = ticks.load(Ordering::Relaxed);
+        // The ticker runs whenever the worker is free: at least a few times
+        // per 10 ms of generation, however slow the machine is.
+        let expected = (took.as_millis() as u64 / 10).max(3);
+        assert!(
+            ticked >= expected,
+            "the ticker ran {ticked} times during {took:?} of key generation"
+        );
+    }
 }

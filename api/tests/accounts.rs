@@ -21,6 +21,12 @@ commands::on_both_stores!(
     codes_expire_mismatch_and_wait_sixty_seconds,
     login_is_rate_limited_per_account,
     a_partner_opens_a_one_hour_session,
+    x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_key,
+    login_answers_alike_for_a_bad_password_blob_an_unknown_user_and_a_wrong_password,
+    a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit,
+    unknown_users_lock_after_five_failures_like_real_ones,
+    a_safety_code_goes_only_to_the_bound_contact,
+    rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -171,7 +177,7 @@ async fn login_checks_captcha_account_and_password(kind: StoreKind) {
     );
     assert_eq!(
         other.login(&server, "demo", "wrong999").await["status"],
-        1003
+        1002
     );
     // A wrong image code.
     let config = other.get("/api/getconfig").await;
@@ -199,7 +205,7 @@ async fn five_wrong_passwords_lock_the_account_with_1022(kind: StoreKind) {
     for _ in 0..4 {
         assert_eq!(
             client.login(&server, "demo", "wrong999").await["status"],
-            1003
+            1002
         );
     }
     assert_eq!(
@@ -389,7 +395,7 @@ async fn a_forgotten_password_is_reset_with_a_code(kind: StoreKind) {
     );
     assert_eq!(
         client.login(&server, "13700137000", PASSWORD).await["status"],
-        1003
+        1002
     );
     assert_eq!(
         client.login(&server, "13700137000", "new12345").await["status"],
@@ -565,14 +571,17 @@ async fn login_is_rate_limited_per_account(kind: StoreKind) {
                 .unwrap(),
         );
     }
-    assert_eq!(&statuses[..10], &[1002; 10]);
+    // Unknown names lock after five failures like real accounts do.
+    assert_eq!(&statuses[..4], &[1002; 4]);
+    assert_eq!(&statuses[4..10], &[1022; 6]);
     assert_eq!(statuses[10], -10005);
     server.stop().await;
 }
 
 async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
     let mut config = common::config(true);
-    config.partner.key = "partner-secret".into();
+    // Compared exactly (and in constant time): upper case included.
+    config.partner.key = "Partner-Secret".into();
     let server = common::start_with(kind, config).await;
     let user_id = server
         .running
@@ -602,7 +611,7 @@ async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
         server.addr(),
         "POST",
         "/api/partner/session",
-        &key("partner-secret"),
+        &key("Partner-Secret"),
         body.as_bytes(),
     )
     .await
@@ -622,5 +631,353 @@ async fn a_partner_opens_a_one_hour_session(kind: StoreKind) {
     );
     let page = common::http(server.addr(), "GET", "/dev/outbox", &[], b"").await;
     assert!(page.text().contains("Outbox"));
+    server.stop().await;
+}
+
+/// Ten code sends per IP in ten minutes: the eleventh waits, whatever
+/// X-Forwarded-For says, unless the peer is a trusted proxy.
+async fn x_forwarded_for_from_an_untrusted_peer_does_not_change_the_rate_limit_key(
+    kind: StoreKind,
+) {
+    async fn sends(server: &common::Server) -> Vec<i64> {
+        let mut statuses = Vec::new();
+        for i in 0..11 {
+            // A device of its own each time (the submission guard is per
+            // device), each claiming another client address.
+            let mut client = Client::new(server).await;
+            client.extra_headers = vec![(
+                "X-Forwarded-For".to_string(),
+                format!("203.0.113.{}", i + 1),
+            )];
+            let sent = client
+                .post(
+                    "/api/sendcode",
+                    json!({"type": 2, "valtype": 1, "mobile": format!("138000000{:02}", i + 10)}),
+                )
+                .await;
+            statuses.push(sent["status"].as_i64().unwrap());
+        }
+        statuses
+    }
+    let server = start(kind).await;
+    let statuses = sends(&server).await;
+    assert_eq!(&statuses[..10], &[0; 10]);
+    assert_eq!(statuses[10], -10201, "the socket's IP is the key");
+    server.stop().await;
+
+    let mut config = common::config(true);
+    config.server.trusted_proxies = vec!["127.0.0.1/32".to_string()];
+    let server = common::start_with(kind, config).await;
+    assert_eq!(
+        sends(&server).await,
+        vec![0; 11],
+        "a trusted proxy's X-Forwarded-For is the key"
+    );
+    server.stop().await;
+}
+
+/// One login through the request layer with `loginpass` as given (a fresh
+/// captcha): the answer and how long the login call took.
+async fn login_with(
+    server: &common::Server,
+    username: &str,
+    loginpass: &str,
+) -> (serde_json::Value, std::time::Duration) {
+    let client = Client::new(server).await;
+    let (uid, code) = client.captcha(server).await;
+    let started = std::time::Instant::now();
+    let answer = client
+        .post(
+            "/api/default/login",
+            json!({"username": username, "loginpass": loginpass, "validateCode": code, "type": 1, "uid": uid}),
+        )
+        .await;
+    (answer, started.elapsed())
+}
+
+async fn sealed(server: &common::Server, password: &str) -> String {
+    let config = Client::new(server).await.get("/api/getconfig").await;
+    api::secrets::encrypt_for(config["data"]["public_key"].as_str().unwrap(), password).unwrap()
+}
+
+/// A blob that is base64 of the key's size but no valid PKCS#1 v1.5 block.
+fn bad_padding_blob() -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.encode([0x5au8; 256])
+}
+
+async fn login_answers_alike_for_a_bad_password_blob_an_unknown_user_and_a_wrong_password(
+    kind: StoreKind,
+) {
+    let mut config = common::config(true);
+    // Room for every failure below without locking the demo account.
+    config.accounts.max_login_failures = 17;
+    let server = common::start_with(kind, config).await;
+    let wrong = sealed(&server, "wrong999").await;
+    let right = sealed(&server, "demo1234").await;
+    let cases = [
+        ("wrong password", "demo", wrong.clone()),
+        ("unknown user", "nobody_here", right.clone()),
+        ("bad RSA padding", "demo", bad_padding_blob()),
+        ("not base64", "demo", "demo1234".to_string()),
+        ("unknown user, bad blob", "nobody_here", bad_padding_blob()),
+    ];
+    let mut fastest = Vec::new();
+    for (case, username, loginpass) in &cases {
+        let mut best = std::time::Duration::MAX;
+        // Three tries a case: the demo account's ten logins a minute.
+        for _ in 0..3 {
+            let (answer, took) = login_with(&server, username, loginpass).await;
+            assert_eq!(
+                answer,
+                json!({"status": 1002, "msg": "Invalid username and/or password", "data": null}),
+                "{case}"
+            );
+            best = best.min(took);
+        }
+        fastest.push((case, best));
+    }
+    // Every refusal spends the password hash's time: none is much faster
+    // than a wrong password for a real account (noise only adds time, so
+    // the fastest of three is the fair comparison; a wrong password also
+    // records the failure on the account, hence the margin of three: a
+    // refusal without the hash would take a tenth).
+    let reference = fastest[0].1;
+    for (case, took) in &fastest[1..] {
+        assert!(
+            *took * 3 >= reference,
+            "{case} took {took:?}, a wrong password {reference:?}: {fastest:?}"
+        );
+    }
+    let (ok, _) = login_with(&server, "demo", &right).await;
+    assert_eq!(ok["status"], 0, "{ok}");
+    server.stop().await;
+}
+
+async fn a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    let (uid, _) = client.captcha(&server).await;
+    let answer = client
+        .post("/api/default/login", json!({"username": "demo", "loginpass": bad_padding_blob(), "validateCode": "0000x", "type": 1, "uid": uid}))
+        .await;
+    assert_eq!(answer["status"], 21, "{answer}");
+    assert_eq!(answer["data"]["field"], "validateCode");
+    let mut statuses = Vec::new();
+    for _ in 0..11 {
+        let (answer, _) = login_with(&server, "demo", &bad_padding_blob()).await;
+        statuses.push(answer["status"].as_i64().unwrap());
+    }
+    // Counted like wrong passwords: the fifth locks, the eleventh within
+    // the minute meets the per-account limit.
+    assert_eq!(
+        statuses,
+        [1002, 1002, 1002, 1002, 1022, 1022, 1022, 1022, 1022, 1022, -10005]
+    );
+    server.stop().await;
+}
+
+/// A lock that only real accounts get would tell which names exist.
+async fn unknown_users_lock_after_five_failures_like_real_ones(kind: StoreKind) {
+    let server = start(kind).await;
+    let wrong = sealed(&server, "wrong999").await;
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for _ in 0..6 {
+        known.push(login_with(&server, "demo", &wrong).await.0);
+        unknown.push(login_with(&server, "nobody_here", &wrong).await.0);
+    }
+    assert_eq!(known, unknown);
+    assert_eq!(known[3]["status"], 1002);
+    assert_eq!(known[4]["status"], 1022);
+    assert_eq!(known[5]["status"], 1022);
+    server.stop().await;
+}
+
+/// The code of a `sendcode` answer, from the outbox.
+async fn code_of(server: &common::Server, sent: &serde_json::Value) -> (String, String) {
+    assert_eq!(sent["status"], 0, "{sent}");
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    (uid, code)
+}
+
+/// Someone who knows the password but not the phone cannot have the
+/// safety code sent to a phone or e-mail of their own.
+async fn a_safety_code_goes_only_to_the_bound_contact(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut owner = Client::new(&server).await;
+    assert_eq!(
+        owner.register_phone(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    let mut intruder = Client::new(&server).await;
+    let refused = intruder.login(&server, "13900139000", PASSWORD).await;
+    assert_eq!(refused["status"], -10010, "{refused}");
+    let own_phone = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "mobile": "13911112222", "username": "13900139000"}),
+        )
+        .await;
+    assert_eq!(
+        own_phone,
+        json!({"status": 1134, "msg": "Enter your phone number", "data": {"field": "mobile"}})
+    );
+    let own_email = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 2, "email": "me@intruder.example", "username": "13900139000"}),
+        )
+        .await;
+    assert_eq!(
+        own_email,
+        json!({"status": 1119, "msg": "Enter your email address", "data": {"field": "email"}})
+    );
+    let entries = common::http(server.addr(), "GET", "/api/dev/outbox", &[], b"")
+        .await
+        .json();
+    assert!(
+        !entries.to_string().contains("13911112222")
+            && !entries.to_string().contains("intruder.example"),
+        "{entries}"
+    );
+    // A check against another target is refused the same way.
+    let checked = intruder
+        .post("/api/checkcode", json!({"uid": "AAAAAAAAAAAAAAAA", "type": 8, "valtype": 1, "mobile": "13911112222", "username": "13900139000", "checkCode": "1234"}))
+        .await;
+    assert_eq!(checked["status"], 1134, "{checked}");
+    // Naming the bound phone itself is fine: the code goes there.
+    let bound = intruder
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "mobile": "13900139000", "username": "13900139000"}),
+        )
+        .await;
+    let (uid, _) = code_of(&server, &bound).await;
+    let entry = server.outbox(|e| e["uid"] == uid.as_str()).await;
+    assert_eq!(entry["to"], "13900139000");
+    server.stop().await;
+}
+
+/// Changing a bound phone: the password, a code from the old phone (type
+/// 8), and a code to the new one (type 2, a contact nobody uses).
+async fn rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(
+        member
+            .register_phone(&server, "13900139000", PASSWORD)
+            .await["status"],
+        0
+    );
+    let new_phone = "13911112222";
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": new_phone}),
+        )
+        .await;
+    let (new_uid, new_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": new_uid, "type": 2, "valtype": 1, "mobile": new_phone, "checkCode": new_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+
+    // Without a code from the old phone.
+    let no_old = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        no_old,
+        json!({"status": 21, "msg": "Please enter the 4-digit verification code", "data": {"field": "old_uid"}})
+    );
+    // The old phone's code (safety verification, to the bound phone).
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": "13900139000"}),
+        )
+        .await;
+    let (old_uid, old_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": old_uid, "type": 8, "valtype": 1, "username": "13900139000", "checkCode": old_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    // A wrong password, or none.
+    for password in ["wrong999", ""] {
+        let wrong = member
+            .post(
+                "/api/user/mobileupdate",
+                json!({"mobile": new_phone, "uid": new_uid, "old_uid": old_uid, "loginpass": password}),
+            )
+            .await;
+        assert_eq!(
+            wrong,
+            json!({"status": 1003, "msg": "Wrong password", "data": {"field": "loginpass"}})
+        );
+    }
+    // A code of the new phone does not stand for the old one.
+    let swapped = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "old_uid": new_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(swapped["status"], 1009, "{swapped}");
+    assert_eq!(swapped["data"]["field"], "old_uid", "{swapped}");
+    // Everything: done, once.
+    let done = member
+        .post(
+            "/api/user/mobileupdate",
+            json!({"mobile": new_phone, "uid": new_uid, "old_uid": old_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(done["status"], 0, "{done}");
+    let info = member.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["phone"], "139****2222", "{info}");
+    // The new phone logs in (from a new device: safety check first), and
+    // safety codes go to it now.
+    let mut again = Client::new(&server).await;
+    assert_eq!(
+        again.login(&server, new_phone, PASSWORD).await["status"],
+        -10010
+    );
+    let sent = again
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": "13900139000"}),
+        )
+        .await;
+    let (uid, _) = code_of(&server, &sent).await;
+    assert_eq!(
+        server.outbox(|e| e["uid"] == uid.as_str()).await["to"],
+        new_phone
+    );
+    // A first e-mail has no old one to prove: password and its code.
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 2, "email": "me@example.com"}),
+        )
+        .await;
+    let (mail_uid, mail_code) = code_of(&server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": mail_uid, "type": 2, "valtype": 2, "email": "me@example.com", "checkCode": mail_code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    let bound = member
+        .post(
+            "/api/user/emailupdate",
+            json!({"email": "me@example.com", "uid": mail_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(bound["status"], 0, "{bound}");
     server.stop().await;
 }

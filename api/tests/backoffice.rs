@@ -11,6 +11,8 @@ commands::on_both_stores!(
     every_back_office_endpoint_lets_in_only_the_roles_it_names,
     staff_logins_lock_after_five_failures_and_tokens_end_at_logout,
     admins_create_staff_with_a_valid_role_only,
+    unknown_staff_logins_spend_the_same_argon2_time,
+    free_bet_grants_are_capped_and_need_a_reason,
 );
 
 /// (method, path, body, roles allowed)
@@ -58,7 +60,7 @@ fn endpoints() -> Vec<(
         (
             "POST",
             "/api/backoffice/free-bets",
-            Some(json!({"user": "nobody", "amount": "1"})),
+            Some(json!({"user": "nobody", "amount": "1", "reason": "r"})),
             QUEUE,
         ),
         (
@@ -303,5 +305,152 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         .map(|s| s["username"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["admin", "auditor", "eve", "support", "trader"]);
+    server.stop().await;
+}
+
+/// An unknown user name must not answer faster than a wrong password for
+/// a real one (that would list the staff accounts).
+async fn unknown_staff_logins_spend_the_same_argon2_time(kind: StoreKind) {
+    let server = common::start(kind).await;
+    async fn fastest(server: &common::Server, username: &str) -> (Value, std::time::Duration) {
+        let mut best = std::time::Duration::MAX;
+        let mut last = Value::Null;
+        for _ in 0..3 {
+            let started = std::time::Instant::now();
+            let (status, answer) = backoffice(
+                server,
+                "POST",
+                "/api/backoffice/login",
+                None,
+                Some(json!({"username": username, "password": "wrong-password"})),
+            )
+            .await;
+            best = best.min(started.elapsed());
+            assert_eq!(status, 401, "{answer}");
+            last = answer;
+        }
+        (last, best)
+    }
+    let (known, known_took) = fastest(&server, "support").await;
+    let (unknown, unknown_took) = fastest(&server, "nobody-at-all").await;
+    assert_eq!(known, unknown);
+    assert_eq!(known["status"], 1002);
+    assert!(
+        unknown_took * 2 >= known_took,
+        "unknown user {unknown_took:?}, wrong password {known_took:?}"
+    );
+    server.stop().await;
+}
+
+/// Support grants free bets of at most `[bets] free_bet_grant_max` each
+/// and `free_bet_daily_max` per member in 24 hours, with a reason that is
+/// kept with the grant's wallet event.
+async fn free_bet_grants_are_capped_and_need_a_reason(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let grant = |body: Value| {
+        let (server, support) = (&server, support.clone());
+        async move {
+            backoffice(
+                server,
+                "POST",
+                "/api/backoffice/free-bets",
+                Some(&support),
+                Some(body),
+            )
+            .await
+        }
+    };
+    let refused = |status: u16, answer: &Value| {
+        (
+            status,
+            answer["status"].as_i64().unwrap_or_default(),
+            answer["msg"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    let (status, answer) = grant(json!({"user": "demo", "amount": "20"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Required".into()
+        )
+    );
+    let (status, answer) = grant(json!({"user": "demo", "amount": "20", "reason": "  "})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Required".into()
+        )
+    );
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "20", "reason": "x".repeat(201)})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            -70009,
+            "Invalid request parameters: reason: Should be less than 201 characters long.".into()
+        )
+    );
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "1000.01", "reason": "VIP gesture"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (400, 20004, "Max amount is 1000.00".into())
+    );
+    // Up to the per-grant cap, and up to the daily total.
+    for amount in ["1000.00", "900.00"] {
+        let (status, answer) =
+            grant(json!({"user": "demo", "amount": amount, "reason": "VIP gesture"})).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let (status, answer) =
+        grant(json!({"user": "demo", "amount": "200.00", "reason": "VIP gesture"})).await;
+    assert_eq!(
+        refused(status, &answer),
+        (
+            400,
+            20004,
+            "Max amount is 100.00 (free bets granted to this member in 24 hours: at most 2000.00)"
+                .into()
+        )
+    );
+    let (status, granted) =
+        grant(json!({"user": "demo", "amount": "100.00", "reason": "Sorry for the outage"})).await;
+    assert_eq!(status, 200, "{granted}");
+    server.clock.advance(86_400_001);
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, answer) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/free-bets",
+        Some(&support),
+        Some(json!({"user": "demo", "amount": "1000.00", "reason": "A new day"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    // Who granted it and why, in the grant's wallet event.
+    let id = granted["data"]["id"].as_str().unwrap();
+    let metadata: String = sqlx::query_scalar(
+        "SELECT CAST(metadata AS TEXT) FROM events
+         WHERE aggregate_type = 'Wallet' AND CAST(payload AS TEXT) LIKE $1",
+    )
+    .bind(format!("%freebet:{id}\"%"))
+    .fetch_one(&server.running.state.db.any)
+    .await
+    .unwrap();
+    let metadata: Value = serde_json::from_str(&metadata).unwrap();
+    assert_eq!(metadata["reason"], "Sorry for the outage", "{metadata}");
+    assert!(
+        metadata["granted_by"]
+            .as_str()
+            .unwrap()
+            .starts_with("staff-"),
+        "{metadata}"
+    );
     server.stop().await;
 }

@@ -707,7 +707,7 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
         "POST",
         "/api/backoffice/free-bets",
         Some(&support),
-        Some(json!({"user": "demo", "amount": "-5"})),
+        Some(json!({"user": "demo", "amount": "-5", "reason": "test"})),
     )
     .await;
     assert_eq!((status, bad["status"].as_i64()), (400, Some(1109)), "{bad}");
@@ -716,7 +716,7 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
         "POST",
         "/api/backoffice/free-bets",
         Some(&support),
-        Some(json!({"user": "demo", "amount": "20", "days": 3})),
+        Some(json!({"user": "demo", "amount": "20", "days": 3, "reason": "test"})),
     )
     .await;
     assert_eq!(status, 200, "{granted}");

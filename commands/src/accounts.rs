@@ -19,7 +19,7 @@ use serde::Serialize;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::codes::{CodeError, CodeKind, Codes};
+use crate::codes::{Channel, CodeError, CodeKind, Codes};
 use crate::db::Db;
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::limits::RateLimit;
@@ -134,6 +134,92 @@ impl From<sqlx::Error> for AccountFailure {
 
 pub type AccountResult<T> = Result<T, AccountFailure>;
 
+/// What a member shows to bind a phone or e-mail (`change_contact`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ContactProof<'a> {
+    /// `checkcode` uid of a type-2 code sent to the new contact.
+    pub uid: &'a str,
+    /// `checkcode` uid of a type-8 code sent to the contact bound now
+    /// (ignored when none is bound).
+    pub old_uid: &'a str,
+    /// The login password.
+    pub password: &'a str,
+}
+
+/// The request field that names a contact of `channel`.
+fn channel_field(channel: Channel) -> &'static str {
+    match channel {
+        Channel::Phone => "mobile",
+        Channel::Email => "email",
+    }
+}
+
+/// The phone or e-mail bound to `account`, as stored.
+fn bound_contact(account: &Account, channel: Channel) -> Option<String> {
+    let profile = account.profile.as_ref()?;
+    match channel {
+        Channel::Phone => profile.phone.as_ref().map(|p| p.as_str().to_string()),
+        Channel::Email => profile.email.as_ref().map(|e| e.as_str().to_string()),
+    }
+}
+
+/// A new phone or e-mail, parsed for the member's market.
+enum Contact {
+    Phone(Phone),
+    Email(Email),
+}
+
+impl Contact {
+    fn parse(channel: Channel, value: &str, market: Market) -> Result<Self, FieldError> {
+        Ok(match channel {
+            Channel::Phone => Contact::Phone(Phone::parse(value, market)?),
+            Channel::Email => Contact::Email(Email::parse(value, market)?),
+        })
+    }
+
+    /// Its kind in `account_identities`.
+    fn kind(&self) -> &'static str {
+        match self {
+            Contact::Phone(_) => "phone",
+            Contact::Email(_) => "email",
+        }
+    }
+
+    fn value(&self) -> String {
+        match self {
+            Contact::Phone(p) => p.as_str().to_string(),
+            Contact::Email(e) => e.as_str().to_string(),
+        }
+    }
+
+    fn command(&self, old_contact_verified: bool) -> AccountCommand {
+        match self {
+            Contact::Phone(phone) => AccountCommand::ChangePhone {
+                phone: phone.clone(),
+                old_contact_verified,
+            },
+            Contact::Email(email) => AccountCommand::ChangeEmail {
+                email: email.clone(),
+                old_contact_verified,
+            },
+        }
+    }
+}
+
+/// A safety code for a contact that is not the account's bound one (spec
+/// 001 phone and e-mail codes; the texts of the forgot-password form).
+fn not_bound(channel: Channel) -> AccountFailure {
+    let (code, msg) = match channel {
+        Channel::Phone => (1134, "Enter your phone number"),
+        Channel::Email => (1119, "Enter your email address"),
+    };
+    AccountFailure::Refused {
+        code,
+        msg: msg.into(),
+        field: Some(channel_field(channel)),
+    }
+}
+
 /// How the caller proves control of the contact it registers with.
 pub enum Proof<'a> {
     /// `checkcode` uid for the phone or e-mail (type 2).
@@ -170,6 +256,9 @@ pub struct AccountService {
     settings: AccountSettings,
     login_by_ip: RateLimit,
     login_by_account: RateLimit,
+    /// Failed logins of names nobody has: they lock like a real account's
+    /// (`LoginPolicy`), or the lock would tell which names exist.
+    unknown_failures: RateLimit,
     register_by_ip: RateLimit,
     sendcode_by_ip: RateLimit,
 }
@@ -190,12 +279,42 @@ pub(crate) fn password_matches(password: &str, hash: &str) -> bool {
     })
 }
 
+/// A hash of a random password with the same parameters as every real
+/// one, computed once: a login for a name nobody has (or with a password
+/// that could not be decrypted) is checked against it, so it costs the
+/// same argon2 time as a wrong password and cannot be told apart by it.
+fn dummy_hash() -> &'static str {
+    static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DUMMY.get_or_init(|| {
+        // Hashing with the default parameters and a fresh salt cannot fail.
+        hash_password(&crate::sessions::token()).unwrap_or_default()
+    })
+}
+
+/// Whether `password` matches `hash`, spending the argon2 time even when
+/// either is missing (then the answer is no).
+pub(crate) fn login_password_matches(password: Option<&str>, hash: Option<&str>) -> bool {
+    let matches = password_matches(password.unwrap_or_default(), hash.unwrap_or(dummy_hash()));
+    matches && password.is_some() && hash.is_some()
+}
+
 /// Argon2 is deliberately slow: keep it off the async workers.
 async fn hash_off_thread(password: String) -> AccountResult<String> {
     tokio::task::spawn_blocking(move || hash_password(&password))
         .await
         .map_err(|e| AccountFailure::Internal(e.to_string()))?
         .map_err(AccountFailure::Internal)
+}
+
+async fn verify_login_off_thread(
+    password: Option<String>,
+    hash: Option<String>,
+) -> AccountResult<bool> {
+    tokio::task::spawn_blocking(move || {
+        login_password_matches(password.as_deref(), hash.as_deref())
+    })
+    .await
+    .map_err(|e| AccountFailure::Internal(e.to_string()))
 }
 
 async fn verify_off_thread(password: String, hash: String) -> AccountResult<bool> {
@@ -223,8 +342,15 @@ impl AccountService {
         clock: SharedClock,
         settings: AccountSettings,
     ) -> Self {
+        let policy = settings.policy;
         Self {
-            framework: Framework::new(db, options, settings.policy, retry, metrics, None),
+            unknown_failures: RateLimit::new(
+                db.any.clone(),
+                "login_unknown",
+                policy.max_failures as usize,
+                policy.window_ms,
+            ),
+            framework: Framework::new(db, options, policy, retry, metrics, None),
             pool: db.any.clone(),
             codes,
             sessions,
@@ -476,32 +602,60 @@ impl AccountService {
         Ok(user_id)
     }
 
-    /// Checks a login; opens a session on success.
+    /// Checks a login; opens a session on success. `password` is `None`
+    /// when the client's RSA blob could not be decrypted.
+    ///
+    /// A wrong password, a name nobody has and an undecryptable password
+    /// answer alike (1002 'Invalid username and/or password'), after the
+    /// same argon2 work, and count alike towards the lock (1022): nothing
+    /// tells an existing account from a missing one. The rate limits come
+    /// first, whatever the request holds.
     pub async fn login(
         &self,
         login: &str,
-        password: &str,
+        password: Option<&str>,
         device_id: &str,
         ip: &str,
     ) -> AccountResult<(Issued, String)> {
         let now = self.clock.now_ms();
+        let key = login.trim().to_lowercase();
         self.login_by_ip
             .hit(ip, now)
             .await?
             .map_err(|wait| limited(-10005, wait))?;
         self.login_by_account
-            .hit(&login.trim().to_lowercase(), now)
+            .hit(&key, now)
             .await?
             .map_err(|wait| limited(-10005, wait))?;
-        let Some(user_id) = self.find(login).await? else {
-            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        let found = match self.find(login).await? {
+            Some(user_id) => match self.load(&user_id).await {
+                Ok(account) => Some((user_id, account)),
+                // Claimed by a registration still under way.
+                Err(AccountFailure::Refused { .. }) => None,
+                Err(e) => return Err(e),
+            },
+            None => None,
         };
-        let account = self.load(&user_id).await?;
-        match account.is_locked_at(now) {
-            Some(LockKind::Staff) => return Err(AccountFailure::catalogue(domain::Code(1004))),
-            Some(LockKind::Temporary { .. }) => {
-                return Err(AccountFailure::catalogue(domain::Code(1022)))
+        let hash = found.as_ref().map(|(_, a)| a.password_hash.clone());
+        let matches = verify_login_off_thread(password.map(str::to_string), hash).await?;
+        let invalid = || AccountFailure::catalogue(domain::Code(1002));
+        let locked = || AccountFailure::catalogue(domain::Code(1022));
+        let Some((user_id, account)) = found else {
+            if self.unknown_failures.full(&key, now).await?.is_some()
+                || self.unknown_failures.hit(&key, now).await?.is_err()
+                || self.unknown_failures.full(&key, now).await?.is_some()
+            {
+                return Err(locked());
             }
+            return Err(invalid());
+        };
+        match account.is_locked_at(now) {
+            Some(LockKind::Temporary { .. }) => return Err(locked()),
+            // Only someone with the password learns of a staff lock.
+            Some(LockKind::Staff) if matches => {
+                return Err(AccountFailure::catalogue(domain::Code(1004)))
+            }
+            Some(LockKind::Staff) => return Err(invalid()),
             None => {}
         }
         let username = account
@@ -509,7 +663,7 @@ impl AccountService {
             .as_ref()
             .map(|p| p.username.as_str().to_string())
             .unwrap_or_default();
-        if !verify_off_thread(password.to_string(), account.password_hash.clone()).await? {
+        if !matches {
             self.execute(
                 &user_id,
                 AccountCommand::RecordLoginFailure {
@@ -520,8 +674,8 @@ impl AccountService {
             .await?;
             let after = self.load(&user_id).await?;
             return Err(match after.is_locked_at(now) {
-                Some(_) => AccountFailure::catalogue(domain::Code(1022)),
-                None => AccountFailure::catalogue(domain::Code(1003)),
+                Some(_) => locked(),
+                None => invalid(),
             });
         }
         if self.settings.verify_new_devices
@@ -558,12 +712,12 @@ impl AccountService {
     }
 
     /// Sends a code (rate-limited per IP on top of the 60 s resend rule).
-    /// For the safety verification (type 8) the target is the account's own
-    /// bound phone or e-mail, found from `username`.
+    /// For the safety verification (type 8) the target is always the
+    /// account's own bound phone or e-mail, found from `username`.
     pub async fn send_code(
         &self,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
         ip: &str,
@@ -576,57 +730,57 @@ impl AccountService {
         Ok(self.codes.send(kind, channel, &target, username).await?)
     }
 
-    /// Where a code of `kind` goes: for a safety check without an explicit
-    /// target, the account's bound contact.
+    /// Where a code of `kind` goes. A safety code (type 8) goes only to the
+    /// phone or e-mail bound to the account of `username`: a target named
+    /// in the request must be that one (1134 'Enter your phone number' /
+    /// 1119 'Enter your email address' otherwise), or whoever knows a
+    /// password could have the code that trusts their device sent to a
+    /// phone of their own.
     pub async fn code_target(
         &self,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
     ) -> AccountResult<String> {
         let market = Market::Zhh;
         let parsed = |value: &str| -> AccountResult<String> {
             Ok(match channel {
-                crate::codes::Channel::Phone => Phone::parse(value, market)
+                Channel::Phone => Phone::parse(value, market)
                     .or_else(|_| Phone::parse(value, Market::Eng))?
                     .as_str()
                     .to_string(),
-                crate::codes::Channel::Email => Email::parse(value, market)?.as_str().to_string(),
+                Channel::Email => Email::parse(value, market)?.as_str().to_string(),
             })
         };
-        if !target.trim().is_empty() {
-            return parsed(target);
-        }
+        let named = !target.trim().is_empty();
         if kind != CodeKind::Safety {
-            let field = match channel {
-                crate::codes::Channel::Phone => "mobile",
-                crate::codes::Channel::Email => "email",
-            };
-            return Err(FieldError::rule(field, "Required").into());
+            if named {
+                return parsed(target);
+            }
+            return Err(FieldError::rule(channel_field(channel), "Required").into());
         }
         let Some(user_id) = self.find(username).await? else {
             return Err(AccountFailure::catalogue(domain::Code(1002)));
         };
         let account = self.load(&user_id).await?;
-        let profile = account.profile.as_ref();
-        let bound = match channel {
-            crate::codes::Channel::Phone => profile
-                .and_then(|p| p.phone.as_ref())
-                .map(|p| p.as_str().to_string()),
-            crate::codes::Channel::Email => profile
-                .and_then(|p| p.email.as_ref())
-                .map(|e| e.as_str().to_string()),
+        let Some(bound) = bound_contact(&account, channel) else {
+            return Err(not_bound(channel));
         };
-        bound.ok_or_else(|| AccountFailure::code(-10202, "too frequent"))
+        if named && parsed(target)? != bound {
+            return Err(not_bound(channel));
+        }
+        Ok(bound)
     }
 
-    /// Checks a code; a passed safety check trusts the device.
+    /// Checks a code; a passed safety check trusts the device. The code
+    /// stays checked (not used up) for `VERIFIED_LIFETIME_MS`: a member
+    /// changing a bound contact hands its uid on as `old_uid`.
     pub async fn check_code(
         &self,
         uid: &str,
         kind: CodeKind,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         username: &str,
         code: &str,
@@ -634,9 +788,8 @@ impl AccountService {
     ) -> AccountResult<()> {
         let target = self.code_target(kind, channel, target, username).await?;
         self.codes.check(uid, kind, &target, code).await?;
-        if kind == CodeKind::Safety && !username.trim().is_empty() {
+        if kind == CodeKind::Safety {
             if let Some(user_id) = self.find(username).await? {
-                self.codes.consume(uid, kind, &target).await?;
                 self.execute(
                     &user_id,
                     AccountCommand::TrustDevice {
@@ -652,7 +805,7 @@ impl AccountService {
     /// Sets a new password after a reset code (type 5) was checked.
     pub async fn reset_password(
         &self,
-        channel: crate::codes::Channel,
+        channel: Channel,
         target: &str,
         uid: &str,
         new_password: &str,
@@ -809,49 +962,75 @@ impl AccountService {
         }
     }
 
-    /// Binds a new e-mail after a safety code (type 8) sent to it was checked.
-    pub async fn change_email(&self, user_id: &str, email: &str, uid: &str) -> AccountResult<()> {
+    /// Binds a phone or e-mail to the member. Proof: the login password,
+    /// `proof.uid` (a checked type-2 code sent to the new contact, which
+    /// nobody uses yet) and, when one is bound already, `proof.old_uid` (a
+    /// checked type-8 code sent to the bound one). Codes are used up only
+    /// once the password and the account's rule agree.
+    pub async fn change_contact(
+        &self,
+        user_id: &str,
+        channel: Channel,
+        value: &str,
+        proof: ContactProof<'_>,
+    ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        let email = Email::parse(email, Self::market(&account))?;
-        self.codes
-            .consume(uid, CodeKind::Safety, email.as_str())
+        let market = Self::market(&account);
+        let contact = Contact::parse(channel, value, market)?;
+        let (kind, value) = (contact.kind(), contact.value());
+        self.check_password(&account, proof.password, "loginpass")
             .await?;
-        if !self.claim("email", email.as_str(), user_id).await? {
-            return Err(AccountFailure::Refused {
-                code: 1119,
-                msg: "This email already exists in our database, please enter another".into(),
-                field: Some("email"),
+        let bound = bound_contact(&account, channel);
+        if bound.as_deref() == Some(value.as_str()) {
+            return Ok(());
+        }
+        let old_named = bound.is_some() && !proof.old_uid.trim().is_empty();
+        // The account's rule first (a dry run): no code is spent on a
+        // request it refuses.
+        account
+            .decide(contact.command(old_named), &self.settings.policy)
+            .map_err(AccountFailure::from)?;
+        let expired = |field: &'static str| {
+            move |e: CodeError| match e {
+                CodeError::Expired | CodeError::NoPriorSend => AccountFailure::Refused {
+                    code: 1009,
+                    msg: domain::Code(1009).message(),
+                    field: Some(field),
+                },
+                other => other.into(),
+            }
+        };
+        if let (Some(bound), true) = (&bound, old_named) {
+            self.codes
+                .consume(proof.old_uid.trim(), CodeKind::Safety, bound)
+                .await
+                .map_err(expired("old_uid"))?;
+        }
+        self.codes
+            .consume(proof.uid.trim(), CodeKind::Registration, &value)
+            .await
+            .map_err(expired("uid"))?;
+        if !self.claim(kind, &value, user_id).await? {
+            return Err(match channel {
+                Channel::Email => AccountFailure::Refused {
+                    code: 1119,
+                    msg: "This email already exists in our database, please enter another".into(),
+                    field: Some("email"),
+                },
+                Channel::Phone => AccountFailure::Refused {
+                    code: 1127,
+                    msg: "This phone number already exists in our database, please enter another"
+                        .into(),
+                    field: Some("mobile"),
+                },
             });
         }
-        let old = account.profile.as_ref().and_then(|p| p.email.clone());
-        self.execute(user_id, AccountCommand::ChangeEmail { email })
-            .await?;
-        if let Some(old) = old {
-            self.release("email", old.as_str(), user_id).await?;
+        if let Err(failure) = self.execute(user_id, contact.command(old_named)).await {
+            let _ = self.release(kind, &value, user_id).await;
+            return Err(failure);
         }
-        Ok(())
-    }
-
-    /// Binds a new phone after a safety code (type 8) sent to it was checked.
-    pub async fn change_phone(&self, user_id: &str, phone: &str, uid: &str) -> AccountResult<()> {
-        let account = self.load(user_id).await?;
-        let phone = Phone::parse(phone, Self::market(&account))?;
-        self.codes
-            .consume(uid, CodeKind::Safety, phone.as_str())
-            .await?;
-        if !self.claim("phone", phone.as_str(), user_id).await? {
-            return Err(AccountFailure::Refused {
-                code: 1127,
-                msg: "This phone number already exists in our database, please enter another"
-                    .into(),
-                field: Some("mobile"),
-            });
-        }
-        let old = account.profile.as_ref().and_then(|p| p.phone.clone());
-        self.execute(user_id, AccountCommand::ChangePhone { phone })
-            .await?;
-        if let Some(old) = old {
-            self.release("phone", old.as_str(), user_id).await?;
+        if let Some(old) = bound {
+            self.release(kind, &old, user_id).await?;
         }
         Ok(())
     }

@@ -11,6 +11,7 @@ use futures::future::BoxFuture;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 use sqlx::{AnyPool, Row};
+use subtle::ConstantTimeEq;
 
 use crate::clock::SharedClock;
 
@@ -206,8 +207,13 @@ pub async fn outbox(pool: &AnyPool, limit: i64) -> Result<Vec<OutboxEntry>, sqlx
 }
 
 fn digest(uid: &str, code: &str) -> String {
-    let hash = Sha256::digest(format!("{uid}:{code}").as_bytes());
-    hash.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(Sha256::digest(format!("{uid}:{code}").as_bytes()))
+}
+
+/// Compares a secret with what a client presented without leaking, through
+/// timing, how much of it matched.
+fn same_secret(expected: &str, presented: &str) -> bool {
+    bool::from(expected.as_bytes().ct_eq(presented.as_bytes()))
 }
 
 /// A random string of letters and digits.
@@ -288,6 +294,11 @@ impl Codes {
     }
 
     /// Checks a code the member typed; on success the uid is verified.
+    ///
+    /// A try is taken with one conditional UPDATE before the code is
+    /// compared, so guesses sent in parallel are weighed at most
+    /// `MAX_ATTEMPTS` times in all, on either store; a right code gives its
+    /// try back (the limit is on wrong tries).
     pub async fn check(
         &self,
         uid: &str,
@@ -296,38 +307,42 @@ impl Codes {
         code: &str,
     ) -> Result<(), CodeError> {
         let now = self.clock.now_ms();
-        let row = sqlx::query(
-            "SELECT code_hash, expires_ms, attempts FROM verification_codes
-             WHERE uid = $1 AND kind = $2 AND target = $3",
+        let taken: Option<String> = sqlx::query_scalar(
+            "UPDATE verification_codes SET attempts = attempts + 1
+             WHERE uid = $1 AND kind = $2 AND target = $3 AND attempts < $4 AND expires_ms >= $5
+             RETURNING code_hash",
         )
         .bind(uid)
         .bind(kind as i64)
         .bind(target)
+        .bind(MAX_ATTEMPTS)
+        .bind(now)
         .fetch_optional(&self.pool)
         .await?;
-        let Some(row) = row else {
-            return Err(CodeError::NoPriorSend);
+        let Some(hash) = taken else {
+            let sent: Option<i64> = sqlx::query_scalar(
+                "SELECT attempts FROM verification_codes WHERE uid = $1 AND kind = $2 AND target = $3",
+            )
+            .bind(uid)
+            .bind(kind as i64)
+            .bind(target)
+            .fetch_optional(&self.pool)
+            .await?;
+            return Err(match sent {
+                Some(_) => CodeError::Expired,
+                None => CodeError::NoPriorSend,
+            });
         };
-        let (hash, expires, attempts): (String, i64, i64) = (
-            row.try_get("code_hash")?,
-            row.try_get("expires_ms")?,
-            row.try_get("attempts")?,
-        );
-        if now > expires || attempts >= MAX_ATTEMPTS {
-            return Err(CodeError::Expired);
-        }
-        if digest(uid, code.trim()) != hash {
-            sqlx::query("UPDATE verification_codes SET attempts = attempts + 1 WHERE uid = $1")
-                .bind(uid)
-                .execute(&self.pool)
-                .await?;
+        if !same_secret(&hash, &digest(uid, code.trim())) {
             return Err(CodeError::Mismatch);
         }
-        sqlx::query("UPDATE verification_codes SET verified_ms = $2 WHERE uid = $1")
-            .bind(uid)
-            .bind(now)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "UPDATE verification_codes SET verified_ms = $2, attempts = attempts - 1 WHERE uid = $1",
+        )
+        .bind(uid)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -372,22 +387,22 @@ impl Codes {
         Ok(())
     }
 
-    /// Checks an image code once: right or wrong, it cannot be used again.
+    /// Checks an image code once: right or wrong, it cannot be used again
+    /// (taken with one DELETE ... RETURNING, so parallel checks of one
+    /// image find it at most once).
     pub async fn check_captcha(&self, uid: &str, code: &str) -> Result<(), CodeError> {
         let now = self.clock.now_ms();
         let stored: Option<(String, i64)> =
-            sqlx::query("SELECT code, created_ms FROM captchas WHERE uid = $1")
+            sqlx::query("DELETE FROM captchas WHERE uid = $1 RETURNING code, created_ms")
                 .bind(uid)
                 .fetch_optional(&self.pool)
                 .await?
                 .map(|r| Ok::<_, sqlx::Error>((r.try_get("code")?, r.try_get("created_ms")?)))
                 .transpose()?;
-        sqlx::query("DELETE FROM captchas WHERE uid = $1")
-            .bind(uid)
-            .execute(&self.pool)
-            .await?;
         match stored {
-            Some((expected, at)) if now - at <= CODE_LIFETIME_MS && expected == code.trim() => {
+            Some((expected, at))
+                if now - at <= CODE_LIFETIME_MS && same_secret(&expected, code.trim()) =>
+            {
                 Ok(())
             }
             _ => Err(CodeError::Mismatch),

@@ -6,6 +6,7 @@
 //! a free bet can never be staked twice. A free bet's winnings (payout less
 //! the stake) are paid to the main pot; its stake is not returned.
 
+use domain::freebet::{check_grant, GrantError, GrantLimits, GrantReason};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
@@ -31,11 +32,34 @@ pub fn used_reference(id: &str) -> String {
     format!("freebet:{id}:used")
 }
 
+/// Why a grant did not go through.
+#[derive(Debug, thiserror::Error)]
+pub enum GrantFailure {
+    /// A rule of `domain::freebet`: its code and message.
+    #[error("{0}")]
+    Refused(#[from] GrantError),
+    #[error("{0}")]
+    Internal(String),
+}
+
 pub struct FreeBets {
     pool: AnyPool,
     wallets: Arc<WalletService>,
     clock: SharedClock,
     ids: IdBlocks,
+}
+
+/// A staff grant of a free bet.
+#[derive(Debug, Clone, Copy)]
+pub struct GrantRequest<'a> {
+    pub member_id: &'a str,
+    pub currency: Currency,
+    pub amount: Decimal,
+    /// Days it can be staked.
+    pub days: i64,
+    /// The staff id.
+    pub granted_by: &'a str,
+    pub reason: &'a str,
 }
 
 impl FreeBets {
@@ -48,28 +72,53 @@ impl FreeBets {
         }
     }
 
-    /// Grants `member_id` a free bet of `amount` valid `days` days.
+    /// What `member_id` was granted in the 24 hours before `now`.
+    async fn granted_since(&self, member_id: &str, since_ms: i64) -> Result<Decimal, String> {
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT amount FROM free_bets WHERE member_id = $1 AND granted_ms > $2",
+        )
+        .bind(member_id)
+        .bind(since_ms)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| e.to_string())?;
+        rows.iter()
+            .map(|a| a.parse::<Decimal>().map_err(|e| e.to_string()))
+            .sum()
+    }
+
+    /// Grants a free bet within `limits` (`[bets] free_bet_grant_max`,
+    /// `free_bet_daily_max`); who granted it and why go with the credit's
+    /// wallet event. (Two grants to one member at the same instant could
+    /// both fit a daily cap that only one fits: each is still within the
+    /// per-grant cap.)
     pub async fn grant(
         &self,
-        member_id: &str,
-        currency: Currency,
-        amount: Decimal,
-        days: i64,
-        granted_by: &str,
-    ) -> Result<FreeBet, String> {
-        if amount <= Decimal::ZERO || currency.round(amount) != amount {
-            return Err("Wrong amount".into());
-        }
-        if !(1..=365).contains(&days) {
-            return Err("days: 1 to 365".into());
-        }
+        request: GrantRequest<'_>,
+        limits: &GrantLimits,
+    ) -> Result<FreeBet, GrantFailure> {
+        let GrantRequest {
+            member_id,
+            currency,
+            amount,
+            days,
+            granted_by,
+            reason,
+        } = request;
+        let reason = GrantReason::parse(reason)?;
+        let now = self.clock.now_ms();
+        let before = self
+            .granted_since(member_id, now - 86_400_000)
+            .await
+            .map_err(GrantFailure::Internal)?;
+        check_grant(amount, currency, days, before, limits)?;
+        let internal = |e: String| GrantFailure::Internal(e);
         let id = self
             .ids
             .next()
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|e| internal(e.to_string()))?
             .to_string();
-        let now = self.clock.now_ms();
         let free_bet = FreeBet {
             id: id.clone(),
             member_id: member_id.to_string(),
@@ -93,19 +142,30 @@ impl FreeBets {
         .bind(granted_by)
         .execute(&self.pool)
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| internal(e.to_string()))?;
+        let metadata = [
+            ("granted_by", granted_by),
+            ("reason", reason.as_str()),
+            ("free_bet", id.as_str()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
         self.wallets
-            .execute(WalletCommand::new(
-                WalletId::new(member_id, currency),
-                format!("freebet:{id}"),
-                WalletAction::Credit {
-                    amount,
-                    pot: Pot::Bonus,
-                    kind: MovementKind::Bonus,
-                },
-            ))
+            .execute_with(
+                WalletCommand::new(
+                    WalletId::new(member_id, currency),
+                    format!("freebet:{id}"),
+                    WalletAction::Credit {
+                        amount,
+                        pot: Pot::Bonus,
+                        kind: MovementKind::Bonus,
+                    },
+                ),
+                metadata,
+            )
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| internal(e.to_string()))?;
         Ok(free_bet)
     }
 

@@ -43,14 +43,11 @@ impl From<sqlx::Error> for SessionError {
 
 pub(crate) fn token() -> String {
     let bytes: [u8; 32] = rand::rng().random();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 }
 
 pub(crate) fn hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 pub struct Sessions {

@@ -6,7 +6,7 @@ use domain::staff::{valid_password, valid_username, Role};
 use domain::Code;
 use sqlx::{AnyPool, Row};
 
-use crate::accounts::{hash_password, password_matches};
+use crate::accounts::{hash_password, login_password_matches};
 use crate::clock::SharedClock;
 use crate::limits::RateLimit;
 use crate::sessions::{hash, token};
@@ -151,16 +151,18 @@ impl StaffService {
                 .bind(username.trim())
                 .fetch_optional(&self.pool)
                 .await?;
-        let matches = match &row {
-            Some(row) => {
-                let stored: String = row.try_get("password_hash")?;
-                let password = password.to_string();
-                tokio::task::spawn_blocking(move || password_matches(&password, &stored))
-                    .await
-                    .map_err(|e| StaffError::Internal(e.to_string()))?
-            }
-            None => false,
-        };
+        // A name nobody has is checked against a dummy hash: the same
+        // argon2 time as a wrong password, so timing lists no staff names.
+        let stored: Option<String> = row
+            .as_ref()
+            .map(|row| row.try_get("password_hash"))
+            .transpose()?;
+        let password = password.to_string();
+        let matches = tokio::task::spawn_blocking(move || {
+            login_password_matches(Some(&password), stored.as_deref())
+        })
+        .await
+        .map_err(|e| StaffError::Internal(e.to_string()))?;
         let (Some(row), true) = (row, matches) else {
             return Err(match self.failures.hit(&key, now).await? {
                 Ok(()) => StaffError::BadCredentials,

@@ -66,9 +66,19 @@ impl WalletService {
 
     /// Runs one wallet command; a repeated reference answers its first outcome.
     pub async fn execute(&self, command: WalletCommand) -> WalletResult {
+        self.execute_with(command, HashMap::new()).await
+    }
+
+    /// As `execute`, with metadata kept on the command's events (who and
+    /// why, for movements staff decide).
+    pub async fn execute_with(
+        &self,
+        command: WalletCommand,
+        metadata: HashMap<String, String>,
+    ) -> WalletResult {
         let id = command.wallet.to_string();
         let reply = command.reply.clone();
-        self.framework.execute(&id, command, HashMap::new()).await?;
+        self.framework.execute(&id, command, metadata).await?;
         match reply.take() {
             Some(Ok(receipt)) => Ok(receipt),
             Some(Err(refusal)) => Err(CommandError::Rejected(refusal)),

@@ -6,6 +6,7 @@
 //! Layout
 //! - `money`: currencies, per-currency rounding, amount parsing.
 //! - `errors`: the spec's numeric error catalogue and its messages.
+//! - `freebet`: the caps and the reason a staff grant of a free bet needs.
 //! - `account/`: registration rules per market (newtypes that parse),
 //!   the Account aggregate (login failures, locks, trusted devices, profile).
 //! - `wallet/`: the Wallet aggregate (balances, stake reservations,
@@ -23,6 +24,7 @@ pub mod account;
 pub mod bet;
 pub mod catalogue;
 pub mod errors;
+pub mod freebet;
 pub mod money;
 pub mod odds;
 pub mod result;

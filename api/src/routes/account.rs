@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 use crate::app::AppState;
 use crate::captcha;
+use crate::client_ip::ClientIp;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
 use crate::transport::{Payload, RequestMeta};
@@ -182,28 +183,27 @@ async fn login(
     Extension(meta): Extension<RequestMeta>,
     Payload(body): Payload<LoginBody>,
 ) -> Answer<LoggedIn> {
-    if body.username.trim().is_empty() {
-        return Err(ApiError::field(
-            1002,
-            domain::Code(1002).message(),
-            "username",
-        ));
-    }
     state
         .accounts
         .codes
         .check_captcha(&body.uid, &body.validate_code)
         .await
         .map_err(|_| ApiError::field(21, domain::Code(21).message(), "validateCode"))?;
+    // An undecryptable password goes on as `None`: the service answers it
+    // like a wrong password, after the same rate limits and the same work.
     let password = state
         .login_key
         .decrypt(&body.loginpass)
         .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?
-        .ok_or_else(|| ApiError::field(1002, domain::Code(1002).message(), "loginpass"))?;
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
     let (issued, username) = state
         .accounts
-        .login(&body.username, &password, &meta.device_id, &meta.ip)
+        .login(
+            &body.username,
+            password.as_deref(),
+            &meta.device_id,
+            &meta.ip,
+        )
         .await?;
     Ok(ok(LoggedIn::new(issued, username)))
 }
@@ -492,7 +492,7 @@ const LOG_KINDS: &[&str] = &["devicelog", "betlog", "clicklog", "errorapi", "err
 async fn log_writer(
     State(state): State<AppState>,
     Path(kind): Path<String>,
-    headers: axum::http::HeaderMap,
+    client: ClientIp,
     body: axum::body::Bytes,
 ) -> Result<Json<Envelope<Value>>, ApiError> {
     let (base, language) = match kind.strip_prefix("en") {
@@ -500,13 +500,7 @@ async fn log_writer(
         _ if LOG_KINDS.contains(&kind.as_str()) => (kind.as_str(), "zh"),
         _ => return Err(ApiError::NotFound),
     };
-    let ip = headers
-        .get("X-Forwarded-For")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(',').next())
-        .unwrap_or("")
-        .trim()
-        .to_string();
+    let ip = client.key();
     let now = state.clock.now_ms();
     state.client_logs.hit(&ip, now).await?.map_err(|wait| {
         ApiError::wait(

@@ -12,6 +12,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::cashout::{Decider, Decision};
 use commands::desk::{DeskAction, DeskError};
+use commands::freebets::{GrantFailure, GrantRequest};
 use commands::shortfalls::{Shortfall, ShortfallError};
 use commands::staff::{Staff, StaffError};
 use domain::staff::{Duty, Role};
@@ -574,6 +575,9 @@ struct FreeBetGrant {
     amount: Value,
     /// Days it can be staked (default 7).
     days: Option<i64>,
+    /// Why (required, at most 200 characters): kept with the grant.
+    #[serde(default)]
+    reason: String,
 }
 
 /// Grants a member a free bet (support or admin).
@@ -599,19 +603,24 @@ async fn grant_free_bet(
         .profile
         .map(|p| p.currency)
         .ok_or_else(|| BoError::not_found("Member"))?;
+    let request = GrantRequest {
+        member_id: &member,
+        currency,
+        amount,
+        days: body.days.unwrap_or(7),
+        granted_by: &auth.staff.id,
+        reason: &body.reason,
+    };
     let granted = state
         .betting
         .bets
         .free_bets
-        .grant(
-            &member,
-            currency,
-            amount,
-            body.days.unwrap_or(7),
-            &auth.staff.id,
-        )
+        .grant(request, &state.config.bets.free_bet_limits())
         .await
-        .map_err(|e| BoError::bad(domain::Code::WRONG_AMOUNT.0, e))?;
+        .map_err(|e| match e {
+            GrantFailure::Refused(rule) => BoError::bad(rule.code().0, rule.to_string()),
+            GrantFailure::Internal(detail) => BoError::internal(detail),
+        })?;
     Ok(done(json!({
         "id": granted.id,
         "user_id": granted.member_id,

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
-use crate::transport::crypto::signature_matches;
+use crate::transport::crypto::secret_matches;
 
 pub fn router() -> Router<AppState> {
     Router::new().route("/api/partner/session", post(open_session))
@@ -32,7 +32,7 @@ async fn open_session(
         .get("X-Partner-Key")
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default();
-    if key.is_empty() || !signature_matches(key, presented) {
+    if key.is_empty() || !secret_matches(key, presented.trim()) {
         return Err(ApiError::Code(domain::Code::NOT_LOGGED_IN));
     }
     state.accounts.load(&body.user_id).await?;

@@ -4,6 +4,8 @@ use axum::extract::State;
 use axum::http::Method;
 use axum::routing::post;
 use axum::{Json, Router};
+use commands::accounts::ContactProof;
+use commands::codes::Channel;
 use domain::account::Address;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -244,6 +246,9 @@ async fn question_update(
     Ok(ok(Value::Null))
 }
 
+/// Binding a phone or e-mail: `uid` of a checked type-2 code to the new
+/// contact, `old_uid` of a checked type-8 code to the one bound now (when
+/// there is one), and the login password.
 #[derive(Deserialize)]
 struct ContactBody {
     #[serde(default)]
@@ -252,6 +257,20 @@ struct ContactBody {
     mobile: String,
     #[serde(default)]
     uid: String,
+    #[serde(default)]
+    old_uid: String,
+    #[serde(default)]
+    loginpass: String,
+}
+
+impl ContactBody {
+    fn proof(&self) -> ContactProof<'_> {
+        ContactProof {
+            uid: &self.uid,
+            old_uid: &self.old_uid,
+            password: &self.loginpass,
+        }
+    }
 }
 
 async fn email_update(
@@ -261,7 +280,7 @@ async fn email_update(
 ) -> Answer<Value> {
     state
         .accounts
-        .change_email(&member.user_id, &body.email, &body.uid)
+        .change_contact(&member.user_id, Channel::Email, &body.email, body.proof())
         .await?;
     Ok(ok(Value::Null))
 }
@@ -273,7 +292,7 @@ async fn mobile_update(
 ) -> Answer<Value> {
     state
         .accounts
-        .change_phone(&member.user_id, &body.mobile, &body.uid)
+        .change_contact(&member.user_id, Channel::Phone, &body.mobile, body.proof())
         .await?;
     Ok(ok(Value::Null))
 }

@@ -94,23 +94,22 @@ pub fn sign(
     hex(&mac.finalize().into_bytes())
 }
 
-/// Constant-time comparison of a presented signature with the expected one.
+/// Constant-time comparison of a presented hex signature (any case) with
+/// the expected lowercase one.
 pub fn signature_matches(expected: &str, presented: &str) -> bool {
-    let (a, b) = (
-        expected.as_bytes(),
-        presented.trim().to_ascii_lowercase().into_bytes(),
-    );
-    a.len() == b.len() && a.iter().zip(&b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    secret_matches(expected, &presented.trim().to_ascii_lowercase())
 }
 
+/// Constant-time comparison of a presented secret (a key, a MAC) with the
+/// expected one, byte for byte. Only the length can show through timing.
+pub fn secret_matches(expected: &str, presented: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    bool::from(expected.as_bytes().ct_eq(presented.as_bytes()))
+}
+
+/// Lowercase hex.
 pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 15) as usize] as char);
-    }
-    out
+    hex::encode(bytes)
 }
 
 /// Keyed digest for values the server only compares (app tokens).

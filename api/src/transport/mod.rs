@@ -6,11 +6,10 @@
 
 pub mod crypto;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::body::{to_bytes, Body};
-use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -18,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use commands::guards::{IdError, Submissions, UniqueIds};
 use crypto::{OpenError, Pairs};
@@ -49,6 +49,7 @@ pub struct RequestMeta {
     pub device_id: String,
     pub unique_id: String,
     pub user_token: Option<String>,
+    /// `ClientIp::key()`: the rate-limit key of the caller's address.
     pub ip: String,
 }
 
@@ -226,15 +227,14 @@ async fn guarded(
             .map_err(|r| ApiError::wait(r.code(), r.message(), r.wait()))?;
     }
 
-    let ip = header(&parts.headers, "X-Forwarded-For")
-        .and_then(|f| f.split(',').next().map(|s| s.trim().to_string()))
-        .or_else(|| {
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip().to_string())
-        })
-        .unwrap_or_default();
+    // Set by `client_ip::resolve`: the socket peer, or what a trusted proxy
+    // forwarded for; never a header the client wrote itself.
+    let ip = parts
+        .extensions
+        .get::<ClientIp>()
+        .copied()
+        .unwrap_or(ClientIp(None))
+        .key();
     parts.extensions.insert(RequestMeta {
         app_id,
         device_id: device_id.clone(),

@@ -84,10 +84,7 @@ pub async fn http(
 
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    loop {
-        let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") else {
-            break;
-        };
+    while let Some(line_end) = body.windows(2).position(|w| w == b"\r\n") {
         let size = usize::from_str_radix(String::from_utf8_lossy(&body[..line_end]).trim(), 16)
             .unwrap_or(0);
         if size == 0 {
@@ -188,6 +185,8 @@ pub struct Client {
     pub user_token: Option<String>,
     pub device_id: String,
     pub pair: i64,
+    /// Sent with every request besides the request layer's own headers.
+    pub extra_headers: Vec<(String, String)>,
 }
 
 pub fn unique_id() -> String {
@@ -214,6 +213,7 @@ impl Client {
             user_token: None,
             device_id: format!("device-{}", unique_id()),
             pair: 3,
+            extra_headers: Vec::new(),
         };
         let token = client.get("/api/getapitoken").await;
         assert_eq!(token["status"], 0, "{token}");
@@ -236,6 +236,7 @@ impl Client {
         if let Some(token) = &self.user_token {
             headers.push(("UserToken".to_string(), token.clone()));
         }
+        headers.extend(self.extra_headers.iter().cloned());
         headers
     }
 

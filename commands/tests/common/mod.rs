@@ -123,6 +123,7 @@ impl Platform {
         let notifications = Arc::new(commands::notify::Notifications::new(
             db.any.clone(),
             shared.clone(),
+            db.kind() == commands::StoreKind::Postgres,
         ));
         let bets = Arc::new(BetService::new(
             &db,

@@ -4,7 +4,7 @@ use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
 use serde::{Deserialize, Serialize};
 
-use super::rules::{parse_required_text, parse_summary};
+use super::rules::{parse_required_text, parse_summary, FieldError};
 use super::{AccountCommand, AccountError, AccountEvent, Address, Profile};
 
 /// How many failed logins lock an account, and for how long (the
@@ -193,8 +193,32 @@ impl Account {
                 question: parse_required_text("question", &question, 100)?,
                 answer_hash,
             },
-            C::ChangeEmail { email } => E::EmailChanged { email },
-            C::ChangePhone { phone } => E::PhoneChanged { phone },
+            C::ChangeEmail {
+                email,
+                old_contact_verified,
+            } => {
+                let bound = self.profile.as_ref().and_then(|p| p.email.as_ref());
+                if bound == Some(&email) {
+                    return Ok(vec![]);
+                }
+                if bound.is_some() && !old_contact_verified {
+                    return Err(old_contact_unverified());
+                }
+                E::EmailChanged { email }
+            }
+            C::ChangePhone {
+                phone,
+                old_contact_verified,
+            } => {
+                let bound = self.profile.as_ref().and_then(|p| p.phone.as_ref());
+                if bound == Some(&phone) {
+                    return Ok(vec![]);
+                }
+                if bound.is_some() && !old_contact_verified {
+                    return Err(old_contact_unverified());
+                }
+                E::PhoneChanged { phone }
+            }
             C::SetNickname(nickname) => E::NicknameSet { nickname },
             C::SetRealName(real_name) => E::RealNameSet { real_name },
             C::SetSummary(summary) => E::SummarySet {
@@ -215,6 +239,17 @@ impl Account {
         };
         Ok(vec![event])
     }
+}
+
+/// Replacing a bound phone or e-mail without a code from it: whoever holds
+/// a session (or the password) must not be able to move the account's
+/// recovery contact to one of their own.
+fn old_contact_unverified() -> AccountError {
+    AccountError::Field(FieldError::new(
+        "old_uid",
+        crate::Code::VERIFY_CODE_MISMATCH,
+        "Please enter the 4-digit verification code",
+    ))
 }
 
 impl Aggregate for Account {

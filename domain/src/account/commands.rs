@@ -39,11 +39,16 @@ pub enum AccountCommand {
         question: String,
         answer_hash: String,
     },
+    /// Binds an e-mail. Replacing a bound one needs `old_contact_verified`:
+    /// the caller checked a code sent to the e-mail bound now.
     ChangeEmail {
         email: Email,
+        old_contact_verified: bool,
     },
+    /// Binds a phone; as `ChangeEmail` for the phone bound now.
     ChangePhone {
         phone: Phone,
+        old_contact_verified: bool,
     },
     SetNickname(Nickname),
     SetRealName(RealName),

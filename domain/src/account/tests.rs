@@ -799,6 +799,7 @@ fn contact_and_profile_changes_update_the_profile() {
         (
             AccountCommand::ChangeEmail {
                 email: email.clone(),
+                old_contact_verified: false,
             },
             AccountEvent::EmailChanged {
                 email: email.clone(),
@@ -807,6 +808,7 @@ fn contact_and_profile_changes_update_the_profile() {
         (
             AccountCommand::ChangePhone {
                 phone: phone.clone(),
+                old_contact_verified: true,
             },
             AccountEvent::PhoneChanged {
                 phone: phone.clone(),
@@ -838,6 +840,46 @@ fn contact_and_profile_changes_update_the_profile() {
     assert_eq!(profile.phone, Some(phone));
     assert_eq!(profile.nickname, Some(nickname));
     assert_eq!(profile.real_name, Some(real_name));
+}
+
+#[test]
+fn rebinding_a_bound_contact_needs_a_code_from_the_old_one() {
+    let new_phone = Phone::parse("13900000000", Market::Zhh).unwrap();
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::ChangePhone {
+            phone: new_phone.clone(),
+            old_contact_verified: false,
+        })
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "old_uid",
+            crate::Code(21),
+            "Please enter the 4-digit verification code",
+        )));
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::ChangePhone {
+            phone: new_phone.clone(),
+            old_contact_verified: true,
+        })
+        .then_expect_events(vec![AccountEvent::PhoneChanged { phone: new_phone }]);
+    // The phone bound already: nothing to change, nothing to prove.
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::ChangePhone {
+            phone: Phone::parse("13800000000", Market::Zhh).unwrap(),
+            old_contact_verified: false,
+        })
+        .then_expect_events(vec![]);
+    // A first e-mail has no old one.
+    let email = Email::parse("new@x.com", Market::Eng).unwrap();
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::ChangeEmail {
+            email: email.clone(),
+            old_contact_verified: false,
+        })
+        .then_expect_events(vec![AccountEvent::EmailChanged { email }]);
 }
 
 #[test]

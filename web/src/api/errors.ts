@@ -100,10 +100,12 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
 /**
  * Codes whose server `msg` is the text to show: the duplicate-submission guard and
  * the code rules carry the wait in it, -10101 carries the field rule's message, and
- * the remaining registration field codes name what is wrong with the field.
+ * the remaining registration field codes name what is wrong with the field (1119,
+ * the one e-mail code, says whether the address is invalid, taken or not the bound
+ * one; 1134 is a phone that is not the bound one).
  */
 export const SERVER_TEXT_CODES: ReadonlySet<number> = new Set([
-  -66666, -66667, -66668, -10101, -10201, -10202, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
+  -66666, -66667, -66668, -10101, -10201, -10202, 1119, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
 ]);
 
 /** The message for a code; codes outside the catalogue give 'Unknown error ({1})'. */

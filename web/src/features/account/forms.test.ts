@@ -31,6 +31,23 @@ describe('form saga', () => {
     expect(localStorage.getItem('session')).toBe('S');
   });
 
+  it('rebinds a phone: the code of the old phone, then of the new one, as old_uid and uid with the password', async () => {
+    let n = 0;
+    const api = mockApi({ checkcode: () => ok({ uid: `CHECKED${++n}`, username: 'p' }), 'user/mobileupdate': () => ok(null) });
+    const run = startSaga(submitForm, formsActions.submitted({
+      id: 'bind-phone', path: 'user/mobileupdate', after: 'profile', params: { mobile: '13911112222', loginpass: 'abc123' },
+      verify: [
+        { uidField: 'old_uid', params: { uid: 'OLD', type: 8, valtype: 1, checkCode: '1111', username: 'p' } },
+        { uidField: 'uid', params: { uid: 'NEW', type: 2, valtype: 1, checkCode: '2222', mobile: '13911112222' } },
+      ],
+    }));
+    await run.task.toPromise();
+    expect(api.calls.map((c) => c.path)).toEqual(['checkcode', 'checkcode', 'user/mobileupdate']);
+    expect(api.calls[0]!.params).toMatchObject({ uid: 'OLD', type: 8 });
+    expect(api.calls[1]!.params).toMatchObject({ uid: 'NEW', type: 2 });
+    expect(api.calls[2]!.params).toEqual({ mobile: '13911112222', loginpass: 'abc123', old_uid: 'CHECKED1', uid: 'CHECKED2' });
+  });
+
   it('keeps the server field of a refusal', async () => {
     mockApi({ 'default/register': () => refuse(1118, 'exists', { field: 'username' }) });
     const run = startSaga(submitForm, formsActions.submitted({ id: 'register', path: 'default/register', params: {} }));

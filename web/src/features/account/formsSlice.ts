@@ -1,14 +1,17 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ErrorInfo } from '../../api/http';
 
-/** What a form submits: one call, optionally preceded by checkcode whose uid it carries. */
+/** A checkcode a form runs first; its data.uid goes into params[uidField]. */
+export interface Verify { params: Record<string, unknown>; uidField: string }
+
+/** What a form submits: one call, optionally preceded by checkcodes whose uids it carries. */
 export interface FormRequest {
   /** The form's id in the store ('register', 'nickname', 'sendcode:register' ...). */
   id: string;
   path: string;
   params: Record<string, unknown>;
-  /** checkcode first; its data.uid goes into params[uidField]. */
-  verify?: { params: Record<string, unknown>; uidField: string };
+  /** checkcode first (in order, when several); each data.uid goes into params[uidField]. */
+  verify?: Verify | Verify[];
   /** After success: log in with the answer (registration), or reload the profile. */
   after?: 'register' | 'profile';
 }

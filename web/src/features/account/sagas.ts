@@ -13,9 +13,9 @@ export function* submitForm(action: PayloadAction<FormRequest>): SagaIterator {
   const { id, path, verify, after } = action.payload;
   let params = action.payload.params;
   try {
-    if (verify) {
-      const checked: { uid: string } = yield call(apiPost, 'checkcode', verify.params);
-      params = { ...params, [verify.uidField]: checked.uid };
+    for (const check of verify === undefined ? [] : Array.isArray(verify) ? verify : [verify]) {
+      const checked: { uid: string } = yield call(apiPost, 'checkcode', check.params);
+      params = { ...params, [check.uidField]: checked.uid };
     }
     const data: unknown = yield call(apiPost, path, params);
     yield put(formsActions.succeeded({ id, data }));

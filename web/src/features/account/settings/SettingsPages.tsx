@@ -1,7 +1,8 @@
 /**
  * /setting/* and /usercenter/userinfo (spec 001 sections 2.1, 7.2): each page is
  * a field list, a rule per field and one member call; bind pages verify a code
- * sent to the new number or address first (send type 8).
+ * sent to the new number or address (send type 2: a contact nobody uses) and,
+ * when one is bound, a code sent to the bound one (type 8), with the password.
  */
 import { useCallback, useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
@@ -19,6 +20,7 @@ import type { FormRequest } from '../formsSlice';
 import { useFormCall, useSendCode } from '../useSendCode';
 
 const SAFETY_TYPE = 8;
+const NEW_CONTACT_TYPE = 2;
 
 interface FieldSpec {
   name: string;
@@ -179,40 +181,59 @@ export function ChangeRealName() {
   );
 }
 
-/** Phone or e-mail binding: code to the new target (type 8), checkcode, then the update with its uid. */
+/**
+ * Phone or e-mail binding: a code to the new target (type 2), and when one is
+ * bound already a code to that one (type 8, the safety verification), then the
+ * update with both checkcode uids (uid, old_uid) and the login password.
+ */
 function BindForm({ channel }: { channel: 'phone' | 'email' }) {
   const t = useT();
   const market = useAppSelector(selectLanguage) ?? 'zhh';
   const profile = useAppSelector(selectProfile);
   const sender = useSendCode(`sendcode:bind-${channel}`);
+  const oldSender = useSendCode(`sendcode:bind-old-${channel}`);
   const call = useFormCall(`bind-${channel}`);
   const [target, setTarget] = useState('');
   const [code, setCode] = useState('');
-  const [touched, setTouched] = useState({ target: false, code: false });
+  const [oldCode, setOldCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState({ target: false, code: false, oldCode: false, password: false });
+  const current = channel === 'phone' ? profile?.phone : profile?.email;
   const targetError = channel === 'phone' ? rules.phone(target, market) : rules.email(target, market);
   const codeError = rules.verifyCode(code, market);
+  const oldCodeError = current ? rules.verifyCode(oldCode, market) : null;
+  const passwordError = rules.loginPassword(password, market);
   const valtype = channel === 'phone' ? 1 : 2;
   const key = channel === 'phone' ? 'mobile' : 'email';
   const username = profile?.username ?? '';
 
   const send = () => {
     setTouched((x) => ({ ...x, target: true }));
-    if (!targetError) sender.send({ type: SAFETY_TYPE, valtype, [key]: target.trim(), username });
+    if (!targetError) sender.send({ type: NEW_CONTACT_TYPE, valtype, [key]: target.trim() });
   };
+  const sendOld = () => oldSender.send({ type: SAFETY_TYPE, valtype, username });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setTouched({ target: true, code: true });
-    if (targetError || codeError || call.pending) return;
+    setTouched({ target: true, code: true, oldCode: true, password: true });
+    if (targetError || codeError || oldCodeError || passwordError || call.pending) return;
     const path = channel === 'email' ? 'user/emailupdate' : profile?.phone ? 'user/mobileupdate' : 'user/mobileinsert';
+    const old = current
+      ? [{ uidField: 'old_uid', params: { uid: oldSender.uid, type: SAFETY_TYPE, valtype, checkCode: oldCode, username } }]
+      : [];
     call.submit({
-      path, after: 'profile', params: { [key]: target.trim() },
-      verify: { uidField: 'uid', params: { uid: sender.uid, type: SAFETY_TYPE, valtype, checkCode: code, [key]: target.trim(), username } },
+      path, after: 'profile', params: { [key]: target.trim(), loginpass: password },
+      verify: [...old, { uidField: 'uid', params: { uid: sender.uid, type: NEW_CONTACT_TYPE, valtype, checkCode: code, [key]: target.trim() } }],
     });
   };
-  const current = channel === 'phone' ? profile?.phone : profile?.email;
   return (
     <form className="form" onSubmit={submit} noValidate>
       {current && <p className="form__note">{t('settings.current_value', current)}</p>}
+      {current && (
+        <CodeField name="old_code" label={t('settings.old_code', current)} value={oldCode} onChange={setOldCode}
+          error={touched.oldCode ? oldCodeError : null} onBlur={() => setTouched((x) => ({ ...x, oldCode: true }))}
+          onSend={sendOld} sending={oldSender.sending} running={oldSender.running} remaining={oldSender.remaining} />
+      )}
+      {oldSender.error && <ErrorText error={errorText(t, oldSender.error)} />}
       <TextField name={key} label={channel === 'phone' ? t('settings.new_phone') : t('settings.new_email')} value={target}
         onChange={setTarget} onBlur={() => setTouched((x) => ({ ...x, target: true }))} error={touched.target ? targetError : null}
         inputMode={channel === 'phone' ? 'tel' : 'email'} />
@@ -220,6 +241,9 @@ function BindForm({ channel }: { channel: 'phone' | 'email' }) {
         onBlur={() => setTouched((x) => ({ ...x, code: true }))} onSend={send} sending={sender.sending}
         running={sender.running} remaining={sender.remaining} />
       {sender.error && <ErrorText error={errorText(t, sender.error)} />}
+      <PasswordField name="loginpass" label={t('login.password')} value={password} onChange={setPassword}
+        onBlur={() => setTouched((x) => ({ ...x, password: true }))} error={touched.password ? passwordError : null}
+        autoComplete="current-password" />
       <Outcome call={call} />
       <SubmitButton pending={call.pending} testId="settings-submit">{t('common.save')}</SubmitButton>
     </form>
