@@ -432,3 +432,59 @@ async fn a_follower_takes_a_bet_on_the_leaders_latest_price_not_its_own_stale_on
     b.stop().await;
     a.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_game_ended_on_a_follower_leaves_every_nodes_catalogue_through_the_leader() {
+    let (db, schema) = testing::fresh_postgres_schema().await;
+    let mut fast = config(true);
+    fast.feed.tick_ms = 200;
+    let a = start_on(db, fast.clone()).await;
+    let b = start_on(testing::open_schema(&schema).await, fast).await;
+    let (_cb, sb, _) = member_on(&b).await;
+    let bet = single(&b, &sb, "5").await;
+    assert_eq!(bet["result"], "OK", "{bet}");
+    let bet_id = bet["details"]["bet_id"].as_i64().unwrap();
+    let game_id = bet["details"]["events"][0]["game_id"].as_u64().unwrap();
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let ended = http(
+        b.addr(),
+        "POST",
+        "/api/dev/end-bet-games",
+        &headers,
+        json!({"bet_id": bet_id.to_string()}).to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(ended.json()["status"], 0, "{}", ended.text());
+    // The leader takes the game out; the follower follows its log, and the
+    // two catalogues stay the same (a follower that changed its own copy
+    // could no longer apply the leader's changes).
+    let mut same = false;
+    for _ in 0..100 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let gone = |s: &Server| {
+            s.running
+                .state
+                .live
+                .read(|c| !c.games().contains_key(&game_id))
+        };
+        if gone(&a) && gone(&b) {
+            b.running
+                .state
+                .live
+                .ensure_fresh(&b.running.state.db.any)
+                .await
+                .unwrap();
+            let (ca, cb) = (
+                a.running.state.live.read(|c| c.clone()),
+                b.running.state.live.read(|c| c.clone()),
+            );
+            if ca == cb {
+                same = true;
+                break;
+            }
+        }
+    }
+    assert!(same, "the game left both catalogues and they are equal");
+    b.stop().await;
+    a.stop().await;
+}

@@ -214,6 +214,14 @@ impl CatalogueLog {
         .await?)
     }
 
+    /// The games ended outside the feed since the last call (taken once).
+    async fn take_ended(&self) -> Result<Vec<u64>, LiveError> {
+        let ids: Vec<i64> = sqlx::query_scalar("DELETE FROM ended_games RETURNING game_id")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(ids.into_iter().map(|id| id as u64).collect())
+    }
+
     async fn snapshot(&self, catalogue: &Catalogue, at_ms: i64) -> Result<i64, LiveError> {
         let body = serde_json::to_string(catalogue).map_err(|e| LiveError::Entry {
             id: 0,
@@ -331,6 +339,20 @@ impl PendingResults {
 
 /// Keeps `game_id` in `next` as it is in `current` (the tick removed it),
 /// blocked: it has ended, its result is not recorded yet.
+/// Asks the feed's leader to take `game_id` out of the catalogue (its
+/// result was recorded outside the feed). Any process may call it; none
+/// changes its own copy of the catalogue, which follows the leader's log.
+pub async fn end_game(pool: &AnyPool, game_id: u64, at_ms: i64) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO ended_games (game_id, at_ms) VALUES ($1, $2) ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game_id as i64)
+    .bind(at_ms)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
 fn keep_blocked(next: &mut Catalogue, current: &Catalogue, game_id: u64) {
     if !next.games().contains_key(&game_id) {
         let Some(game) = current.games().get(&game_id) else {
@@ -516,6 +538,10 @@ impl LiveFeed {
                 keep_blocked(&mut next, current, *game_id);
             }
         });
+        for game_id in self.log.take_ended().await? {
+            self.unrecorded.remove(&game_id);
+            next.remove_game(game_id);
+        }
         for game_id in &self.leaving {
             next.remove_game(*game_id);
         }

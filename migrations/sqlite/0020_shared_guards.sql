@@ -51,3 +51,11 @@ CREATE TABLE swarm_poll_subs (
     data TEXT NOT NULL,
     PRIMARY KEY (sid, subid)
 );
+
+-- Games ended outside the feed (a result entered by hand): the feed's
+-- leader takes them out of the catalogue, so every process's copy follows
+-- its log (a process must never change its copy on its own).
+CREATE TABLE ended_games (
+    game_id BIGINT PRIMARY KEY,
+    at_ms BIGINT NOT NULL
+);

@@ -172,9 +172,8 @@ async fn end_bet_games(
             .record(finished, state.clock.now_ms())
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
-        state.live.update(|c| {
-            c.remove_game(leg.game_id);
-        });
+        // The feed's leader takes it out of every process's catalogue.
+        commands::live::end_game(&state.db.any, leg.game_id, state.clock.now_ms()).await?;
         ended.push(leg.game_id);
     }
     Ok(ok(serde_json::json!({ "games": ended })))
