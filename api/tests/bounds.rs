@@ -343,3 +343,48 @@ async fn a_wrongly_typed_history_filter_is_refused_not_ignored() {
     assert_eq!(answer["status"], 0, "{answer}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn visitors_book_at_most_thirty_times_in_ten_minutes_per_ip() {
+    let server = start(StoreKind::Sqlite).await;
+    let visitor = swarm(
+        &server,
+        "",
+        json!({"command": "request_session", "rid": 1, "params": {}}),
+    )
+    .await["data"]["sid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (event_id, _, _, price) = common::pick(&server);
+    let book = |rid: i64| {
+        json!({"command": "book_bet", "rid": rid, "params": {"type": 1,
+            "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
+    for rid in 0..30 {
+        let booked = swarm(&server, &visitor, book(rid)).await;
+        assert_eq!(booked["data"]["result"], 0, "{booked}");
+    }
+    let refused = swarm(&server, &visitor, book(31)).await;
+    assert_eq!(refused["code"], 29, "{refused}");
+    assert!(refused["msg"]
+        .as_str()
+        .unwrap()
+        .contains("too many bookings"));
+    // Another session from the same address is the same visitor.
+    let again = swarm(
+        &server,
+        "",
+        json!({"command": "request_session", "rid": 1, "params": {}}),
+    )
+    .await["data"]["sid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(swarm(&server, &again, book(32)).await["code"], 29);
+    // A member is not a visitor.
+    let (_client, sid) = member(&server).await;
+    let booked = swarm(&server, &sid, book(33)).await;
+    assert_eq!(booked["data"]["result"], 0, "{booked}");
+    server.stop().await;
+}

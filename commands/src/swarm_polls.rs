@@ -10,6 +10,8 @@ use sqlx::{AnyPool, Row};
 
 /// A long-poll session not polled for this long is lost (code 5).
 pub const POLL_SESSION_TTL_MS: i64 = 60_000;
+/// A poll marks its session as seen at most this often.
+pub const TOUCH_EVERY_MS: i64 = 5_000;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PollSession {
@@ -52,26 +54,34 @@ impl PollSessions {
     }
 
     /// The session, marked as polled now; `None` when unknown or lost.
+    /// The mark is written only when the last one is over `TOUCH_EVERY_MS`
+    /// old, so a busy session costs one indexed read per request.
     pub async fn touch(&self, sid: &str, now_ms: i64) -> Result<Option<PollSession>, sqlx::Error> {
         let row = sqlx::query(
-            "UPDATE swarm_poll_sessions SET last_seen_ms = $2
-             WHERE sid = $1 AND last_seen_ms > $3
-             RETURNING sid, language, user_id, token_hash",
+            "SELECT sid, language, user_id, token_hash, last_seen_ms FROM swarm_poll_sessions
+             WHERE sid = $1 AND last_seen_ms > $2",
         )
         .bind(sid)
-        .bind(now_ms)
         .bind(now_ms - POLL_SESSION_TTL_MS)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(PollSession {
-                sid: r.try_get("sid")?,
-                language: r.try_get("language")?,
-                user_id: r.try_get("user_id")?,
-                token_hash: r.try_get("token_hash")?,
-            })
-        })
-        .transpose()
+        let Some(row) = row else { return Ok(None) };
+        let seen: i64 = row.try_get("last_seen_ms")?;
+        if now_ms - seen > TOUCH_EVERY_MS {
+            sqlx::query(
+                "UPDATE swarm_poll_sessions SET last_seen_ms = $2 WHERE sid = $1 AND last_seen_ms < $2",
+            )
+            .bind(sid)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
+        }
+        Ok(Some(PollSession {
+            sid: row.try_get("sid")?,
+            language: row.try_get("language")?,
+            user_id: row.try_get("user_id")?,
+            token_hash: row.try_get("token_hash")?,
+        }))
     }
 
     /// Records who is logged in on the session (`None`: logged out).

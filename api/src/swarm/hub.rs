@@ -28,6 +28,9 @@ use tokio::sync::{mpsc, watch};
 
 pub use commands::swarm_polls::POLL_SESSION_TTL_MS;
 
+/// Bookings one IP may make without logging in, per 10 minutes.
+pub const VISITOR_BOOKINGS: usize = 30;
+
 /// What one process holds for Swarm members (`[swarm]` and
 /// `[server] ws_max_message_bytes`).
 #[derive(Debug, Clone, Copy)]
@@ -116,6 +119,8 @@ pub struct Hub {
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
     limits: Limits,
     polls: PollSessions,
+    /// `book_bet` by visitors, per IP (`VISITOR_BOOKINGS` per 10 minutes).
+    visitor_bookings: commands::limits::RateLimit,
     /// Live long-poll sessions in the store, as of the last sweep.
     poll_sessions: AtomicUsize,
     /// Largest WebSocket message accepted on /swarm.
@@ -170,6 +175,12 @@ impl Hub {
     ) -> Arc<Self> {
         Arc::new(Self {
             limits,
+            visitor_bookings: commands::limits::RateLimit::new(
+                pool.clone(),
+                "visitor_bookings",
+                VISITOR_BOOKINGS,
+                600_000,
+            ),
             polls: PollSessions::new(pool),
             poll_sessions: AtomicUsize::new(0),
             ws_message_bytes,
@@ -252,7 +263,8 @@ impl Hub {
     }
 
     /// Answers one request (as text).
-    pub async fn handle(&self, origin: Origin<'_>, text_in: &str) -> Utf8Bytes {
+    /// `client` is the requester's IP (rate limits of visitors key on it).
+    pub async fn handle(&self, origin: Origin<'_>, client: &str, text_in: &str) -> Utf8Bytes {
         let request = match swarm::parse_request(text_in) {
             Ok(request) => request,
             Err(error) => return text(&error.answer()),
@@ -281,7 +293,7 @@ impl Hub {
         session
             .last_seen
             .store(self.clock.now_ms(), Ordering::Relaxed);
-        text(&self.command(&session, &request).await)
+        text(&self.command(&session, &request, client).await)
     }
 
     fn store_failed(&self, request: &Request, error: sqlx::Error) -> Answer {
@@ -335,7 +347,7 @@ impl Hub {
         request.ok(json!({ "sid": session.sid }))
     }
 
-    async fn command(&self, session: &Arc<Session>, request: &Request) -> Answer {
+    async fn command(&self, session: &Arc<Session>, request: &Request, client: &str) -> Answer {
         match request.command {
             Command::Get if session.is_poll() => self.get_polled(session, request).await,
             Command::Get => self.get(session, request),
@@ -408,6 +420,20 @@ impl Hub {
             // Booking ids: members and visitors alike.
             Command::BookBet | Command::GetBooking if self.bookings.get().is_some() => {
                 let bookings = self.bookings.get().expect("checked");
+                // Visitors book without an account: bounded per IP.
+                if request.command == Command::BookBet && session.user().is_none() {
+                    match self.visitor_bookings.hit(client, self.clock.now_ms()).await {
+                        Ok(Ok(())) => {}
+                        Ok(Err(wait)) => {
+                            return Answer::error(
+                                request.rid.clone(),
+                                swarm::LIMIT_REACHED,
+                                format!("too many bookings, please wait {wait} seconds"),
+                            )
+                        }
+                        Err(e) => return self.store_failed(request, e),
+                    }
+                }
                 let result = if request.command == Command::BookBet {
                     bookings.book_bet(&request.params).await
                 } else {

@@ -37,19 +37,24 @@ impl axum::extract::FromRef<AppState> for Arc<Hub> {
     }
 }
 
-async fn socket(upgrade: WebSocketUpgrade, State(hub): State<Arc<Hub>>) -> Response {
+async fn socket(
+    upgrade: WebSocketUpgrade,
+    State(hub): State<Arc<Hub>>,
+    ip: crate::client_ip::ClientIp,
+) -> Response {
+    let client = ip.key();
     // A message past the bound closes the socket before it is parsed.
     upgrade
         .max_message_size(hub.ws_message_bytes)
         .max_frame_size(hub.ws_message_bytes)
-        .on_upgrade(move |ws| serve(hub, ws))
+        .on_upgrade(move |ws| serve(hub, ws, client))
 }
 
 /// Answers one request; a panic in it answers code -1 for its rid instead of
 /// leaving the request without an answer (the socket goes on).
-async fn answer(hub: &Hub, origin: Origin<'_>, text: &str) -> Utf8Bytes {
+async fn answer(hub: &Hub, origin: Origin<'_>, client: &str, text: &str) -> Utf8Bytes {
     use futures::FutureExt;
-    match std::panic::AssertUnwindSafe(hub.handle(origin, text))
+    match std::panic::AssertUnwindSafe(hub.handle(origin, client, text))
         .catch_unwind()
         .await
     {
@@ -78,7 +83,7 @@ async fn answer(hub: &Hub, origin: Origin<'_>, text: &str) -> Utf8Bytes {
 }
 
 /// One WebSocket: requests in, answers and pushes out through one writer.
-async fn serve(hub: Arc<Hub>, ws: WebSocket) {
+async fn serve(hub: Arc<Hub>, ws: WebSocket, client: String) {
     let (mut writer, mut reader) = ws.split();
     let (out, mut outgoing) = mpsc::channel(4_096);
     let write = tokio::spawn(async move {
@@ -107,6 +112,7 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
                         session: &mut session,
                         out: &out,
                     },
+                    &client,
                     text.as_str(),
                 )
                 .await
@@ -119,6 +125,7 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
                         session: &mut session,
                         out: &out,
                     },
+                    &client,
                     &text,
                 )
                 .await
@@ -138,10 +145,15 @@ async fn serve(hub: Arc<Hub>, ws: WebSocket) {
 }
 
 /// The long-poll fallback: one request per POST.
-async fn poll(State(hub): State<Arc<Hub>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn poll(
+    State(hub): State<Arc<Hub>>,
+    ip: crate::client_ip::ClientIp,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     let sid = headers.get("swarm-session").and_then(|v| v.to_str().ok());
     let text = String::from_utf8_lossy(&body);
-    let answer = hub.handle(Origin::Poll { sid }, &text).await;
+    let answer = hub.handle(Origin::Poll { sid }, &ip.key(), &text).await;
     (
         [(header::CONTENT_TYPE, "application/json")],
         answer.as_str().to_string(),
