@@ -286,17 +286,19 @@ pub fn settle(
     }
     let payout = currency.round(payout);
     let status = status_of(payout, bet.stake);
-    // A free bet's stake is not returned: it pays its winnings only.
-    let payout = if bet.bonus_id.is_some() {
-        (payout - bet.stake).max(Decimal::ZERO)
-    } else {
-        payout
-    };
+    // The bonus is a percent of the winnings: what the bet pays above its
+    // stake (taken before a free bet's payout is cut to its winnings).
     let bonus = if bet.bet_type == BetType::Express && status == BetStatus::Won {
         let percent = bonus.percent(bet.legs.len());
         currency.round((payout - bet.stake) * percent / Decimal::ONE_HUNDRED)
     } else {
         currency.round(Decimal::ZERO)
+    };
+    // A free bet's stake is not returned: it pays its winnings only.
+    let payout = if bet.bonus_id.is_some() {
+        (payout - bet.stake).max(Decimal::ZERO)
+    } else {
+        payout
     };
     BetSettlement {
         status,

@@ -805,3 +805,38 @@ fn a_chain_line_pays_at_most_its_stake_times_the_line_odds_maximum() {
     let s = settle(&chain, &open, CNY, ExpressBonus::None);
     assert_eq!(s.payout, dec!(12) * MAX_LINE_ODDS - dec!(12));
 }
+
+#[test]
+fn a_free_bet_express_bonus_is_a_percent_of_its_winnings_never_negative() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): the bonus took the
+    // stake off a free bet's payout a second time (the payout already is
+    // its winnings), so it was too small, and negative below odds 2.
+    let mut express = bet(
+        BetType::Express,
+        &[dec!(1.5), dec!(1.2)],
+        dec!(10),
+        false,
+        2,
+        &[],
+    );
+    express.bonus_id = Some("7".into());
+    let s = settle(
+        &express,
+        &known(&[Won, Won]),
+        CNY,
+        ExpressBonus::PerSelection,
+    );
+    // 10 x 1.8 = 18: the winnings 8 are paid, and 2% of them.
+    assert_eq!(
+        (s.status, s.payout, s.bonus),
+        (BetStatus::Won, dec!(8), dec!(0.16))
+    );
+    express.legs[1].price = dec!(4);
+    let s = settle(
+        &express,
+        &known(&[Won, Won]),
+        CNY,
+        ExpressBonus::PerSelection,
+    );
+    assert_eq!((s.payout, s.bonus), (dec!(50), dec!(1)));
+}
