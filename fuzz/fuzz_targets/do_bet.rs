@@ -174,6 +174,13 @@ fn limits(u: &mut Unstructured) -> arbitrary::Result<(BetLimits, Decimal)> {
     Ok((limits, balance))
 }
 
+/// With `FUZZ_EXPLAIN` set (replaying a crash), prints what was decided.
+fn explain(what: impl FnOnce() -> String) {
+    if std::env::var_os("FUZZ_EXPLAIN").is_some() {
+        eprintln!("{}", what());
+    }
+}
+
 fn outcome(u: &mut Unstructured) -> arbitrary::Result<Option<SelectionOutcome>> {
     use SelectionOutcome::*;
     // Out of input, every leg wins.
@@ -227,8 +234,16 @@ fn run(json: &[u8], tail: &[u8]) -> arbitrary::Result<()> {
     };
     let mut u = Unstructured::new(tail);
     let mut catalogue = CATALOGUE.clone();
+    // Reprice mostly the picked events (the feed moves them).
+    let picked: Vec<u64> = request.selections.iter().map(|p| p.event_id).collect();
     for _ in 0..u.int_in_range(0..=3u8)? {
-        let id = *u.choose(&EVENTS)?;
+        let id = match u.ratio(3, 4)? && !picked.is_empty() {
+            true => *u.choose(&picked)?,
+            false => *u.choose(&EVENTS)?,
+        };
+        if !EVENTS.contains(&id) {
+            continue;
+        }
         let p = price(&mut u)?;
         catalogue.update_event(id, |e| e.price = p).unwrap();
     }
@@ -262,6 +277,7 @@ fn run(json: &[u8], tail: &[u8]) -> arbitrary::Result<()> {
         ExpressBonus::Ladder,
     ])?;
     let settled = settle(&bet, &results, currency, bonus);
+    explain(|| format!("bet {bet:#?}\nresults {results:?}\nbonus {bonus:?}\n{settled:?}"));
     assert!(settled.payout >= Decimal::ZERO && settled.bonus >= Decimal::ZERO);
     if settled.status == BetStatus::Unsettled {
         assert_eq!(settled.total(), Decimal::ZERO);
