@@ -102,43 +102,50 @@ impl Transport {
 
     /// Opens `{data, fuaohbcb}`: the pair index and the plaintext JSON.
     pub fn open_envelope(&self, body: &[u8]) -> Result<(i64, String), ApiError> {
-        #[derive(Deserialize)]
-        struct Envelope {
-            data: String,
-            fuaohbcb: serde_json::Value,
-        }
-        let envelope: Envelope = serde_json::from_slice(body)
-            .map_err(|_| refuse(-70001, "Malformed request envelope"))?;
-        let index = match &envelope.fuaohbcb {
-            serde_json::Value::Number(n) => n.as_i64(),
-            serde_json::Value::String(s) => s.trim().parse().ok(),
-            _ => None,
-        }
-        .ok_or_else(|| refuse(-70001, "Malformed request envelope"))?;
-        let plain = self
-            .pairs
-            .open(index, &envelope.data)
-            .map_err(|e| match e {
-                OpenError::UnknownIndex(_) => refuse(-70002, "Unknown key index"),
-                _ => refuse(-70003, "Request cannot be decrypted"),
-            })?;
-        if serde_json::from_str::<serde_json::Value>(&plain).is_err() {
-            return Err(refuse(-70003, "Request cannot be decrypted"));
-        }
-        Ok((index, plain))
+        open_envelope(&self.pairs, body)
     }
 
     /// `{data, fuaohbcb}` around an answer.
     pub fn seal_envelope(&self, index: i64, answer: &[u8]) -> Result<Vec<u8>, ApiError> {
-        let data = self
-            .pairs
-            .seal(index, answer)
-            .map_err(|_| ApiError::Internal("sealing an answer".into()))?;
-        Ok(
-            serde_json::to_vec(&serde_json::json!({ "data": data, "fuaohbcb": index }))
-                .unwrap_or_default(),
-        )
+        seal_envelope(&self.pairs, index, answer)
     }
+}
+
+/// Opens `{data, fuaohbcb}` with `pairs`: the pair index and the plaintext
+/// JSON. Needs no store, so the fuzz target (`fuzz/`) calls it directly.
+pub fn open_envelope(pairs: &Pairs, body: &[u8]) -> Result<(i64, String), ApiError> {
+    #[derive(Deserialize)]
+    struct Envelope {
+        data: String,
+        fuaohbcb: serde_json::Value,
+    }
+    let envelope: Envelope =
+        serde_json::from_slice(body).map_err(|_| refuse(-70001, "Malformed request envelope"))?;
+    let index = match &envelope.fuaohbcb {
+        serde_json::Value::Number(n) => n.as_i64(),
+        serde_json::Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .ok_or_else(|| refuse(-70001, "Malformed request envelope"))?;
+    let plain = pairs.open(index, &envelope.data).map_err(|e| match e {
+        OpenError::UnknownIndex(_) => refuse(-70002, "Unknown key index"),
+        _ => refuse(-70003, "Request cannot be decrypted"),
+    })?;
+    if serde_json::from_str::<serde_json::Value>(&plain).is_err() {
+        return Err(refuse(-70003, "Request cannot be decrypted"));
+    }
+    Ok((index, plain))
+}
+
+/// `{data, fuaohbcb}` around an answer, sealed with pair `index`.
+pub fn seal_envelope(pairs: &Pairs, index: i64, answer: &[u8]) -> Result<Vec<u8>, ApiError> {
+    let data = pairs
+        .seal(index, answer)
+        .map_err(|_| ApiError::Internal("sealing an answer".into()))?;
+    Ok(
+        serde_json::to_vec(&serde_json::json!({ "data": data, "fuaohbcb": index }))
+            .unwrap_or_default(),
+    )
 }
 
 fn header(headers: &HeaderMap, name: &str) -> Option<String> {

@@ -24,11 +24,12 @@
 //!     (the settlement is about to pay it) or an amount that rounds to 0.
 //!   - The amount never exceeds what the remaining stake would pay if every
 //!     open selection won (remaining stake x the exact product of the
-//!     placed prices and the settled factors, rounded toward zero to one
-//!     place). The 0.9 margin keeps the formula far below that; the cap
-//!     only binds for stakes below about 0.5 or a k rounded up, and it is
-//!     what makes "cash-outs + settlement never pay more than the possible
-//!     win" hold exactly.
+//!     placed prices and the settled factors, at most `MAX_LINE_ODDS` as
+//!     settlement caps a line, rounded toward zero to one place). The 0.9
+//!     margin keeps the formula far below that; the cap only binds for
+//!     stakes below about 0.5, a k rounded up or a price past 10^9, and it
+//!     is what makes "cash-outs + settlement never pay more than the
+//!     possible win" hold exactly.
 //! - Partial cash-out of `partial` out of the current amount `current`: the
 //!   stake given up is `remaining stake x partial / current` rounded UP to
 //!   the currency (so a member never keeps stake a cash-out paid for; a
@@ -50,7 +51,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
 use super::model::{Leg, ValidBet};
-use super::settle::{outcome_factor, settle, ExpressBonus, LegResults};
+use super::settle::{outcome_factor, settle, ExpressBonus, LegResults, MAX_LINE_ODDS};
 use super::slip::place_odds;
 use super::{Bet, BetCommand, BetType, Placement};
 use crate::money::round_odds;
@@ -186,6 +187,8 @@ pub fn cashout_amount(
         .checked_mul(margin)?;
     let rounded =
         exact.round_dp_with_strategy(CASHOUT_PLACES, RoundingStrategy::MidpointAwayFromZero);
+    // Settlement pays a line at most `MAX_LINE_ODDS` times its stake.
+    let value = value.min(remaining_stake.saturating_mul(MAX_LINE_ODDS));
     let cap = value.round_dp_with_strategy(CASHOUT_PLACES, RoundingStrategy::ToZero);
     let mut amount = rounded.min(cap);
     if amount <= Decimal::ZERO {

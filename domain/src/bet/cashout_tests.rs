@@ -211,6 +211,35 @@ fn the_cashout_formula_matches_hand_computed_values() {
 }
 
 #[test]
+fn a_cash_out_never_pays_more_than_the_settlement_could_on_a_long_price() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): settlement pays a
+    // line at most `MAX_LINE_ODDS` times its stake, but the cash-out cap
+    // used the price as it is, so a single on a feed price past 10^9
+    // could be cashed out for more than it could ever win.
+    let price = dec!(420902070555757.904);
+    let single = placement(valid(AcceptMode::NoChanges, dec!(101), &[price]));
+    let win = single.bet.possible_win.unwrap();
+    assert_eq!(win, dec!(101) * MAX_LINE_ODDS);
+    let amount = cashout_amount(
+        &single,
+        dec!(101),
+        price,
+        &live(&[(1, Some(dec!(27.5)))]),
+        &BTreeMap::new(),
+    );
+    assert_eq!(amount, Some(dec!(101000000000.0)));
+    // A partial cash-out left 50.5 running: the cap follows the stake.
+    let amount = cashout_amount(
+        &single,
+        dec!(50.5),
+        price,
+        &live(&[(1, Some(dec!(27.5)))]),
+        &BTreeMap::new(),
+    );
+    assert_eq!(amount, Some(dec!(50500000000.0)));
+}
+
+#[test]
 fn the_cash_out_flag_is_on_for_singles_and_expresses_on_fixed_prices_only() {
     assert!(cash_out_offered(&express()));
     assert!(cash_out_offered(&valid(

@@ -127,7 +127,11 @@ pub fn outcome_factor(outcome: SelectionOutcome, price: Decimal) -> Decimal {
     let half = Decimal::new(5, 1);
     match outcome {
         SelectionOutcome::Won => price,
-        SelectionOutcome::HalfWon => (price + Decimal::ONE) * half,
+        // Halved before the 1 is added only where the sum would not fit a
+        // Decimal (a starting price at the top of its range): same value.
+        SelectionOutcome::HalfWon => price
+            .checked_add(Decimal::ONE)
+            .map_or(price * half + half, |sum| sum * half),
         SelectionOutcome::Returned => Decimal::ONE,
         SelectionOutcome::HalfLost => half,
         SelectionOutcome::Lost | SelectionOutcome::Placed => Decimal::ZERO,
@@ -230,18 +234,27 @@ fn chain_line(
                 factor_on(leg, part, results, SelectionOutcome::Won)
             }
         };
-        let back = currency.round(riding * factor);
+        // A long (starting) price would overflow: a leg multiplies its
+        // stake by at most the line maximum, and the line pays at most
+        // `MAX_LINE_ODDS` times its stake, like an express line.
+        let back = currency.round(riding.saturating_mul(factor.min(MAX_LINE_ODDS)));
         if back.is_zero() {
             ended = true;
             break;
         }
         riding = back.min(cap);
-        banked += back - riding;
+        banked = banked.saturating_add(back - riding);
     }
-    let payout = currency.round(if ended { banked } else { banked + riding });
+    let most = cap.saturating_mul(MAX_LINE_ODDS);
+    let paid = if ended {
+        banked
+    } else {
+        banked.saturating_add(riding)
+    };
+    let payout = currency.round(paid.min(most));
     match floor {
         None => Some(payout),
-        Some(least) if least == payout => Some(payout),
+        Some(least) if currency.round(least.min(most)) == payout => Some(payout),
         Some(_) => None,
     }
 }
@@ -273,17 +286,19 @@ pub fn settle(
     }
     let payout = currency.round(payout);
     let status = status_of(payout, bet.stake);
-    // A free bet's stake is not returned: it pays its winnings only.
-    let payout = if bet.bonus_id.is_some() {
-        (payout - bet.stake).max(Decimal::ZERO)
-    } else {
-        payout
-    };
+    // The bonus is a percent of the winnings: what the bet pays above its
+    // stake (taken before a free bet's payout is cut to its winnings).
     let bonus = if bet.bet_type == BetType::Express && status == BetStatus::Won {
         let percent = bonus.percent(bet.legs.len());
         currency.round((payout - bet.stake) * percent / Decimal::ONE_HUNDRED)
     } else {
         currency.round(Decimal::ZERO)
+    };
+    // A free bet's stake is not returned: it pays its winnings only.
+    let payout = if bet.bonus_id.is_some() {
+        (payout - bet.stake).max(Decimal::ZERO)
+    } else {
+        payout
     };
     BetSettlement {
         status,

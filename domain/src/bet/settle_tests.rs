@@ -758,3 +758,85 @@ fn an_express_of_long_starting_prices_settles_without_overflow() {
     assert_eq!(s.status, BetStatus::Won);
     assert_eq!(s.payout, CNY.round(dec!(10) * MAX_LINE_ODDS));
 }
+
+#[test]
+fn a_half_won_leg_at_the_largest_starting_price_settles_without_overflow() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): a half-won leg's
+    // factor (price + 1) / 2 overflowed on a starting price at the top of
+    // the Decimal range before it was halved; the line saturates at
+    // `MAX_LINE_ODDS` like any long price.
+    assert_eq!(
+        outcome_factor(HalfWon, Decimal::MAX),
+        Decimal::MAX / dec!(2) + dec!(0.5)
+    );
+    let sp = bet(BetType::Single, &[SP_PRICE], dec!(12), false, 1, &[]);
+    let mut r = known(&[HalfWon]);
+    r.sp_prices.insert(1, Decimal::MAX);
+    let s = settle(&sp, &r, CNY, ExpressBonus::None);
+    assert_eq!(s.status, BetStatus::Won);
+    assert_eq!(s.payout, CNY.round(dec!(12) * MAX_LINE_ODDS));
+}
+
+#[test]
+fn a_chain_line_pays_at_most_its_stake_times_the_line_odds_maximum() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): a chain leg's return
+    // (riding stake x factor) overflowed on a long starting price. Like an
+    // express line, a chain line pays at most `MAX_LINE_ODDS` times its
+    // stake.
+    let mut chain = bet(BetType::Chain, &[dec!(2), dec!(2)], dec!(12), false, 2, &[]);
+    chain.legs[0].price = SP_PRICE;
+    chain.legs[0].requested_price = SP_PRICE;
+    let mut r = known(&[Won, Won]);
+    r.sp_prices.insert(1, Decimal::MAX);
+    let s = settle(&chain, &r, CNY, ExpressBonus::None);
+    assert_eq!(
+        (s.status, s.payout),
+        (BetStatus::Won, dec!(12) * MAX_LINE_ODDS)
+    );
+    // The first leg banks all but the riding stake: the second leg still
+    // decides whether those 12 come back.
+    let mut open = LegResults {
+        sp_prices: r.sp_prices.clone(),
+        ..results(&[Some(Won), None])
+    };
+    let unsettled = settle(&chain, &open, CNY, ExpressBonus::None);
+    assert_eq!(unsettled, BetSettlement::unsettled());
+    open.outcomes.insert(2, Lost);
+    let s = settle(&chain, &open, CNY, ExpressBonus::None);
+    assert_eq!(s.payout, dec!(12) * MAX_LINE_ODDS - dec!(12));
+}
+
+#[test]
+fn a_free_bet_express_bonus_is_a_percent_of_its_winnings_never_negative() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): the bonus took the
+    // stake off a free bet's payout a second time (the payout already is
+    // its winnings), so it was too small, and negative below odds 2.
+    let mut express = bet(
+        BetType::Express,
+        &[dec!(1.5), dec!(1.2)],
+        dec!(10),
+        false,
+        2,
+        &[],
+    );
+    express.bonus_id = Some("7".into());
+    let s = settle(
+        &express,
+        &known(&[Won, Won]),
+        CNY,
+        ExpressBonus::PerSelection,
+    );
+    // 10 x 1.8 = 18: the winnings 8 are paid, and 2% of them.
+    assert_eq!(
+        (s.status, s.payout, s.bonus),
+        (BetStatus::Won, dec!(8), dec!(0.16))
+    );
+    express.legs[1].price = dec!(4);
+    let s = settle(
+        &express,
+        &known(&[Won, Won]),
+        CNY,
+        ExpressBonus::PerSelection,
+    );
+    assert_eq!((s.payout, s.bonus), (dec!(50), dec!(1)));
+}

@@ -39,12 +39,15 @@ use crate::Currency;
 /// Better odds (spec 000 section 9): the price raised by 10% of its margin
 /// over 1, rounded up; "rounded up above 10" read as: a raised price above
 /// 10 is rounded up to 2 places, any other up to 3 (the odds precision).
-/// Prices below 1.06 are left as they are.
+/// Prices below 1.06 are left as they are, and so is a price too long to
+/// raise (past about 7.2 x 10^28, where a Decimal would overflow).
 pub fn better_odds(price: Decimal) -> Decimal {
     if price < Decimal::new(106, 2) {
         return price;
     }
-    let raised = price + (price - Decimal::ONE) / Decimal::TEN;
+    let Some(raised) = price.checked_add((price - Decimal::ONE) / Decimal::TEN) else {
+        return price;
+    };
     let places = if raised > Decimal::TEN { 2 } else { 3 };
     raised
         .round_dp_with_strategy(places, RoundingStrategy::ToPositiveInfinity)

@@ -820,3 +820,17 @@ fn thirty_five_of_thirty_six_makes_its_thirty_six_combinations_at_once() {
     assert_eq!(combinations(3, 0, &[]), vec![Vec::<usize>::new()]);
     assert!(combinations(3, 5, &[]).is_empty());
 }
+
+#[test]
+fn better_odds_leave_a_price_too_long_to_raise_as_it_is() {
+    // Found by fuzzing (fuzz/fuzz_targets/do_bet.rs): raising a feed price
+    // near the top of the Decimal range by a tenth of its margin
+    // overflowed while the single with `is_offer` was validated.
+    assert_eq!(better_odds(Decimal::MAX), Decimal::MAX);
+    let prices = [Decimal::MAX];
+    let mut req = request(BetType::Single, dec!(10), picks(&prices));
+    req.is_offer = true;
+    let bet = place(&req, &market(&prices)).unwrap();
+    assert_eq!(bet.legs[0].price, Decimal::MAX);
+    assert!(!bet.better_odds);
+}

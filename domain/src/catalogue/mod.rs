@@ -25,8 +25,8 @@ mod model;
 mod search;
 mod store;
 mod tabs;
-#[cfg(test)]
-pub(crate) mod testgen;
+#[cfg(any(test, feature = "testgen"))]
+pub mod testgen;
 #[cfg(test)]
 mod tests;
 

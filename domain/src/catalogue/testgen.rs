@@ -1,19 +1,20 @@
 //! Seeded random catalogues and mutations for property tests: a SplitMix64
-//! generator (no dependency, same sequence on every machine).
+//! generator (no dependency, same sequence on every machine). Built for
+//! this crate's tests and, with the `testgen` feature, for the fuzz
+//! targets in `fuzz/` (never for the server).
 
 use rust_decimal::Decimal;
-use rust_decimal_macros::dec;
 
 use super::*;
 
-pub(crate) struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
-    pub(crate) fn new(seed: u64) -> Self {
+    pub fn new(seed: u64) -> Self {
         Rng(seed)
     }
 
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -22,15 +23,15 @@ impl Rng {
     }
 
     /// A number in 0..n (n > 0).
-    pub(crate) fn below(&mut self, n: u64) -> u64 {
+    pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n
     }
 
-    pub(crate) fn chance(&mut self, percent: u64) -> bool {
+    pub fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
     }
 
-    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len() as u64) as usize]
     }
 
@@ -71,7 +72,7 @@ const MARKETS: [&str; 6] = [
 const PICKS: [&str; 5] = ["P1", "X", "P2", "Over", "Under"];
 
 /// A random catalogue of a few sports down to events.
-pub(crate) fn catalogue(rng: &mut Rng) -> Catalogue {
+pub fn catalogue(rng: &mut Rng) -> Catalogue {
     let mut c = Catalogue::new();
     for s in 0..=rng.below(3) {
         let (name, alias) = SPORTS[s as usize];
@@ -136,7 +137,7 @@ fn add_competition(rng: &mut Rng, c: &mut Catalogue, region_id: u64) {
     }
 }
 
-pub(crate) fn add_game(rng: &mut Rng, c: &mut Catalogue, competition_id: u64) {
+pub fn add_game(rng: &mut Rng, c: &mut Catalogue, competition_id: u64) {
     let id = next_id(c);
     let game_type = *rng.pick(&[GameType::Prematch, GameType::Live, GameType::AlsoPrematch]);
     c.insert_game(Game {
@@ -214,7 +215,7 @@ fn add_event(rng: &mut Rng, c: &mut Catalogue, market_id: u64) {
 
 /// One random feed-like change: a price, a suspension, a score, a removal
 /// or an addition at any level.
-pub(crate) fn mutate(rng: &mut Rng, c: &mut Catalogue) {
+pub fn mutate(rng: &mut Rng, c: &mut Catalogue) {
     match rng.below(12) {
         0 | 1 => change(rng.key(c.events()), |id| {
             let price = random_price(rng);
@@ -254,7 +255,7 @@ fn change(id: Option<u64>, f: impl FnOnce(u64)) {
 
 // Fixed fixtures.
 
-pub(crate) fn sport(id: u64, name: &str, order: i64) -> Sport {
+pub fn sport(id: u64, name: &str, order: i64) -> Sport {
     Sport {
         id,
         name: name.into(),
@@ -263,7 +264,7 @@ pub(crate) fn sport(id: u64, name: &str, order: i64) -> Sport {
     }
 }
 
-pub(crate) fn game(id: u64, competition_id: u64, team1: &str, team2: Option<&str>) -> Game {
+pub fn game(id: u64, competition_id: u64, team1: &str, team2: Option<&str>) -> Game {
     Game {
         id,
         competition_id,
@@ -277,7 +278,7 @@ pub(crate) fn game(id: u64, competition_id: u64, team1: &str, team2: Option<&str
     }
 }
 
-pub(crate) fn market(id: u64, game_id: u64, market_type: &str) -> Market {
+pub fn market(id: u64, game_id: u64, market_type: &str) -> Market {
     Market {
         id,
         game_id,
@@ -293,7 +294,7 @@ pub(crate) fn market(id: u64, game_id: u64, market_type: &str) -> Market {
     }
 }
 
-pub(crate) fn event(id: u64, market_id: u64, type_: &str, price: Decimal) -> Event {
+pub fn event(id: u64, market_id: u64, type_: &str, price: Decimal) -> Event {
     Event {
         id,
         market_id,
@@ -308,7 +309,7 @@ pub(crate) fn event(id: u64, market_id: u64, type_: &str, price: Decimal) -> Eve
 /// Football (order 1) > England > Premier League > Arsenal v Chelsea
 /// (1X2 with three prices); Basketball (order 2) > USA > NBA > Lakers v
 /// Celtics.
-pub(crate) fn small() -> Catalogue {
+pub fn small() -> Catalogue {
     let mut c = Catalogue::new();
     c.insert_sport(sport(1, "Football", 1));
     c.insert_sport(sport(3, "Basketball", 2));
@@ -343,11 +344,11 @@ pub(crate) fn small() -> Catalogue {
     c.insert_game(game(3000, 300, "Lakers", Some("Celtics")))
         .unwrap();
     c.insert_market(market(10000, 1000, "P1XP2")).unwrap();
-    c.insert_event(event(100001, 10000, "P1", dec!(2.1)))
+    c.insert_event(event(100001, 10000, "P1", Decimal::new(21, 1)))
         .unwrap();
-    c.insert_event(event(100002, 10000, "X", dec!(3.25)))
+    c.insert_event(event(100002, 10000, "X", Decimal::new(325, 2)))
         .unwrap();
-    c.insert_event(event(100003, 10000, "P2", dec!(3.6)))
+    c.insert_event(event(100003, 10000, "P2", Decimal::new(36, 1)))
         .unwrap();
     c
 }
