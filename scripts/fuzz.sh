@@ -86,8 +86,8 @@ for target in "${TARGETS[@]}"; do
     -max_total_time="$SECONDS_EACH" -timeout=10 -print_final_stats=1 $(libfuzzer_args "$target") \
     >"$LOGS/$target.run" 2>&1
   rc=$?
-  runs=$(grep -aoE 'stat::number_of_executed_units: [0-9]+' "$LOGS/$target.run" | grep -oE '[0-9]+$' | tail -n 1)
-  speed=$(grep -aoE 'stat::average_exec_per_sec: [0-9]+' "$LOGS/$target.run" | grep -oE '[0-9]+$' | tail -n 1)
+  runs=$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$LOGS/$target.run" | grep -oE '[0-9]+$' | tail -n 1)
+  speed=$(grep -aoE 'stat::average_exec_per_sec: *[0-9]+' "$LOGS/$target.run" | grep -oE '[0-9]+$' | tail -n 1)
   after=$(ls "artifacts/$target" | wc -l)
   if [ "$rc" -eq 0 ] && [ "$after" -eq "$before" ]; then
     summary+=("$target: ${runs:-?} executions in ${SECONDS_EACH}s (${speed:-?}/s), no crash")
@@ -97,7 +97,8 @@ for target in "${TARGETS[@]}"; do
     grep -aE -m1 -A4 'panicked at|ERROR: libFuzzer|ERROR: AddressSanitizer' "$LOGS/$target.run" >&2
     grep -aE 'Test unit written to|artifact_prefix' "$LOGS/$target.run" | tail -n 2 >&2
     new=$(ls -t "artifacts/$target" | head -n 1)
-    summary+=("$target: CRASH after ${runs:-?} executions: fuzz/artifacts/$target/$new (replay: cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run $(features "$target") $target artifacts/$target/$new)")
+    feats=$(features "$target")
+    summary+=("$target: CRASH after ${runs:-?} executions: fuzz/artifacts/$target/$new (replay: cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run $target${feats:+ $feats} artifacts/$target/$new)")
   fi
 done
 
