@@ -77,6 +77,13 @@ pub struct SwarmConfig {
     pub max_groups: usize,
     /// Sessions one process holds (WebSocket and long-poll).
     pub max_sessions: usize,
+    /// Sessions one member may be logged in on at once.
+    #[serde(default = "default_max_sessions_per_member")]
+    pub max_sessions_per_member: usize,
+}
+
+fn default_max_sessions_per_member() -> usize {
+    20
 }
 
 impl Default for SwarmConfig {
@@ -85,6 +92,7 @@ impl Default for SwarmConfig {
             max_subscriptions_per_session: 100,
             max_groups: 5_000,
             max_sessions: 20_000,
+            max_sessions_per_member: default_max_sessions_per_member(),
         }
     }
 }
@@ -95,6 +103,7 @@ impl SwarmConfig {
             subscriptions_per_session: self.max_subscriptions_per_session,
             groups: self.max_groups,
             sessions: self.max_sessions,
+            sessions_per_member: self.max_sessions_per_member,
         }
     }
 }

@@ -388,3 +388,47 @@ async fn visitors_book_at_most_thirty_times_in_ten_minutes_per_ip() {
     assert_eq!(booked["data"]["result"], 0, "{booked}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_member_is_logged_in_on_at_most_the_configured_sessions() {
+    let mut config = common::config(true);
+    config.swarm.max_sessions_per_member = 2;
+    let server = start_with(StoreKind::Sqlite, config).await;
+    let mut client = common::Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let restore = json!({"command": "restore_login", "rid": 2, "params": {
+        "user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}});
+    let mut sids = Vec::new();
+    for _ in 0..3 {
+        let sid = swarm(
+            &server,
+            "",
+            json!({"command": "request_session", "rid": 1, "params": {}}),
+        )
+        .await["data"]["sid"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        sids.push(sid);
+    }
+    assert_eq!(swarm(&server, &sids[0], restore.clone()).await["code"], 0);
+    // A socket counts too.
+    let mut ws = member_socket(&server).await;
+    let third = swarm(&server, &sids[1], restore.clone()).await;
+    assert_eq!(third["code"], 29, "{third}");
+    assert!(third["msg"]
+        .as_str()
+        .unwrap()
+        .contains("at most 2 sessions"));
+    // Restoring again on a session already counted is not a new one.
+    assert_eq!(swarm(&server, &sids[0], restore.clone()).await["code"], 0);
+    // Logging out elsewhere frees a place.
+    let out = ask(
+        &mut ws,
+        json!({"command": "logout", "rid": 9, "params": {}}),
+    )
+    .await;
+    assert_eq!(out["code"], 0);
+    assert_eq!(swarm(&server, &sids[2], restore).await["code"], 0);
+    server.stop().await;
+}

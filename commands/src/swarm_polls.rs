@@ -100,6 +100,24 @@ impl PollSessions {
         Ok(())
     }
 
+    /// Live sessions logged in as `user_id`, other than `except`.
+    pub async fn logged_in(
+        &self,
+        user_id: &str,
+        except: &str,
+        now_ms: i64,
+    ) -> Result<i64, sqlx::Error> {
+        sqlx::query_scalar(
+            "SELECT count(*) FROM swarm_poll_sessions
+             WHERE user_id = $1 AND sid <> $2 AND last_seen_ms > $3",
+        )
+        .bind(user_id)
+        .bind(except)
+        .bind(now_ms - POLL_SESSION_TTL_MS)
+        .fetch_one(&self.pool)
+        .await
+    }
+
     /// Adds (or renews) a subscription; false when the session already
     /// holds `max` others.
     pub async fn subscribe(

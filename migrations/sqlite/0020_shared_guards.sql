@@ -44,6 +44,7 @@ CREATE TABLE swarm_poll_sessions (
     last_seen_ms BIGINT NOT NULL
 );
 CREATE INDEX swarm_poll_sessions_seen ON swarm_poll_sessions (last_seen_ms);
+CREATE INDEX swarm_poll_sessions_user ON swarm_poll_sessions (user_id);
 CREATE TABLE swarm_poll_subs (
     sid TEXT NOT NULL,
     subid TEXT NOT NULL,

@@ -38,6 +38,9 @@ pub struct Limits {
     pub subscriptions_per_session: usize,
     pub groups: usize,
     pub sessions: usize,
+    /// Sessions one member may be logged in on at once (long-poll
+    /// sessions counted across processes, sockets on this process).
+    pub sessions_per_member: usize,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
             subscriptions_per_session: 100,
             groups: 5_000,
             sessions: 20_000,
+            sessions_per_member: 20,
         }
     }
 }
@@ -296,6 +300,23 @@ impl Hub {
         text(&self.command(&session, &request, client).await)
     }
 
+    /// The member's other logged-in sessions: long-poll ones in the store,
+    /// sockets on this process.
+    async fn member_sessions(&self, user_id: &str, except: &str) -> Result<usize, sqlx::Error> {
+        let polled = self
+            .polls
+            .logged_in(user_id, except, self.clock.now_ms())
+            .await?;
+        let sockets = self
+            .members
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .values()
+            .filter(|s| s.sid != except && s.user().as_deref() == Some(user_id))
+            .count();
+        Ok(polled.max(0) as usize + sockets)
+    }
+
     fn store_failed(&self, request: &Request, error: sqlx::Error) -> Answer {
         tracing::error!(error = %error, "swarm session store failed");
         Answer::error(
@@ -389,6 +410,20 @@ impl Hub {
                 };
                 match self.sessions.authenticate(&params.auth_token).await {
                     Ok(found) if found.user_id == params.user_id => {
+                        match self.member_sessions(&found.user_id, &session.sid).await {
+                            Ok(held) if held >= self.limits.sessions_per_member => {
+                                return Answer::error(
+                                    request.rid.clone(),
+                                    swarm::LIMIT_REACHED,
+                                    format!(
+                                        "at most {} sessions per member: log out elsewhere first",
+                                        self.limits.sessions_per_member
+                                    ),
+                                )
+                            }
+                            Ok(_) => {}
+                            Err(e) => return self.store_failed(request, e),
+                        }
                         let hashed = token_hash(&params.auth_token);
                         if session.is_poll() {
                             let saved = self
