@@ -43,13 +43,18 @@ fn envelope(http: StatusCode, status: i32, msg: &str) -> Response {
         .into_response()
 }
 
-/// The answer to a request whose handler panicked.
-fn panicked(panics: &Counter, detail: Box<dyn Any + Send + 'static>) -> Response {
-    let detail = detail
+/// The text a panic carried, for the log.
+pub fn panic_text(detail: &(dyn Any + Send)) -> &str {
+    detail
         .downcast_ref::<String>()
         .map(String::as_str)
         .or_else(|| detail.downcast_ref::<&str>().copied())
-        .unwrap_or("(not a string)");
+        .unwrap_or("(not a string)")
+}
+
+/// The answer to a request whose handler panicked.
+fn panicked(panics: &Counter, detail: Box<dyn Any + Send + 'static>) -> Response {
+    let detail = panic_text(detail.as_ref());
     panics.inc();
     tracing::error!(panic = detail, "a request handler panicked");
     envelope(

@@ -6,32 +6,10 @@
 mod common;
 
 use commands::StoreKind;
-use common::{backoffice, http, pick, staff_token, start, swarm, Client, Server};
+use common::{backoffice, pick, staff_token, start, swarm, swarm_session, Client};
 use serde_json::{json, Value};
 
 commands::on_both_stores!(member_a_can_touch_nothing_of_member_bs,);
-
-/// A Swarm session restored for the client's login.
-async fn swarm_session(server: &Server, login: &Value) -> String {
-    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    let session = http(
-        server.addr(),
-        "POST",
-        "/swarm",
-        &headers,
-        json!({"command": "request_session", "params": {}, "rid": 1})
-            .to_string()
-            .as_bytes(),
-    )
-    .await
-    .json();
-    let sid = session["data"]["sid"].as_str().unwrap().to_string();
-    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
-        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}}))
-    .await;
-    assert_eq!(restored["code"], 0, "{restored}");
-    sid
-}
 
 async fn member_a_can_touch_nothing_of_member_bs(kind: StoreKind) {
     let server = start(kind).await;

@@ -25,23 +25,7 @@ async fn member_on(server: &Server) -> (Client, String, String) {
     let mut client = Client::new(server).await;
     let login = client.login(server, "demo", "demo1234").await;
     assert_eq!(login["status"], 0, "{login}");
-    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
-    let session = http(
-        server.addr(),
-        "POST",
-        "/swarm",
-        &headers,
-        json!({"command": "request_session", "params": {}, "rid": 1})
-            .to_string()
-            .as_bytes(),
-    )
-    .await
-    .json();
-    let sid = session["data"]["sid"].as_str().unwrap().to_string();
-    let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
-        "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}}))
-    .await;
-    assert_eq!(restored["code"], 0, "{restored}");
+    let sid = common::swarm_session(server, &login).await;
     let user_id = login["data"]["user_id"].as_str().unwrap().to_string();
     (client, sid, user_id)
 }

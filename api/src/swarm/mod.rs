@@ -61,11 +61,7 @@ async fn answer(hub: &Hub, origin: Origin<'_>, client: &str, text: &str) -> Utf8
         Ok(answer) => answer,
         Err(detail) => {
             hub.panicked();
-            let detail = detail
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| detail.downcast_ref::<&str>().copied())
-                .unwrap_or("(not a string)");
+            let detail = crate::bounds::panic_text(detail.as_ref());
             tracing::error!(panic = detail, "a swarm request panicked");
             let rid = serde_json::from_str::<serde_json::Value>(text)
                 .ok()

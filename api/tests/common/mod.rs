@@ -378,6 +378,12 @@ pub async fn member(server: &Server) -> (Client, String) {
     let mut client = Client::new(server).await;
     let login = client.login(server, "demo", "demo1234").await;
     assert_eq!(login["status"], 0, "{login}");
+    let sid = swarm_session(server, &login).await;
+    (client, sid)
+}
+
+/// A long-poll Swarm session restored with a main API login's answer.
+pub async fn swarm_session(server: &Server, login: &Value) -> String {
     let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
     let session = http(
         server.addr(),
@@ -394,7 +400,7 @@ pub async fn member(server: &Server) -> (Client, String) {
     let restored = swarm(server, &sid, json!({"command": "restore_login", "rid": 2,
         "params": {"user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}})).await;
     assert_eq!(restored["code"], 0, "{restored}");
-    (client, sid)
+    sid
 }
 
 /// A prematch selection with a price, its game and market.
