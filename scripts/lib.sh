@@ -127,3 +127,23 @@ cluster_stop() {
     -c "DROP DATABASE IF EXISTS $CLUSTER_DB WITH (FORCE)" >/dev/null 2>&1
   return 0
 }
+
+# Stores and key files of test processes that are gone (killed before their
+# tests could remove them). Names carry the test process's pid
+# (t_<pid>_<random>, betting-test-<pid>_<random>.db, test-rsa-<pid>.pem), so
+# the stores of test runs still going (another checkout's) are left alone.
+sweep_test_stores() {
+  local name pid tmp="${TMPDIR:-/tmp}"
+  for name in $(psql -q -h 127.0.0.1 -U postgres -d test -Atc \
+      "SELECT nspname FROM pg_namespace WHERE nspname LIKE 't\\_%'" 2>/dev/null); do
+    pid=$(echo "$name" | cut -d_ -f2)
+    [ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
+    psql -q -h 127.0.0.1 -U postgres -d test -c "DROP SCHEMA IF EXISTS $name CASCADE" >/dev/null 2>&1 || true
+  done
+  for name in "$tmp"/betting-test-*.db "$tmp"/test-rsa-*.pem "$tmp"/bench-swarm-*.db; do
+    [ -e "$name" ] || continue
+    pid=$(basename "$name" | sed -E 's/^(betting-test-|test-rsa-|bench-swarm-)([0-9]+).*/\2/')
+    [ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
+    rm -f "$name" "$name-wal" "$name-shm"
+  done
+}

@@ -58,14 +58,24 @@ pub struct AppState {
     pub unresulted: Arc<commands::unresulted::VoidUnresulted>,
     /// The back office's results desk (trader decisions).
     pub desk: Arc<commands::desk::ResultDesk>,
+    /// VIP levels and rewards (issue 11).
+    pub vip: Arc<commands::vip::VipService>,
     /// This process's id: the holder of its leases.
     pub node_id: String,
+    /// This process's heartbeat and the clean-up of stopped processes' rows.
+    pub nodes: Arc<commands::nodes::Nodes>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
     /// Whose X-Forwarded-For is believed (`client_ip`).
     pub trusted_proxies: crate::client_ip::TrustedProxies,
+    /// The casino: catalogue, launch, seamless wallet, demo provider.
+    pub casino: Arc<crate::casino::Casino>,
+    /// Seasons: boundaries, task progress, claims, home teams.
+    pub seasons: Arc<commands::seasons::Seasons>,
+    /// Deposits, withdrawals, cards, transfers (docs/payments.md).
+    pub payments: Arc<commands::payments::Payments>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -127,6 +137,8 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
         Arc::new(projections::bets::BetHistoryProjection),
         Arc::new(projections::settlement::SettlementProjection),
         Arc::new(projections::autocashout::AutoCashoutProjection),
+        Arc::new(projections::payments::MoneyOrdersProjection),
+        Arc::new(projections::payments::WalletMovementsProjection),
     ]
 }
 
@@ -144,8 +156,38 @@ impl AppState {
         projection_metrics.register(&mut registry);
         let http_metrics = HttpMetrics::new(&mut registry);
 
-        let runner = Runner::new(db.any.clone(), backend(&db), projections())
+        config
+            .vip
+            .check()
+            .map_err(|e| anyhow::anyhow!("config [vip]: {e}"))?;
+        // One calendar: unless `[vip] season_ends` names its own dates,
+        // honour decays after each season of `[seasons]` ends (its last
+        // day's date), not on a second list to keep in step.
+        let mut vip_config = config.vip.clone();
+        let season_ends: Vec<String> = config
+            .seasons
+            .settings()?
+            .calendar
+            .seasons
+            .iter()
+            .map(|s| domain::account::Date::from_epoch_ms(s.end_ms - 1).to_string())
+            .collect();
+        if vip_config.season_ends.is_empty() {
+            vip_config.season_ends = season_ends;
+        }
+        let vip_tables = Arc::new(vip_config);
+        let mut all_projections = projections();
+        all_projections.push(Arc::new(projections::vip::VipProjection::new(
+            vip_tables.clone(),
+        )));
+        let runner = Runner::new(db.any.clone(), backend(&db), all_projections)
             .with_batch_size(config.projections.batch_size)
+            .with_rebuild_batch_size(config.projections.rebuild_batch_size)
+            .with_sealer(projections::seal::Sealer::new(
+                backend(&db),
+                config.audit.checkpoint_key.as_bytes(),
+                config.audit.checkpoint_every,
+            ))
             .with_metrics(projection_metrics);
         let store = StoreOptions {
             snapshot_every: Some(config.store.snapshot_every).filter(|n| *n > 0),
@@ -160,6 +202,9 @@ impl AppState {
         let wallets =
             WalletService::notifying(&db, store, retry, command_metrics.clone(), runner.waker());
         let command_metrics_for_bets = command_metrics.clone();
+        let command_metrics_for_vip = command_metrics.clone();
+        let command_metrics_for_casino = command_metrics.clone();
+        let command_metrics_for_payments = command_metrics.clone();
 
         let pairs = Pairs::new(&config.transport.pairs)
             .ok_or_else(|| anyhow::anyhow!("transport pairs must be 16-byte keys and ivs"))?;
@@ -260,6 +305,15 @@ impl AppState {
             currencies: Default::default(),
         });
         hub.set_betting(betting.clone());
+        hub.set_platform(crate::swarm::sources::Platform {
+            site_id: config.accounts.pid.to_string(),
+            default_currency: "CNY".to_string(),
+            min_stake: config.bets.min_stake,
+            max_stake: config.bets.max_stake,
+            max_express_odds: config.bets.max_express_odds,
+            max_selections: config.bets.max_selections,
+            languages: vec!["zhh".into(), "eng".into(), "tha".into()],
+        });
         hub.set_bookings(Arc::new(crate::bookings::Bookings {
             service: commands::bookings::BookingService::new(
                 db.any.clone(),
@@ -271,7 +325,15 @@ impl AppState {
             db.any.clone(),
             clock.clone(),
         ));
-        let realtime = crate::realtime::Realtime::new(db.any.clone());
+        let node_id = commands::lease::node_id();
+        let nodes = Arc::new(commands::nodes::Nodes::new(
+            db.any.clone(),
+            node_id.clone(),
+            clock.clone(),
+            commands::nodes::DEFAULT_TTL,
+        ));
+        let realtime = crate::realtime::Realtime::new(db.any.clone(), node_id.clone());
+        hub.set_node_id(node_id.clone());
         let client_logs = Arc::new(commands::limits::RateLimit::new(
             db.any.clone(),
             "client_log",
@@ -279,7 +341,64 @@ impl AppState {
             60_000,
         ));
         let trusted_proxies = config.trusted_proxies()?;
+        let vip = Arc::new(commands::vip::VipService::new(
+            &db,
+            store,
+            retry,
+            command_metrics_for_vip,
+            Some(runner.waker()),
+            wallets.clone(),
+            clock.clone(),
+            vip_tables,
+        ));
+        let casino = Arc::new(
+            crate::casino::Casino::new(
+                &config,
+                &db,
+                store,
+                retry,
+                command_metrics_for_casino,
+                runner.waker(),
+                wallets.clone(),
+                accounts.clone(),
+                clock.clone(),
+            )
+            .await?,
+        );
+        let seasons = Arc::new(commands::seasons::Seasons::new(
+            db.any.clone(),
+            backend(&db),
+            wallets.clone(),
+            clock.clone(),
+            config.seasons.settings()?,
+        ));
+        let payments = Arc::new(
+            commands::payments::Payments::new(
+                &db,
+                store,
+                retry,
+                command_metrics_for_payments,
+                Some(runner.waker()),
+                wallets.clone(),
+                accounts.clone(),
+                notifications.clone(),
+                clock.clone(),
+                config.payments.clone(),
+            )
+            // Withdrawals per day and per withdrawal by VIP level.
+            .with_limits(Arc::new(commands::vip::VipWithdrawalLimits::new(
+                vip.clone(),
+                Arc::new(commands::payments::ConfigWithdrawalLimits::new(
+                    config.payments.clone(),
+                    accounts.clone(),
+                )),
+            ))),
+        );
         Ok(Self {
+            vip,
+            casino,
+            seasons,
+            payments,
             client_logs,
             config: Arc::new(config),
             db,
@@ -299,7 +418,8 @@ impl AppState {
             auto_cashout,
             unresulted,
             desk,
-            node_id: commands::lease::node_id(),
+            node_id,
+            nodes,
             feed: Arc::new(std::sync::Mutex::new(Some(feed))),
             runner: Arc::new(runner),
             registry: Arc::new(registry),
@@ -311,11 +431,23 @@ impl AppState {
     /// Starts the feed loop and the Swarm fan-out; they stop with `stop`.
     pub fn spawn_live(&self, stop: watch::Receiver<bool>) -> Vec<tokio::task::JoinHandle<()>> {
         let mut tasks = vec![
+            tokio::spawn(self.nodes.clone().run(stop.clone())),
             tokio::spawn(self.hub.clone().run(stop.clone())),
             tokio::spawn(
                 self.realtime
                     .clone()
                     .run(self.notifications.clone(), stop.clone()),
+            ),
+            // Season boundaries and season task progress.
+            tokio::spawn(
+                self.seasons
+                    .clone()
+                    .run_boundaries(self.lease(commands::seasons::BOUNDARY_LEASE), stop.clone()),
+            ),
+            tokio::spawn(
+                self.seasons
+                    .clone()
+                    .run_progress(self.lease(commands::seasons::PROGRESS_LEASE), stop.clone()),
             ),
             // Settlement tasks and interrupted placements.
             tokio::spawn(
@@ -340,7 +472,19 @@ impl AppState {
                 self.lease(AUTO_CASHOUT_LEASE),
                 stop.clone(),
             )),
+            // VIP: levels reached, rebates, salaries, calendar decay.
+            tokio::spawn(
+                self.vip
+                    .clone()
+                    .run(self.lease(commands::vip::VIP_REWARDS_LEASE), stop.clone()),
+            ),
         ];
+        // The demo game provider's roulette spins and outbox.
+        tasks.push(tokio::spawn(self.casino.demo.clone().run(
+            self.lease(crate::casino::demo::ROULETTE_LEASE),
+            stop.clone(),
+        )));
+        tasks.extend(crate::payments_jobs::spawn(self, stop.clone()));
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
             tasks.push(tokio::spawn(commands::live::run_feed(
                 feed,
@@ -374,8 +518,11 @@ impl AppState {
     pub fn router(&self) -> Router {
         let layered = routes::account::router()
             .merge(routes::user::router())
+            .merge(routes::seasons::router())
             .merge(routes::sport::router())
             .merge(routes::report::router())
+            .merge(routes::vip::router())
+            .merge(routes::payments::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,
@@ -385,10 +532,17 @@ impl AppState {
             .merge(routes::account::open_router())
             .merge(routes::partner::router())
             .merge(routes::backoffice::router())
+            .merge(routes::backoffice_audit::router())
+            .merge(routes::seasons::staff_router())
+            .merge(routes::payments_backoffice::router())
+            .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
-            .merge(crate::realtime::router());
+            .merge(crate::realtime::router())
+            .merge(crate::casino::router(self.transport.clone()));
         if self.config.demo_mode {
-            api = api.merge(routes::dev::router());
+            api = api
+                .merge(routes::dev::router())
+                .merge(routes::vip::dev_router());
         }
         let router = api
             .merge(routes::web::router(&self.config))
@@ -442,6 +596,7 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
         ("auditor", "auditor1234", domain::staff::Role::Auditor),
         ("trader", "trader1234", domain::staff::Role::Trader),
         ("admin", "admin1234", domain::staff::Role::Admin),
+        ("finance", "finance1234", domain::staff::Role::Finance),
     ] {
         state
             .staff
@@ -476,6 +631,9 @@ pub async fn start_with_clock(
     clock: SharedClock,
 ) -> anyhow::Result<Running> {
     let state = AppState::with_clock(config, db, clock).await?;
+    // Alive before serving: a live process's fresh socket rows are never
+    // swept as a stopped one's.
+    state.nodes.beat().await?;
     let (stop, stopped) = watch::channel(false);
     let runner = state.spawn_runner(stopped.clone());
     let live_tasks = state.spawn_live(stopped.clone());
@@ -483,6 +641,8 @@ pub async fn start_with_clock(
         seed_demo(&state).await?;
     }
     let addr = listener.local_addr()?;
+    state.casino.demo.serving_at(addr);
+    state.payments.set_local_base(format!("http://{addr}"));
     let router = state.router();
     let mut until = stopped;
     // Answers go out at once (no Nagle wait for the peer's delayed ACK).

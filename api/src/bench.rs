@@ -223,14 +223,14 @@ pub(crate) async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Res
 }
 
 /// The parts of a Postgres URL that pgbench takes as flags.
-struct UrlParts<'a> {
-    host: &'a str,
-    port: u16,
-    user: &'a str,
-    database: &'a str,
+pub(crate) struct UrlParts<'a> {
+    pub(crate) host: &'a str,
+    pub(crate) port: u16,
+    pub(crate) user: &'a str,
+    pub(crate) database: &'a str,
 }
 
-fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
+pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
     let rest = url.split_once("://").map(|(_, r)| r).context("not a URL")?;
     let (auth, rest) = rest.rsplit_once('@').unwrap_or(("postgres", rest));
     let user = auth.split(':').next().unwrap_or("postgres");

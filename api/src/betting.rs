@@ -74,8 +74,8 @@ impl Betting {
 
     /// `do_bet`: the bet's own result inside `data`.
     pub async fn do_bet(&self, user_id: &str, params: &Value) -> Result<Value, String> {
-        let request: BetRequest =
-            serde_json::from_value(params.clone()).map_err(|e| format!("invalid params: {e}"))?;
+        let request: BetRequest = serde_json::from_value(crate::swarm::flags::normalized(params))
+            .map_err(|e| format!("invalid params: {e}"))?;
         let request_id = request_id_of(params)?;
         let currency = self.currency(user_id).await?;
         match self
@@ -92,6 +92,7 @@ impl Betting {
                         let n = &leg.names;
                         json!({
                             "event_id": leg.event_id,
+                            "selection_id": leg.event_id,
                             "game_id": leg.game_id,
                             "event_name": projections::bets::named(&n.event_name, &n.team1, n.team2.as_deref()),
                             "market_name": n.market_name,
@@ -132,7 +133,44 @@ impl Betting {
             .max_bet(user_id, currency)
             .await
             .map_err(|e| e.to_string())?;
-        Ok(json!({ "amount": currency.round(max).to_string() }))
+        let amount = currency.round(max);
+        // `result` carries the amount as real Swarm clients read it.
+        Ok(json!({
+            "result": amount.to_string().parse::<f64>().unwrap_or_default(),
+            "amount": amount.to_string(),
+        }))
+    }
+
+    /// Swarm `bet_history`: the filters may come in `where` as well as at
+    /// the top level (the top level wins), and `cash_out` is the bet's
+    /// current cash-out amount (a number, 0 when none is offered).
+    pub async fn swarm_history(&self, user_id: &str, params: &Value) -> Result<Value, String> {
+        let params = crate::swarm::flags::history_filters(params)?;
+        let (mut list, total) = self.history(user_id, &params).await?;
+        for record in &mut list {
+            let offered = record.get("cash_out").is_some_and(|c| {
+                c.as_bool().unwrap_or(false) || c.as_f64().is_some_and(|n| n > 0.0)
+            });
+            let mut amount = 0.0;
+            if offered {
+                if let Some(bet_id) = record.get("id").and_then(id_of) {
+                    if let Some(bet) = self
+                        .bets
+                        .own_bet(user_id, &bet_id)
+                        .await
+                        .map_err(|e| e.to_string())?
+                    {
+                        let outcomes = self.outcomes(&bet_id).await?;
+                        amount = bet
+                            .cashout_amount(&self.bets.live_prices(&bet), &outcomes)
+                            .and_then(|a| a.to_string().parse::<f64>().ok())
+                            .unwrap_or_default();
+                    }
+                }
+            }
+            record["cash_out"] = json!(amount);
+        }
+        Ok(json!({ "bets": list, "total": total }))
     }
 
     pub async fn history(

@@ -22,6 +22,22 @@ pub struct Config {
     #[serde(default)]
     pub swarm: SwarmConfig,
     pub jobs: JobsConfig,
+    /// VIP tables and rules (`[vip]`, docs/vip.md); the shipped section when
+    /// a file has none.
+    #[serde(default = "default_vip")]
+    pub vip: domain::vip::VipTables,
+    #[serde(default)]
+    pub audit: AuditConfig,
+    /// `[casino]`: catalogue, launch tokens, seamless wallet keys, the
+    /// demo provider (api/src/casino/config.rs).
+    #[serde(default)]
+    pub casino: crate::casino::config::CasinoConfig,
+    /// Seasons, season tasks, home teams (`crate::seasons_config`).
+    #[serde(default)]
+    pub seasons: crate::seasons_config::SeasonsConfig,
+    /// `[payments]` (docs/payments.md); every key has a default.
+    #[serde(default)]
+    pub payments: commands::payments::PaymentSettings,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -120,6 +136,32 @@ pub struct Store {
 pub struct Projections {
     pub poll_ms: u64,
     pub batch_size: i64,
+    /// Events per transaction while a rebuild fills its shadow copy.
+    #[serde(default = "default_rebuild_batch_size")]
+    pub rebuild_batch_size: i64,
+}
+
+fn default_rebuild_batch_size() -> i64 {
+    20_000
+}
+
+/// `[audit]`: the tamper-evident log (docs/audit.md).
+#[derive(Debug, Clone, Deserialize)]
+pub struct AuditConfig {
+    /// HMAC-SHA256 key of the signed chain checkpoints
+    /// (`AUDIT_CHECKPOINT_KEY` overrides; a development value by default).
+    pub checkpoint_key: String,
+    /// A signed checkpoint every this many events.
+    pub checkpoint_every: i64,
+}
+
+impl Default for AuditConfig {
+    fn default() -> Self {
+        AuditConfig {
+            checkpoint_key: "dev-audit-checkpoint-key-change-me".into(),
+            checkpoint_every: 10_000,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -241,6 +283,16 @@ impl BetsConfig {
     }
 }
 
+fn default_vip() -> domain::vip::VipTables {
+    #[derive(Deserialize)]
+    struct Shipped {
+        vip: domain::vip::VipTables,
+    }
+    toml::from_str::<Shipped>(include_str!("../../config/default.toml"))
+        .expect("config/default.toml has a [vip] section")
+        .vip
+}
+
 /// Background jobs (process managers) and their leases.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
@@ -327,10 +379,20 @@ impl Config {
         if let Some(key) = var("PARTNER_KEY") {
             self.partner.key = key;
         }
+        if let Some(key) = var("AUDIT_CHECKPOINT_KEY") {
+            self.audit.checkpoint_key = key;
+        }
+        if let Some(secret) = var("PAYMENTS_SANDBOX_SECRET").filter(|s| !s.trim().is_empty()) {
+            self.payments.sandbox.secret = secret.trim().to_string();
+        }
+        if let Some(secret) = var("PAYMENTS_USDT_ADDRESS_SECRET").filter(|s| !s.trim().is_empty()) {
+            self.payments.usdt.address_secret = secret.trim().to_string();
+        }
         if let Some(pairs) = var("TRANSPORT_PAIRS") {
             self.transport.pairs = serde_json::from_str(&pairs)
                 .context("TRANSPORT_PAIRS must be a JSON array of [key, iv] pairs")?;
         }
+        self.casino.apply_env(&var);
         self.validate()
     }
 
@@ -350,7 +412,7 @@ impl Config {
         self.demo_mode.then(|| {
             format!(
                 "DEMO=1: demo credentials are seeded ({} / {}, staff support / support1234, \
-                 auditor / auditor1234, admin / admin1234) and GET /api/dev/outbox shows every \
+                 auditor / auditor1234, admin / admin1234, finance / finance1234) and GET /api/dev/outbox shows every \
                  SMS, e-mail and captcha code; listening on {}{}. Never run a public server \
                  with DEMO=1.",
                 self.demo.member,
@@ -425,6 +487,7 @@ impl Config {
         if self.bets.void_unresulted_after_hours == 0 {
             bail!("bets.void_unresulted_after_hours must be at least 1");
         }
+        self.seasons.settings()?;
         if self.jobs.lease_ttl_ms < 1000 {
             bail!("jobs.lease_ttl_ms must be at least 1000");
         }

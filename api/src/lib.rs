@@ -15,19 +15,25 @@
 
 pub mod app;
 pub mod audit;
+pub mod audit_cli;
 pub mod bench;
 pub mod bench_bets;
+pub mod bench_casino;
+pub mod bench_rebuild;
 pub mod bench_swarm;
 pub mod betting;
 pub mod bookings;
 pub mod bounds;
 pub mod captcha;
+pub mod casino;
 pub mod client_ip;
 pub mod config;
 pub mod error;
 pub mod metrics;
+pub mod payments_jobs;
 pub mod realtime;
 pub mod routes;
+pub mod seasons_config;
 pub mod secrets;
 pub mod swarm;
 pub mod transport;

@@ -4,11 +4,20 @@
 //! api [serve]                      run the server (PORT, BIND, DATABASE_URL, DEMO)
 //! api migrate                      apply the store's migrations
 //! api projections rebuild [NAME]   rebuild one projection (or all) from zero
-//! api projections status           checkpoint lag of every projection
+//! api projections status           position, lag, parked events, rebuilds under way
+//! api projections parked [STATUS]  poison events (open, applied, skipped)
+//! api projections retry|skip ID    an operator's decision on a parked event
+//! api audit verify [--keep FILE]   re-read the store against its hash chain
+//! api audit checkpoints [--now]    the signed chain heads, to keep elsewhere
+//! api audit replay [NAME]          read models rebuilt in scratch + money invariants
+//! api bench rebuild [--events N] [--store sqlite]
+//!                                  projection rebuild and verify vs the raw read
 //! api audit bets                  replay every bet, compare with the read model
 //! api staff create NAME ROLE       a back-office account (password on stdin)
 //! api bench wallet [--clients N] [--seconds S]
 //!                                  wallet commands/s on Postgres vs pgbench
+//! api bench casino [--clients N] [--seconds S] [--rounds R]
+//!                                  seamless-wallet bet + win rounds/s vs pgbench
 //! ```
 //!
 //! The library (`api::app`, `api::routes` ...) holds everything but this
@@ -86,11 +95,21 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
         }
         ["projections", "rebuild", rest @ ..] => rebuild(Config::load()?, rest).await,
         ["projections", "status"] => status(Config::load()?).await,
+        ["projections", "parked", rest @ ..] => api::audit_cli::parked(Config::load()?, rest).await,
+        ["projections", "retry", id] => api::audit_cli::resolve(Config::load()?, id, true).await,
+        ["projections", "skip", id] => api::audit_cli::resolve(Config::load()?, id, false).await,
+        ["audit", "verify", rest @ ..] => api::audit_cli::verify(Config::load()?, rest).await,
+        ["audit", "checkpoints", rest @ ..] => {
+            api::audit_cli::checkpoints(Config::load()?, rest).await
+        }
+        ["audit", "replay", rest @ ..] => api::audit_cli::replay(Config::load()?, rest).await,
         ["audit", "bets"] => audit_bets(Config::load()?).await,
         ["staff", "create", name, role] => create_staff(Config::load()?, name, role).await,
         ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
         ["bench", "swarm", rest @ ..] => api::bench_swarm::run(rest).await,
         ["bench", "bets", rest @ ..] => api::bench_bets::run(rest).await,
+        ["bench", "rebuild", rest @ ..] => api::bench_rebuild::run(rest).await,
+        ["bench", "casino", rest @ ..] => api::bench_casino::run(rest).await,
         ["bench", "swarm-clients", rest @ ..] => api::bench_swarm::clients(rest).await,
         ["help" | "--help" | "-h"] => {
             println!("{}", USAGE);
@@ -100,7 +119,7 @@ async fn run(args: Vec<String>) -> anyhow::Result<()> {
     }
 }
 
-const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api audit bets | api staff create NAME support|auditor|admin | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
+const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api projections parked [open|applied|skipped] | api projections retry|skip ID | api audit verify [--keep FILE] | api audit checkpoints [--now] | api audit replay [NAME] | api audit bets | api bench rebuild [--events N] [--store sqlite] | api bench casino [--clients N] [--seconds S] [--rounds N] | api staff create NAME support|auditor|trader|admin|finance | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;
@@ -225,8 +244,22 @@ async fn rebuild(config: Config, names: &[&str]) -> anyhow::Result<()> {
 async fn status(config: Config) -> anyhow::Result<()> {
     let db = app::open_store(&config).await?;
     let state = AppState::new(config, db).await?;
-    for name in state.runner.names() {
-        println!("{name}: {} events behind", state.runner.lag(name).await?);
+    for s in state.runner.status().await? {
+        let mut line = format!(
+            "{:>14}: position {}, {} events behind, {} parked",
+            s.name, s.position, s.lag, s.parked
+        );
+        if let Some((done, left)) = s.rebuild {
+            let total = (done + left).max(1);
+            line.push_str(&format!(
+                "; rebuild under way: {done}/{total} events ({:.0}%)",
+                done as f64 * 100.0 / total as f64
+            ));
+        }
+        if !s.updated_at.is_empty() {
+            line.push_str(&format!(", last batch at {}", s.updated_at));
+        }
+        println!("{line}");
     }
     Ok(())
 }

@@ -28,13 +28,16 @@ struct Client {
 /// another process than the one holding the socket.
 pub struct Realtime {
     pool: sqlx::AnyPool,
+    /// This process's id: its rows go when it stops beating (commands::nodes).
+    node_id: String,
     clients: Mutex<HashMap<String, Client>>,
 }
 
 impl Realtime {
-    pub fn new(pool: sqlx::AnyPool) -> Arc<Self> {
+    pub fn new(pool: sqlx::AnyPool, node_id: String) -> Arc<Self> {
         Arc::new(Self {
             pool,
+            node_id,
             clients: Mutex::new(HashMap::new()),
         })
     }
@@ -45,11 +48,14 @@ impl Realtime {
 
     /// Records a client id issued by `init` (not bound to anyone yet).
     async fn issued(&self, client_id: &str, now_ms: i64) -> Result<(), sqlx::Error> {
-        sqlx::query("INSERT INTO ws_bindings (client_id, user_id, bound_ms) VALUES ($1, '', $2)")
-            .bind(client_id)
-            .bind(now_ms)
-            .execute(&self.pool)
-            .await?;
+        sqlx::query(
+            "INSERT INTO ws_bindings (client_id, user_id, bound_ms, node_id) VALUES ($1, '', $2, $3)",
+        )
+        .bind(client_id)
+        .bind(now_ms)
+        .bind(&self.node_id)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

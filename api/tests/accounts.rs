@@ -26,6 +26,7 @@ commands::on_both_stores!(
     a_bad_password_blob_cannot_skip_the_captcha_or_the_rate_limit,
     unknown_users_lock_after_five_failures_like_real_ones,
     a_safety_code_goes_only_to_the_bound_contact,
+    a_safety_code_needs_the_devices_own_login_so_usernames_stay_unknown,
     rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one,
 );
 
@@ -979,5 +980,44 @@ async fn rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one(kind
         )
         .await;
     assert_eq!(bound["status"], 0, "{bound}");
+    server.stop().await;
+}
+
+/// Code type 8 (the safety verification) is open only on the device whose
+/// login with the right password asked for it: for any other username or
+/// device the answer is the one an unknown username gets, so sendcode does
+/// not tell which usernames exist.
+async fn a_safety_code_needs_the_devices_own_login_so_usernames_stay_unknown(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut owner = Client::new(&server).await;
+    assert_eq!(
+        owner.register_phone(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    let stranger = Client::new(&server).await;
+    let ask = |username: &str| json!({"type": 8, "valtype": 1, "username": username});
+    let unknown = stranger.post("/api/sendcode", ask("13900139999")).await;
+    let known = stranger.post("/api/sendcode", ask("13900139000")).await;
+    assert_eq!(unknown["status"], 1002, "{unknown}");
+    assert_eq!(known, unknown);
+    // A login asks for it on its own device only.
+    let mut newcomer = Client::new(&server).await;
+    assert_eq!(
+        newcomer.login(&server, "13900139000", PASSWORD).await["status"],
+        -10010
+    );
+    let other_device = Client::new(&server).await;
+    assert_eq!(
+        other_device.post("/api/sendcode", ask("13900139000")).await,
+        unknown
+    );
+    let sent = newcomer.post("/api/sendcode", ask("13900139000")).await;
+    assert_eq!(sent["status"], 0, "{sent}");
+    // It closes after a while (another body: not a repeated submission).
+    server
+        .clock
+        .advance(commands::accounts::SAFETY_CHALLENGE_MS + 61_000);
+    let again = json!({"type": 8, "valtype": 1, "username": "13900139000", "mobile": ""});
+    assert_eq!(newcomer.post("/api/sendcode", again).await, unknown);
     server.stop().await;
 }

@@ -3,6 +3,7 @@
 //! bet of member B's; each call answers as if the bet or free bet did not
 //! exist for A, and B's bet, money and rules are unchanged.
 
+mod casino_support;
 mod common;
 
 use commands::StoreKind;
@@ -85,6 +86,13 @@ async fn member_a_can_touch_nothing_of_member_bs(kind: StoreKind) {
     assert_eq!(status, 200, "{granted}");
     let free_id = granted["data"]["id"].as_str().unwrap().to_string();
     server.running.state.runner.catch_up_all().await.unwrap();
+    server
+        .running
+        .state
+        .runner
+        .settle("balances", std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
     let b_balance = b.post("/api/user/getbalance", json!({})).await;
 
     // A, on every call that names one of B's things.
@@ -198,6 +206,13 @@ async fn member_a_can_touch_nothing_of_member_bs(kind: StoreKind) {
         "{b_free}"
     );
     server.running.state.runner.catch_up_all().await.unwrap();
+    server
+        .running
+        .state
+        .runner
+        .settle("balances", std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
     assert_eq!(b.post("/api/user/getbalance", json!({})).await, b_balance);
     server.stop().await;
 }
@@ -208,4 +223,226 @@ fn rand_digits() -> u64 {
         .unwrap()
         .subsec_nanos() as u64
         % 100_000_000
+}
+
+// --- Casino (issue 18): the catalogue's back-office endpoints are the
+// admin's alone; a member's favourites and launch tokens are their own.
+mod casino {
+    use super::common::{self, backoffice, staff_token, Client};
+    use commands::StoreKind;
+    use serde_json::{json, Value};
+
+    commands::on_both_stores!(
+        casino_catalogue_editing_is_for_admins_only,
+        casino_favourites_and_launch_tokens_are_the_members_own,
+    );
+
+    fn endpoints() -> Vec<(&'static str, &'static str, Option<Value>)> {
+        let game = json!({"id": 9001, "provider": "demo", "front_game_id": "demo_slot_x",
+            "extearnal_game_id": "demo_slot_x", "types": {"realMode": 1, "viewMode": 0, "funMode": 1},
+            "name": "Matrix Slot", "category": "slots", "section": "casino"});
+        vec![
+            ("GET", "/api/backoffice/casino/games", None),
+            ("POST", "/api/backoffice/casino/games", Some(game.clone())),
+            (
+                "POST",
+                "/api/backoffice/casino/games/1001/enabled",
+                Some(json!({"enabled": true})),
+            ),
+            (
+                "POST",
+                "/api/backoffice/casino/import",
+                Some(json!({"games": [game]})),
+            ),
+            ("DELETE", "/api/backoffice/casino/games/9001", None),
+        ]
+    }
+
+    async fn casino_catalogue_editing_is_for_admins_only(kind: StoreKind) {
+        let server = common::start(kind).await;
+        let mut staff = Vec::new();
+        for (name, password) in [
+            ("support", "support1234"),
+            ("auditor", "auditor1234"),
+            ("trader", "trader1234"),
+            ("admin", "admin1234"),
+        ] {
+            staff.push((name, staff_token(&server, name, password).await));
+        }
+        for (method, path, body) in endpoints() {
+            let (status, _) = backoffice(&server, method, path, None, body.clone()).await;
+            assert_eq!(status, 401, "anonymous {method} {path}");
+            for (role, token) in &staff {
+                let (status, answer) =
+                    backoffice(&server, method, path, Some(token), body.clone()).await;
+                if *role == "admin" {
+                    assert_eq!(status, 200, "{role} {method} {path}: {answer}");
+                } else {
+                    assert_eq!(
+                        (status, answer["status"].as_i64()),
+                        (403, Some(-403)),
+                        "{role} {method} {path}"
+                    );
+                }
+            }
+        }
+        server.stop().await;
+    }
+
+    async fn casino_favourites_and_launch_tokens_are_the_members_own(kind: StoreKind) {
+        let server = common::start(kind).await;
+        let mut b = Client::new(&server).await;
+        assert_eq!(b.login(&server, "demo", "demo1234").await["status"], 0);
+        let mut a = Client::new(&server).await;
+        let phone = format!("137{:08}", super::rand_digits());
+        assert_eq!(
+            a.register_phone(&server, &phone, "secret123").await["status"],
+            0
+        );
+        let marked = b
+            .post(
+                "/api/thirdgamefavorite",
+                json!({"game_id": 1001, "favorite": 1}),
+            )
+            .await;
+        assert_eq!(marked["data"]["list"], json!([1001]), "{marked}");
+        let a_favourites = a.post("/api/thirdgamefavorite", json!({})).await;
+        assert_eq!(a_favourites["data"]["list"], json!([]), "{a_favourites}");
+        let a_list = a
+            .post(
+                "/api/thirdgamelist",
+                json!({"section": "casino", "favorite": 1}),
+            )
+            .await;
+        assert_eq!(a_list["data"]["total_count"], 0, "{a_list}");
+        // B's launch token does not work for A's user id.
+        let auth = b.get("/api/casino_auth?game_id=1001").await;
+        let token = auth["data"]["token"].as_str().unwrap();
+        let a_info = a.post("/api/user/userinfo", json!({})).await;
+        let a_user = a_info["data"]["user_id"].as_str().unwrap();
+        let body = json!({"user": a_user, "token": token, "request_uuid": "r1", "game_code": "demo_slot",
+            "currency": "CNY", "transaction_uuid": "matrix-1", "round": "m1", "round_closed": false, "amount": 100000});
+        let answer = super::casino_support::call(&server, "transaction/bet", &body).await;
+        assert_eq!(answer["status"], "RS_ERROR_INVALID_TOKEN", "{answer}");
+        server.stop().await;
+    }
+}
+
+// Seasons (issue 12): task reward claims and the prize fulfilment queue.
+// Member A's claim touches only A's tasks (a claim names a task, never a
+// member); the back-office season endpoints answer by role: the claim
+// queue, review and fulfilment to support and admin, task definitions and
+// ranks to admin only; a member's token is no staff token.
+mod season_claims {
+    use super::*;
+
+    commands::on_both_stores!(season_claims_and_fulfilment_by_role,);
+
+    async fn season_claims_and_fulfilment_by_role(kind: StoreKind) {
+        let server = start(kind).await;
+        let mut b = Client::new(&server).await;
+        let b_login = b.login(&server, "demo", "demo1234").await;
+        let b_id = b_login["data"]["user_id"].as_str().unwrap().to_string();
+        let member_token = b_login["data"]["auth_token"].as_str().unwrap().to_string();
+        let mut a = Client::new(&server).await;
+        let phone = format!("137{:08}", rand_digits());
+        let registered = a.register_phone(&server, &phone, "secret123").await;
+        assert_eq!(registered["status"], 0, "{registered}");
+        // A claims: it is A's own task list (undone), B's is untouched.
+        let claim = a
+            .post("/api/vipsystem/getseasontaskbonus", json!({"id": 1}))
+            .await;
+        assert_ne!(claim["status"], 0, "{claim}");
+        let b_tasks = b
+            .post("/api/vipsystem/seasontaskbonusinfo", json!({}))
+            .await;
+        assert!(b_tasks["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["status"] == 0 || t["status"] == 1));
+        // A reads B's rank reward? Only its own (no member parameter).
+        let info = a
+            .post(
+                "/api/vipsystem/seasonbonusinfo",
+                json!({"seasonid": 3, "member_id": b_id}),
+            )
+            .await;
+        assert_eq!(info["data"]["aUserActInfo"]["userrank"], 0, "{info}");
+        let review = json!({"reference": format!("seasontask:3:{b_id}:1"), "approve": true});
+        let ship = json!({"seasonid": 3, "member_id": b_id});
+        let task = json!({"seasonid": 3, "task": {"id": 1, "tasktype": 1, "taskvalue": "1"}});
+        let rank = json!({"seasonid": 3, "member_id": b_id, "rank": 5});
+        let calls: [(&str, &str, Option<Value>, &[&str]); 7] = [
+            (
+                "GET",
+                "/api/backoffice/season/claims",
+                None,
+                &["support", "admin"],
+            ),
+            (
+                "GET",
+                &*format!("/api/backoffice/season/claim?reference=seasontask:3:{b_id}:1"),
+                None,
+                &["support", "admin"],
+            ),
+            (
+                "POST",
+                "/api/backoffice/season/claims/review",
+                Some(review),
+                &["support", "admin"],
+            ),
+            (
+                "GET",
+                "/api/backoffice/season/fulfilment",
+                None,
+                &["support", "admin"],
+            ),
+            (
+                "POST",
+                "/api/backoffice/season/fulfilment/ship",
+                Some(ship),
+                &["support", "admin"],
+            ),
+            (
+                "POST",
+                "/api/backoffice/season/tasks",
+                Some(task),
+                &["admin"],
+            ),
+            (
+                "POST",
+                "/api/backoffice/season/ranks",
+                Some(rank),
+                &["admin"],
+            ),
+        ];
+        let mut staff = Vec::new();
+        for (name, password) in [
+            ("support", "support1234"),
+            ("auditor", "auditor1234"),
+            ("trader", "trader1234"),
+            ("admin", "admin1234"),
+        ] {
+            staff.push((name, staff_token(&server, name, password).await));
+        }
+        for (method, path, body, allowed) in calls.iter() {
+            let (status, _) = backoffice(&server, method, path, None, body.clone()).await;
+            assert_eq!(status, 401, "no token {method} {path}");
+            let (status, _) =
+                backoffice(&server, method, path, Some(&member_token), body.clone()).await;
+            assert_eq!(status, 401, "a member's token {method} {path}");
+            for (role, token) in &staff {
+                let (status, answer) =
+                    backoffice(&server, method, path, Some(token), body.clone()).await;
+                if allowed.contains(role) {
+                    assert_ne!(status, 401, "{role} {method} {path}: {answer}");
+                    assert_ne!(status, 403, "{role} {method} {path}: {answer}");
+                } else {
+                    assert_eq!(status, 403, "{role} {method} {path}: {answer}");
+                }
+            }
+        }
+        server.stop().await;
+    }
 }

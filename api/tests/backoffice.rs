@@ -13,6 +13,7 @@ commands::on_both_stores!(
     admins_create_staff_with_a_valid_role_only,
     unknown_staff_logins_spend_the_same_argon2_time,
     free_bet_grants_are_capped_and_need_a_reason,
+    free_bet_grants_at_once_never_pass_the_daily_cap_together,
 );
 
 /// (method, path, body, roles allowed)
@@ -25,7 +26,8 @@ fn endpoints() -> Vec<(
     const QUEUE: &[&str] = &["support", "admin"];
     const AUDIT: &[&str] = &["auditor", "admin"];
     const RESULTS: &[&str] = &["trader", "admin"];
-    const ANY: &[&str] = &["support", "auditor", "trader", "admin"];
+    const ANY: &[&str] = &["support", "auditor", "trader", "admin", "finance"];
+    const FINANCE: &[&str] = &["finance", "admin"];
     vec![
         ("GET", "/api/backoffice/me", None, ANY),
         ("GET", "/api/backoffice/counter-offers", None, QUEUE),
@@ -57,6 +59,26 @@ fn endpoints() -> Vec<(
         ("GET", "/api/backoffice/bets?bet_id=1000001", None, AUDIT),
         ("GET", "/api/backoffice/bets/1000001/events", None, AUDIT),
         ("POST", "/api/backoffice/audit/replay", None, AUDIT),
+        ("GET", "/api/backoffice/audit/replay/stream", None, AUDIT),
+        ("GET", "/api/backoffice/parked-events", None, AUDIT),
+        (
+            "GET",
+            "/api/backoffice/parked-events?status=all",
+            None,
+            AUDIT,
+        ),
+        (
+            "POST",
+            "/api/backoffice/parked-events/1/retry",
+            None,
+            &["admin"],
+        ),
+        (
+            "POST",
+            "/api/backoffice/parked-events/1/skip",
+            None,
+            &["admin"],
+        ),
         (
             "POST",
             "/api/backoffice/free-bets",
@@ -95,6 +117,62 @@ fn endpoints() -> Vec<(
             Some(json!({"reason": "r"})),
             QUEUE,
         ),
+        ("GET", "/api/backoffice/payments/withdrawals", None, FINANCE),
+        (
+            "GET",
+            "/api/backoffice/payments/withdrawals?status=all",
+            None,
+            FINANCE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/payments/withdrawals/W000000001/approve",
+            Some(json!({"reason": "r"})),
+            FINANCE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/payments/withdrawals/W000000001/reject",
+            Some(json!({"reason": "r"})),
+            FINANCE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/payments/withdrawals/W000000001/paid",
+            Some(json!({"reason": "r"})),
+            FINANCE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/payments/withdrawals/W000000001/failed",
+            Some(json!({"reason": "r"})),
+            FINANCE,
+        ),
+        ("GET", "/api/backoffice/payments/deposits", None, FINANCE),
+        (
+            "POST",
+            "/api/backoffice/payments/deposits/D000000001/review",
+            Some(json!({"credit": false, "reason": "r"})),
+            FINANCE,
+        ),
+        (
+            "GET",
+            "/api/backoffice/payments/members/demo",
+            None,
+            FINANCE,
+        ),
+        (
+            "GET",
+            "/api/backoffice/payments/reconciliation",
+            None,
+            FINANCE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/payments/blacklist",
+            Some(json!({"value": "6222020000000000", "reason": "matrix"})),
+            FINANCE,
+        ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         (
             "POST",
@@ -116,6 +194,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
         ("auditor", "auditor1234"),
         ("trader", "trader1234"),
         ("admin", "admin1234"),
+        ("finance", "finance1234"),
     ] {
         staff.push((name, staff_token(&server, name, password).await));
     }
@@ -152,7 +231,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
             checked += 1;
         }
     }
-    assert_eq!(checked, endpoints().len() * 4);
+    assert_eq!(checked, endpoints().len() * 5);
     server.stop().await;
 }
 
@@ -304,7 +383,10 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         .iter()
         .map(|s| s["username"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["admin", "auditor", "eve", "support", "trader"]);
+    assert_eq!(
+        names,
+        ["admin", "auditor", "eve", "finance", "support", "trader"]
+    );
     server.stop().await;
 }
 
@@ -452,5 +534,36 @@ async fn free_bet_grants_are_capped_and_need_a_reason(kind: StoreKind) {
             .starts_with("staff-"),
         "{metadata}"
     );
+    server.stop().await;
+}
+
+/// Grants to one member take turns: eight grants of 600.00 at once, with a
+/// daily cap of 2000.00, grant exactly three.
+async fn free_bet_grants_at_once_never_pass_the_daily_cap_together(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let grants = (0..8).map(|n| {
+        let (server, support) = (&server, support.clone());
+        async move {
+            backoffice(
+                server,
+                "POST",
+                "/api/backoffice/free-bets",
+                Some(&support),
+                Some(json!({"user": "demo", "amount": "600.00", "reason": format!("gesture {n}")})),
+            )
+            .await
+        }
+    });
+    let answers = futures::future::join_all(grants).await;
+    let granted = answers.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(granted, 3, "{answers:?}");
+    for (status, answer) in answers.iter().filter(|(status, _)| *status != 200) {
+        assert_eq!(
+            (*status, answer["status"].clone()),
+            (400, json!(20004)),
+            "{answer}"
+        );
+    }
     server.stop().await;
 }

@@ -27,6 +27,23 @@ async fn balance(client: &Client) -> String {
         .to_string()
 }
 
+/// The balance read model once it shows `expected`. On Postgres the
+/// projections read up to the oldest transaction still open anywhere on the
+/// server (other tests' too), so one `catch_up_all` may stop short of the
+/// newest events.
+async fn balance_is(client: &Client, expected: impl AsRef<str>, why: &str) {
+    let expected = expected.as_ref();
+    let mut seen = String::new();
+    for _ in 0..100 {
+        seen = balance(client).await;
+        if seen == expected {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen, expected, "{why}");
+}
+
 async fn settle_until(server: &common::Server, client: &Client, bet_id: i64, status: i64) -> Value {
     for _ in 0..200 {
         server.running.state.runner.catch_up_all().await.unwrap();
@@ -63,7 +80,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
     assert_eq!(placed["data"]["details"]["amount"], "100.00");
     server.running.state.runner.catch_up_all().await.unwrap();
-    assert_eq!(balance(&client).await, "9900.00");
+    balance_is(&client, "9900.00", "").await;
 
     let history = client.post("/api/report/betrecods", json!({})).await;
     let record = &history["data"]["list"][0];
@@ -106,11 +123,11 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     assert_eq!(record["payout"], format!("{payout:.2}"));
     server.running.state.runner.catch_up_all().await.unwrap();
     let after_win = Decimal::from(9900) + payout;
-    assert_eq!(balance(&client).await, format!("{after_win:.2}"));
+    balance_is(&client, format!("{after_win:.2}"), "").await;
     // Settling again pays nothing more.
     server.running.state.settlement.pass().await.unwrap();
     server.running.state.runner.catch_up_all().await.unwrap();
-    assert_eq!(balance(&client).await, format!("{after_win:.2}"));
+    balance_is(&client, format!("{after_win:.2}"), "").await;
 
     // A correction: the pick lost after all; the payout is taken back.
     let lost = Finished {
@@ -126,7 +143,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     let record = settle_until(&server, &client, bet_id, 1).await;
     assert_eq!(record["payout"], "0.00");
     server.running.state.runner.catch_up_all().await.unwrap();
-    assert_eq!(balance(&client).await, "9900.00");
+    balance_is(&client, "9900.00", "").await;
     let notes = server
         .running
         .state
@@ -167,7 +184,7 @@ async fn refusals_answer_their_codes_and_move_no_money(kind: StoreKind) {
     let max = swarm(&server, &sid, json!({"command": "get_max_bet", "rid": 10, "params": {"type": 1, "bets": [{"event_id": event_id}]}})).await;
     assert_eq!(max["data"]["amount"], "10000.00");
     server.running.state.runner.catch_up_all().await.unwrap();
-    assert_eq!(balance(&client).await, "10000.00");
+    balance_is(&client, "10000.00", "").await;
     // Once the main API session has expired, the Swarm login has too (the
     // long-poll session itself is kept alive by polling).
     for _ in 0..20 {
@@ -359,7 +376,7 @@ async fn a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake(
     );
     assert_eq!(again["data"]["details"]["amount"], "10.00");
     caught_up(&server).await;
-    assert_eq!(balance(&client).await, "9990.00", "one stake taken");
+    balance_is(&client, "9990.00", "one stake taken").await;
 
     // Two at once with a new request id: one bet between them.
     let (one, two) = tokio::join!(
@@ -379,7 +396,7 @@ async fn a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake(
     let long = swarm(&server, &sid, bet(&"x".repeat(65))).await;
     assert_eq!(long["code"], 3, "{long}");
     caught_up(&server).await;
-    assert_eq!(balance(&client).await, "9980.00", "two bets, two stakes");
+    balance_is(&client, "9980.00", "two bets, two stakes").await;
     let history = client.post("/api/report/betrecods", json!({})).await;
     assert_eq!(history["data"]["total"], 2, "{history}");
     server.stop().await;

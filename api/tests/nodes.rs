@@ -303,11 +303,9 @@ async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
         )
         .await;
         assert_eq!(polled["code"], 0, "{polled}");
-        for push in polled["data"].as_array().unwrap() {
-            if let Some(diff) = push["data"].get(&subid) {
-                domain::swarm::merge(&mut copy, diff);
-                pushes += 1;
-            }
+        if let Some(diff) = polled["data"].get(&subid) {
+            domain::swarm::merge(&mut copy, diff);
+            pushes += 1;
         }
         tokio::time::sleep(Duration::from_millis(400)).await;
     }
@@ -316,10 +314,8 @@ async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
     let mut same = false;
     for _ in 0..5 {
         let polled = swarm(&a, &sid, json!({"command": "whats_up", "rid": 50})).await;
-        for push in polled["data"].as_array().unwrap() {
-            if let Some(diff) = push["data"].get(&subid) {
-                domain::swarm::merge(&mut copy, diff);
-            }
+        if let Some(diff) = polled["data"].get(&subid) {
+            domain::swarm::merge(&mut copy, diff);
         }
         let fresh = swarm(
             &a,
@@ -328,7 +324,7 @@ async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
             "params": {"what": what, "where": where_}}),
         )
         .await;
-        if fresh["data"] == copy {
+        if fresh["data"]["data"] == copy {
             same = true;
             break;
         }
@@ -344,7 +340,7 @@ async fn a_long_poll_session_works_on_whichever_node_each_poll_reaches() {
     assert_eq!(gone["code"], 0);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let polled = swarm(&a, &sid, json!({"command": "whats_up", "rid": 61})).await;
-    assert_eq!(polled["data"], json!([]));
+    assert_eq!(polled["data"], json!({}));
     b.stop().await;
     a.stop().await;
 }
@@ -471,4 +467,63 @@ async fn a_game_ended_on_a_follower_leaves_every_nodes_catalogue_through_the_lea
     assert!(same, "the game left both catalogues and they are equal");
     b.stop().await;
     a.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_members_sessions_are_capped_across_nodes_sockets_included() {
+    let (db, schema) = testing::fresh_postgres_schema().await;
+    let mut limited = config(true);
+    limited.swarm.max_sessions_per_member = 2;
+    let a = start_on(db, limited.clone()).await;
+    let b = start_on(testing::open_schema(&schema).await, limited).await;
+    // Two sockets on node A.
+    let mut first = common::member_socket(&a).await;
+    let mut second = common::member_socket(&a).await;
+    // A third session on node B, socket or long-poll, is one too many.
+    let mut client = Client::new(&b).await;
+    let login = client.login(&b, "demo", "demo1234").await;
+    let restore = json!({"command": "restore_login", "rid": 2, "params": {
+        "user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}});
+    let sid = swarm(
+        &b,
+        "",
+        json!({"command": "request_session", "rid": 1, "params": {}}),
+    )
+    .await["data"]["sid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let refused = swarm(&b, &sid, restore.clone()).await;
+    assert_eq!(refused["code"], 29, "{refused}");
+    // Logging out on A frees a place on B.
+    let out = common::ws_ask(
+        &mut first,
+        json!({"command": "logout", "rid": 9, "params": {}}),
+    )
+    .await;
+    assert_eq!(out["code"], 0);
+    assert_eq!(swarm(&b, &sid, restore.clone()).await["code"], 0);
+    // A socket closed on A frees one too (its row goes when the socket does).
+    let sid2 = swarm(
+        &b,
+        "",
+        json!({"command": "request_session", "rid": 1, "params": {}}),
+    )
+    .await["data"]["sid"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(swarm(&b, &sid2, restore.clone()).await["code"], 29);
+    futures::SinkExt::close(&mut second).await.unwrap();
+    let mut freed = false;
+    for _ in 0..50 {
+        if swarm(&b, &sid2, restore.clone()).await["code"] == 0 {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(freed, "a closed socket on A still counted on B");
+    a.stop().await;
+    b.stop().await;
 }

@@ -68,7 +68,9 @@ async fn balance_becomes(server: &common::Server, client: &Client, expected: Dec
     assert_eq!(seen, expected);
 }
 
-/// Places a single of 10 (a way) and returns (bet id, accepted k).
+/// Places a single of 10 (a way) and returns (bet id, accepted k). The
+/// amount is the total (docs/protocol.md "Betslip arithmetic"): 20 for
+/// each-way, halved into a win part and a place part of 10.
 async fn single(
     server: &Server,
     sid: &str,
@@ -76,11 +78,12 @@ async fn single(
     price: Value,
     each_way: bool,
 ) -> (i64, Value) {
+    let amount = if each_way { "20" } else { "10" };
     let placed = swarm(
         server,
         sid,
         json!({"command": "do_bet", "rid": 7, "params": {
-            "type": 1, "mode": 2, "amount": "10", "each_way": each_way, "source": 42,
+            "type": 1, "mode": 2, "amount": amount, "each_way": each_way, "source": 42,
             "bets": [{"event_id": event_id, "price": price, "banker": false}]}}),
     )
     .await;
@@ -137,7 +140,7 @@ async fn each_way_and_sp_singles_on_a_race_settle_from_its_result(kind: StoreKin
             "where": {"game": {"id": race_id}}}}),
     )
     .await;
-    let market = &got["data"]["game"][race_id.to_string()]["market"][market_id.to_string()];
+    let market = &got["data"]["data"]["game"][race_id.to_string()]["market"][market_id.to_string()];
     assert_eq!(market["name"], "Winner", "{got}");
     assert_eq!(market["ew_allowed"], true);
     assert_eq!(market["ew_coeff"], "0.25");

@@ -47,6 +47,17 @@ pub enum AccountFailure {
     Internal(String),
 }
 
+/// Who asks for or checks a code: the device, and the member whose session
+/// the request carries, if any.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Requester<'a> {
+    pub device_id: &'a str,
+    pub signed_in: Option<&'a str>,
+}
+
+/// How long a login's safety verification stays open on its device.
+pub const SAFETY_CHALLENGE_MS: i64 = 15 * 60 * 1000;
+
 /// What the client needs to run the safety verification.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SafetyChallenge {
@@ -682,6 +693,7 @@ impl AccountService {
             && account.has_verification_channel()
             && !account.is_trusted(device_id)
         {
+            self.open_challenge(device_id, &user_id, now).await?;
             return Err(AccountFailure::VerifyDevice(SafetyChallenge {
                 username,
                 channels: account.verification_channels(),
@@ -720,13 +732,16 @@ impl AccountService {
         channel: Channel,
         target: &str,
         username: &str,
+        requester: Requester<'_>,
         ip: &str,
     ) -> AccountResult<String> {
         self.sendcode_by_ip
             .hit(ip, self.clock.now_ms())
             .await?
             .map_err(|wait| limited(-10201, wait))?;
-        let target = self.code_target(kind, channel, target, username).await?;
+        let target = self
+            .code_target(kind, channel, target, username, requester)
+            .await?;
         Ok(self.codes.send(kind, channel, &target, username).await?)
     }
 
@@ -742,6 +757,7 @@ impl AccountService {
         channel: Channel,
         target: &str,
         username: &str,
+        requester: Requester<'_>,
     ) -> AccountResult<String> {
         let market = Market::Zhh;
         let parsed = |value: &str| -> AccountResult<String> {
@@ -760,9 +776,17 @@ impl AccountService {
             }
             return Err(FieldError::rule(channel_field(channel), "Required").into());
         }
+        // Only for the member's own session (proof of a bound contact) or
+        // on the device whose login asked for it: an unknown username and a
+        // known one without either answer alike.
         let Some(user_id) = self.find(username).await? else {
             return Err(AccountFailure::catalogue(domain::Code(1002)));
         };
+        if requester.signed_in != Some(user_id.as_str())
+            && !self.challenged(requester.device_id, &user_id).await?
+        {
+            return Err(AccountFailure::catalogue(domain::Code(1002)));
+        }
         let account = self.load(&user_id).await?;
         let Some(bound) = bound_contact(&account, channel) else {
             return Err(not_bound(channel));
@@ -771,6 +795,38 @@ impl AccountService {
             return Err(not_bound(channel));
         }
         Ok(bound)
+    }
+
+    /// Opens the safety verification of `user_id` on `device_id` (its login
+    /// with the right password asked for it) for `SAFETY_CHALLENGE_MS`.
+    async fn open_challenge(&self, device_id: &str, user_id: &str, now: i64) -> AccountResult<()> {
+        sqlx::query("DELETE FROM safety_challenges WHERE expires_ms <= $1")
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        sqlx::query(
+            "INSERT INTO safety_challenges (device_id, user_id, expires_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (device_id, user_id) DO UPDATE SET expires_ms = excluded.expires_ms",
+        )
+        .bind(device_id)
+        .bind(user_id)
+        .bind(now + SAFETY_CHALLENGE_MS)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn challenged(&self, device_id: &str, user_id: &str) -> AccountResult<bool> {
+        let open: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM safety_challenges
+             WHERE device_id = $1 AND user_id = $2 AND expires_ms > $3",
+        )
+        .bind(device_id)
+        .bind(user_id)
+        .bind(self.clock.now_ms())
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(open > 0)
     }
 
     /// Checks a code; a passed safety check trusts the device. The code
@@ -784,9 +840,12 @@ impl AccountService {
         target: &str,
         username: &str,
         code: &str,
-        device_id: &str,
+        requester: Requester<'_>,
     ) -> AccountResult<()> {
-        let target = self.code_target(kind, channel, target, username).await?;
+        let device_id = requester.device_id;
+        let target = self
+            .code_target(kind, channel, target, username, requester)
+            .await?;
         self.codes.check(uid, kind, &target, code).await?;
         if kind == CodeKind::Safety {
             if let Some(user_id) = self.find(username).await? {
@@ -812,7 +871,7 @@ impl AccountService {
         confirm: &str,
     ) -> AccountResult<()> {
         let target = self
-            .code_target(CodeKind::Reset, channel, target, "")
+            .code_target(CodeKind::Reset, channel, target, "", Requester::default())
             .await?;
         let Some(user_id) = self.find(&target).await? else {
             return Err(AccountFailure::catalogue(domain::Code(1002)));
@@ -1130,4 +1189,17 @@ pub struct InboxMessage {
     pub content: String,
     pub created: i64,
     pub read: bool,
+}
+
+impl AccountService {
+    /// Staff lock (the member is disabled: no logins, no casino bets).
+    pub async fn lock_by_staff(&self, user_id: &str, reason: &str) -> AccountResult<()> {
+        self.execute(
+            user_id,
+            AccountCommand::LockByStaff {
+                reason: reason.to_string(),
+            },
+        )
+        .await
+    }
 }

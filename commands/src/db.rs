@@ -231,6 +231,72 @@ macro_rules! on_both_stores {
 /// Test support: a fresh store of each kind, isolated from every other test.
 pub mod testing {
     use super::*;
+    use std::cell::RefCell;
+
+    /// What one test thread made: removed when the thread ends, whether the
+    /// test passed or panicked (libtest runs each test on a thread of its
+    /// own, and the test's runtime and pools are gone by then).
+    #[derive(Default)]
+    struct Made {
+        schemas: Vec<String>,
+        files: Vec<PathBuf>,
+    }
+
+    impl Drop for Made {
+        fn drop(&mut self) {
+            for path in self.files.drain(..) {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut name = path.clone().into_os_string();
+                    name.push(suffix);
+                    let _ = std::fs::remove_file(name);
+                }
+            }
+            if self.schemas.is_empty() {
+                return;
+            }
+            let schemas = std::mem::take(&mut self.schemas);
+            // A thread of its own: this one is being torn down.
+            let dropped = std::thread::spawn(move || drop_schemas(&schemas));
+            let _ = dropped.join();
+        }
+    }
+
+    fn drop_schemas(schemas: &[String]) {
+        let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        runtime.block_on(async {
+            let Ok(admin) = PgPoolOptions::new()
+                .max_connections(1)
+                .acquire_timeout(Duration::from_secs(5))
+                .connect(&postgres_url())
+                .await
+            else {
+                return;
+            };
+            // A connection of the test that has not noticed its end yet may
+            // hold a lock: give up after a while (scripts/test.sh sweeps).
+            let _ = sqlx::query("SET lock_timeout = '5s'").execute(&admin).await;
+            for schema in schemas {
+                let _ = sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+                    .execute(&admin)
+                    .await;
+            }
+            admin.close().await;
+        });
+    }
+
+    thread_local! {
+        static MADE: RefCell<Made> = RefCell::new(Made::default());
+    }
+
+    fn made(record: impl FnOnce(&mut Made)) {
+        // During thread teardown there is nothing left to record into.
+        let _ = MADE.try_with(|m| record(&mut m.borrow_mut()));
+    }
 
     /// The Postgres tests use, unless `TEST_DATABASE_URL` says otherwise.
     pub fn postgres_url() -> String {
@@ -265,6 +331,7 @@ pub mod testing {
             .await
             .expect("create test schema");
         admin.close().await;
+        made(|m| m.schemas.push(schema.clone()));
         let db = Db::open_postgres(&url, Some(&schema))
             .await
             .expect("open test schema");
@@ -275,6 +342,7 @@ pub mod testing {
     /// A migrated SQLite store in a new temporary file.
     pub async fn fresh_sqlite() -> Db {
         let path = std::env::temp_dir().join(format!("betting-test-{}.db", unique_suffix()));
+        made(|m| m.files.push(path.clone()));
         let db = Db::connect(&DbUrl::Sqlite(path))
             .await
             .expect("open sqlite");
@@ -295,6 +363,7 @@ pub mod testing {
             StoreKind::Sqlite => {
                 let path =
                     std::env::temp_dir().join(format!("betting-test-{}.db", unique_suffix()));
+                made(|m| m.files.push(path.clone()));
                 let first = Db::connect(&DbUrl::Sqlite(path.clone()))
                     .await
                     .expect("open sqlite");
@@ -324,6 +393,64 @@ pub mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs `make` on a thread of its own, as libtest runs a test.
+    fn on_a_test_thread<T: Send + 'static>(
+        make: impl FnOnce() -> std::pin::Pin<Box<dyn std::future::Future<Output = T>>> + Send + 'static,
+    ) -> T {
+        std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on(make())
+        })
+        .join()
+        .unwrap()
+    }
+
+    #[test]
+    fn a_tests_sqlite_file_is_removed_when_its_thread_ends() {
+        let path = on_a_test_thread(|| {
+            Box::pin(async {
+                let db = testing::fresh_sqlite().await;
+                let path: String =
+                    sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                        .fetch_one(&db.any)
+                        .await
+                        .unwrap();
+                assert!(Path::new(&path).exists());
+                db.any.close().await;
+                path
+            })
+        });
+        assert!(!Path::new(&path).exists(), "{path} left behind");
+    }
+
+    #[test]
+    fn a_tests_postgres_schema_is_dropped_when_its_thread_ends() {
+        let schema = on_a_test_thread(|| {
+            Box::pin(async {
+                let (db, schema) = testing::fresh_postgres_schema().await;
+                db.any.close().await;
+                schema
+            })
+        });
+        let left: i64 = on_a_test_thread(move || {
+            Box::pin(async move {
+                let admin = PgPoolOptions::new()
+                    .connect(&testing::postgres_url())
+                    .await
+                    .unwrap();
+                sqlx::query_scalar("SELECT count(*) FROM pg_namespace WHERE nspname = $1")
+                    .bind(schema)
+                    .fetch_one(&admin)
+                    .await
+                    .unwrap()
+            })
+        });
+        assert_eq!(left, 0, "the test schema was left behind");
+    }
 
     #[test]
     fn an_unset_url_means_the_embedded_file() {

@@ -72,14 +72,19 @@ impl FreeBets {
         }
     }
 
-    /// What `member_id` was granted in the 24 hours before `now`.
-    async fn granted_since(&self, member_id: &str, since_ms: i64) -> Result<Decimal, String> {
+    /// What `member_id` was granted in the 24 hours before `now`, read in
+    /// the grant's transaction.
+    async fn granted_since(
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        member_id: &str,
+        since_ms: i64,
+    ) -> Result<Decimal, String> {
         let rows: Vec<String> = sqlx::query_scalar(
             "SELECT amount FROM free_bets WHERE member_id = $1 AND granted_ms > $2",
         )
         .bind(member_id)
         .bind(since_ms)
-        .fetch_all(&self.pool)
+        .fetch_all(&mut **tx)
         .await
         .map_err(|e| e.to_string())?;
         rows.iter()
@@ -89,9 +94,9 @@ impl FreeBets {
 
     /// Grants a free bet within `limits` (`[bets] free_bet_grant_max`,
     /// `free_bet_daily_max`); who granted it and why go with the credit's
-    /// wallet event. (Two grants to one member at the same instant could
-    /// both fit a daily cap that only one fits: each is still within the
-    /// per-grant cap.)
+    /// wallet event. Grants to one member take turns (a lock row written
+    /// first in the transaction), so two at once never both fit a daily
+    /// cap that only one fits, whichever processes take them.
     pub async fn grant(
         &self,
         request: GrantRequest<'_>,
@@ -107,11 +112,6 @@ impl FreeBets {
         } = request;
         let reason = GrantReason::parse(reason)?;
         let now = self.clock.now_ms();
-        let before = self
-            .granted_since(member_id, now - 86_400_000)
-            .await
-            .map_err(GrantFailure::Internal)?;
-        check_grant(amount, currency, days, before, limits)?;
         let internal = |e: String| GrantFailure::Internal(e);
         let id = self
             .ids
@@ -119,6 +119,24 @@ impl FreeBets {
             .await
             .map_err(|e| internal(e.to_string()))?
             .to_string();
+        let mut tx = self
+            .pool
+            .begin()
+            .await
+            .map_err(|e| internal(e.to_string()))?;
+        sqlx::query(
+            "INSERT INTO free_bet_grant_locks (member_id, granted_ms) VALUES ($1, $2)
+             ON CONFLICT (member_id) DO UPDATE SET granted_ms = excluded.granted_ms",
+        )
+        .bind(member_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| internal(e.to_string()))?;
+        let before = Self::granted_since(&mut tx, member_id, now - 86_400_000)
+            .await
+            .map_err(GrantFailure::Internal)?;
+        check_grant(amount, currency, days, before, limits)?;
         let free_bet = FreeBet {
             id: id.clone(),
             member_id: member_id.to_string(),
@@ -140,9 +158,10 @@ impl FreeBets {
         .bind(now)
         .bind(free_bet.expires_ms)
         .bind(granted_by)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|e| internal(e.to_string()))?;
+        tx.commit().await.map_err(|e| internal(e.to_string()))?;
         let metadata = [
             ("granted_by", granted_by),
             ("reason", reason.as_str()),

@@ -17,12 +17,16 @@
 //! - `shortfalls`: corrections a member could not cover (support queue).
 //! - `desk`: the results desk (staff result entry, correction and voids).
 //! - `unresulted`: the scheduled void of selections that never got a result.
+//! - `casino/`: the casino catalogue, launch tokens and the seamless wallet.
+//! - `payments/`: deposits, the provider port and sandbox, withdrawals,
+//!   bank cards, game-wallet transfers, payment reports.
 
 pub mod accounts;
 pub mod autocashout;
 pub mod bets;
 pub mod bookings;
 pub mod cashout;
+pub mod casino;
 pub mod clock;
 pub mod codes;
 pub mod db;
@@ -35,7 +39,10 @@ pub mod lease;
 pub mod limits;
 pub mod live;
 pub mod metrics;
+pub mod nodes;
 pub mod notify;
+pub mod payments;
+pub mod seasons;
 pub mod sessions;
 pub mod settlement;
 pub mod shortfalls;
@@ -44,6 +51,7 @@ pub mod store;
 pub mod swarm_polls;
 pub mod together;
 pub mod unresulted;
+pub mod vip;
 pub mod wallet;
 
 pub use db::{Db, DbError, DbUrl, StoreKind};

@@ -168,6 +168,11 @@ impl Sessions {
 }
 
 /// The stored form of a session token (SHA-256, hex).
+/// A fresh random token (256 bits, hex), as sessions use.
+pub fn random_token() -> String {
+    token()
+}
+
 pub fn token_hash(auth_token: &str) -> String {
     hash(auth_token.trim())
 }

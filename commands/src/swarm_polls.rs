@@ -32,6 +32,7 @@ pub struct PollSubscription {
     pub data: String,
 }
 
+#[derive(Clone)]
 pub struct PollSessions {
     pool: AnyPool,
 }
@@ -107,15 +108,49 @@ impl PollSessions {
         except: &str,
         now_ms: i64,
     ) -> Result<i64, sqlx::Error> {
+        // Long-poll sessions still polled, and sockets on live processes
+        // (a stopped process's rows go with commands::nodes).
         sqlx::query_scalar(
-            "SELECT count(*) FROM swarm_poll_sessions
-             WHERE user_id = $1 AND sid <> $2 AND last_seen_ms > $3",
+            "SELECT (SELECT count(*) FROM swarm_poll_sessions
+                     WHERE user_id = $1 AND sid <> $2 AND last_seen_ms > $3)
+                  + (SELECT count(*) FROM swarm_socket_logins
+                     WHERE user_id = $1 AND sid <> $2)",
         )
         .bind(user_id)
         .bind(except)
         .bind(now_ms - POLL_SESSION_TTL_MS)
         .fetch_one(&self.pool)
         .await
+    }
+
+    /// Records who is logged in on a Swarm socket session that the process
+    /// `node_id` holds; `None` forgets it (logout, socket closed).
+    pub async fn socket_login(
+        &self,
+        sid: &str,
+        user_id: Option<&str>,
+        node_id: &str,
+    ) -> Result<(), sqlx::Error> {
+        match user_id {
+            Some(user_id) => {
+                sqlx::query(
+                    "INSERT INTO swarm_socket_logins (sid, user_id, node_id) VALUES ($1, $2, $3)
+                 ON CONFLICT (sid) DO UPDATE SET user_id = excluded.user_id",
+                )
+                .bind(sid)
+                .bind(user_id)
+                .bind(node_id)
+                .execute(&self.pool)
+                .await?
+            }
+            None => {
+                sqlx::query("DELETE FROM swarm_socket_logins WHERE sid = $1")
+                    .bind(sid)
+                    .execute(&self.pool)
+                    .await?
+            }
+        };
+        Ok(())
     }
 
     /// Adds (or renews) a subscription; false when the session already

@@ -111,8 +111,16 @@ async fn a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configure
 ) {
     let mut p = Platform::new(kind).await;
     p.deposit("m1", 100).await;
-    let (never, never_event, never_price) = p.game(0);
-    let (ends, ends_event, ends_price) = p.game(1);
+    // The game that never ends kicks off last: the single on it and the
+    // express both reach the time at once.
+    let (mut never, mut never_event, mut never_price) = p.game(0);
+    let (mut ends, mut ends_event, mut ends_price) = p.game(1);
+    let kick_off = |game: u64| p.live.read(|c| c.games()[&game].start_ts);
+    if kick_off(never) < kick_off(ends) {
+        std::mem::swap(&mut never, &mut ends);
+        std::mem::swap(&mut never_event, &mut ends_event);
+        std::mem::swap(&mut never_price, &mut ends_price);
+    }
     let single = p.bet("m1", never_event, never_price, 10).await;
     let express = p
         .bet_on(

@@ -17,19 +17,27 @@
 //!   hongkong, malay, indo); vectors shared with the client in testdata/.
 //! - `bet/`: placement rules (`slip`), settlement (`settle`) and the Bet
 //!   aggregate (placed, held, declined, settled, re-settled on corrections).
+//! - `payment/`: the Deposit and Withdrawal aggregates, bank-card and
+//!   USDT rules, amount limits and the payment codes.
 //! - `swarm/`: the pure core of the Swarm-style data protocol: request
 //!   envelope, `get` queries run against the catalogue, push diffs.
+//! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
+//!   launch-mode rules and the demo games' mathematics.
 
 pub mod account;
 pub mod bet;
+pub mod casino;
 pub mod catalogue;
 pub mod errors;
 pub mod freebet;
 pub mod money;
 pub mod odds;
+pub mod payment;
 pub mod result;
+pub mod season;
 pub mod staff;
 pub mod swarm;
+pub mod vip;
 pub mod wallet;
 
 pub use errors::Code;

@@ -14,6 +14,8 @@ pub enum Role {
     Trader,
     /// Everything, and manages staff accounts.
     Admin,
+    /// Reviews withdrawals and flagged deposits, reconciles providers.
+    Finance,
 }
 
 /// What a back-office call does, for the permission check.
@@ -30,10 +32,21 @@ pub enum Duty {
     /// The queue of corrections members could not cover: read it, collect,
     /// write off.
     Shortfalls,
+    /// Operate the projections: retry or skip a parked poison event.
+    Projections,
+    /// Withdrawal and deposit review, members' money history,
+    /// reconciliation of provider transactions.
+    Payments,
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [Role::Support, Role::Auditor, Role::Trader, Role::Admin];
+    pub const ALL: [Role; 5] = [
+        Role::Support,
+        Role::Auditor,
+        Role::Trader,
+        Role::Admin,
+        Role::Finance,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -41,6 +54,7 @@ impl Role {
             Role::Auditor => "auditor",
             Role::Trader => "trader",
             Role::Admin => "admin",
+            Role::Finance => "finance",
         }
     }
 
@@ -56,6 +70,7 @@ impl Role {
                 | (Role::Support, Duty::CounterOffers | Duty::Shortfalls)
                 | (Role::Auditor, Duty::Audit)
                 | (Role::Trader, Duty::Results)
+                | (Role::Finance, Duty::Payments)
         )
     }
 }
@@ -81,18 +96,31 @@ mod tests {
     fn each_role_may_only_its_own_duties_and_admin_all() {
         use Duty::*;
         let table = [
-            (Role::Support, [true, false, false, false, true]),
-            (Role::Auditor, [false, true, false, false, false]),
-            (Role::Trader, [false, false, false, true, false]),
-            (Role::Admin, [true, true, true, true, true]),
+            (Role::Support, [true, false, false, false, true, false]),
+            (Role::Auditor, [false, true, false, false, false, false]),
+            (Role::Trader, [false, false, false, true, false, false]),
+            (Role::Admin, [true, true, true, true, true, true]),
+            (Role::Finance, [false, false, false, false, false, true]),
         ];
         for (role, allowed) in table {
-            for (duty, ok) in [CounterOffers, Audit, ManageStaff, Results, Shortfalls]
-                .into_iter()
-                .zip(allowed)
+            for (duty, ok) in [
+                CounterOffers,
+                Audit,
+                ManageStaff,
+                Results,
+                Shortfalls,
+                Payments,
+            ]
+            .into_iter()
+            .zip(allowed)
             {
                 assert_eq!(role.may(duty), ok, "{role:?} {duty:?}");
             }
+            assert_eq!(
+                role.may(Projections),
+                role == Role::Admin,
+                "{role:?} Projections"
+            );
         }
     }
 

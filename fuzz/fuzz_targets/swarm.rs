@@ -99,8 +99,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     for pair in CATALOGUES.iter() {
-        let old = swarm::run(&pair.old, &get.query);
-        let new = swarm::run(&pair.new, &get.query);
+        let old = swarm::run(&pair.old, &get.query, 0);
+        let new = swarm::run(&pair.new, &get.query, 0);
         for answer in [&old, &new] {
             assert!(answer.is_object(), "{answer}");
             assert!(!has_null(answer), "an answer holds null: {answer}");

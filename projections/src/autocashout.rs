@@ -3,6 +3,8 @@
 //! small table instead of every open bet; the Bet aggregate stays the
 //! judge of whether a rule still holds when it fires.
 
+use std::collections::BTreeMap;
+
 use domain::bet::BetEvent;
 use futures::future::BoxFuture;
 use sqlx::{AnyConnection, Executor, Row};
@@ -13,6 +15,9 @@ use crate::stream::StoredEvent;
 pub const NAME: &str = "auto_cashout";
 
 pub struct AutoCashoutProjection;
+
+/// Rules per keyed delete or multi-row upsert.
+const CHUNK: usize = 500;
 
 /// A rule as the watcher sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,6 +42,9 @@ impl Projection for AutoCashoutProjection {
         events: &'a [StoredEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
+            // The last word on each bet in the batch, then one multi-row
+            // upsert and one keyed delete per chunk.
+            let mut last: BTreeMap<&str, Option<(String, Option<String>)>> = BTreeMap::new();
             for stored in events {
                 let Some(payload) = stored.payload.as_deref() else {
                     continue;
@@ -50,15 +58,13 @@ impl Projection for AutoCashoutProjection {
                         partial_amount,
                         ..
                     } => {
-                        sqlx::query(
-                            "INSERT INTO auto_cashout_rules (bet_id, min_amount, partial) VALUES ($1, $2, $3)
-                             ON CONFLICT (bet_id) DO UPDATE SET min_amount = excluded.min_amount, partial = excluded.partial",
-                        )
-                        .bind(bet_id)
-                        .bind(min_amount.to_string())
-                        .bind(partial_amount.map(|p| p.to_string()))
-                        .execute(&mut *conn)
-                        .await?;
+                        last.insert(
+                            bet_id,
+                            Some((
+                                min_amount.to_string(),
+                                partial_amount.map(|p| p.to_string()),
+                            )),
+                        );
                     }
                     BetEvent::AutoCashoutCancelled { .. }
                     | BetEvent::BetCashedOut { by_rule: true, .. }
@@ -66,16 +72,53 @@ impl Projection for AutoCashoutProjection {
                     | BetEvent::BetSettled { .. }
                     | BetEvent::BetDeclined { .. } => {
                         // Spent, cancelled, or the bet no longer runs.
-                        sqlx::query("DELETE FROM auto_cashout_rules WHERE bet_id = $1")
-                            .bind(bet_id)
-                            .execute(&mut *conn)
-                            .await?;
+                        last.insert(bet_id, None);
                     }
                     _ => {}
                 }
             }
+            let set: Vec<(&str, &(String, Option<String>))> = last
+                .iter()
+                .filter_map(|(id, rule)| rule.as_ref().map(|r| (*id, r)))
+                .collect();
+            let gone: Vec<&str> = last
+                .iter()
+                .filter(|(_, rule)| rule.is_none())
+                .map(|(id, _)| *id)
+                .collect();
+            for chunk in gone.chunks(CHUNK) {
+                let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+                let sql = format!(
+                    "DELETE FROM auto_cashout_rules WHERE bet_id IN ({})",
+                    list.join(", ")
+                );
+                let mut query = sqlx::query(&sql);
+                for id in chunk {
+                    query = query.bind(*id);
+                }
+                query.execute(&mut *conn).await?;
+            }
+            for chunk in set.chunks(CHUNK) {
+                let values: Vec<String> = (0..chunk.len())
+                    .map(|i| format!("(${}, ${}, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3))
+                    .collect();
+                let sql = format!(
+                    "INSERT INTO auto_cashout_rules (bet_id, min_amount, partial) VALUES {}
+                     ON CONFLICT (bet_id) DO UPDATE SET min_amount = excluded.min_amount, partial = excluded.partial",
+                    values.join(", ")
+                );
+                let mut query = sqlx::query(&sql);
+                for (id, (min, partial)) in chunk {
+                    query = query.bind(*id).bind(min.clone()).bind(partial.clone());
+                }
+                query.execute(&mut *conn).await?;
+            }
             Ok(())
         })
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["auto_cashout_rules"]
     }
 
     fn reset<'a>(

@@ -39,6 +39,10 @@ impl Projection for BalanceProjection {
         &["Wallet"]
     }
 
+    fn tables(&self) -> &'static [&'static str] {
+        &["balances"]
+    }
+
     fn apply<'a>(
         &'a self,
         conn: &'a mut AnyConnection,
@@ -105,24 +109,37 @@ fn placeholders(count: usize, width: usize) -> String {
         .join(", ")
 }
 
+/// The rows of the wallets `ids` (`member:CURRENCY`), read by member id
+/// (the primary key's first column) in chunks: one indexed statement per
+/// chunk whatever the batch holds.
 async fn load(
     conn: &mut AnyConnection,
     ids: &[&str],
 ) -> Result<HashMap<String, BalanceRow>, ProjectionError> {
     let mut found = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(UPSERT_CHUNK) {
+    let wanted: std::collections::HashSet<&str> = ids.iter().copied().collect();
+    let mut members: Vec<&str> = ids
+        .iter()
+        .map(|id| id.rsplit_once(':').map(|(m, _)| m).unwrap_or(id))
+        .collect();
+    members.sort_unstable();
+    members.dedup();
+    for chunk in members.chunks(UPSERT_CHUNK) {
         let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
         let sql = format!(
-            "SELECT {COLUMNS} FROM balances WHERE member_id || ':' || currency IN ({})",
+            "SELECT {COLUMNS} FROM balances WHERE member_id IN ({})",
             list.join(", ")
         );
         let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
+        for member in chunk {
+            query = query.bind(*member);
         }
         for row in query.fetch_all(&mut *conn).await? {
             let row = decode(&row)?;
-            found.insert(format!("{}:{}", row.member_id, row.currency), row);
+            let key = format!("{}:{}", row.member_id, row.currency);
+            if wanted.contains(key.as_str()) {
+                found.insert(key, row);
+            }
         }
     }
     Ok(found)
@@ -188,6 +205,46 @@ pub async fn get(
         .fetch_optional(pool)
         .await?;
     row.as_ref().map(decode).transpose()
+}
+
+/// As `get`, reading the member's own writes: the wallet events committed
+/// after the row (the runner of some node has not applied them yet) are
+/// folded onto it here, so a balance read right after a bet placed through
+/// another node already shows the stake. One indexed query on top of `get`
+/// (the wallet's stream after `last_sequence`, empty when caught up).
+pub async fn get_current(
+    pool: &sqlx::AnyPool,
+    member_id: &str,
+    currency: &str,
+) -> Result<Option<BalanceRow>, sqlx::Error> {
+    let row = get(pool, member_id, currency).await?;
+    let after = row.as_ref().map_or(0, |r| r.last_sequence);
+    let newer = sqlx::query(
+        "SELECT sequence, CAST(payload AS TEXT) AS payload FROM events
+         WHERE aggregate_type = 'Wallet' AND aggregate_id = $1 AND sequence > $2
+         ORDER BY sequence",
+    )
+    .bind(format!("{member_id}:{currency}"))
+    .bind(after)
+    .fetch_all(pool)
+    .await?;
+    if newer.is_empty() {
+        return Ok(row);
+    }
+    let mut row = row.unwrap_or_else(|| BalanceRow {
+        member_id: member_id.to_string(),
+        currency: currency.to_string(),
+        ledger: Ledger::default(),
+        last_sequence: 0,
+    });
+    for event in &newer {
+        let payload: String = event.try_get("payload")?;
+        let parsed: WalletEvent =
+            serde_json::from_str(&payload).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+        row.ledger.apply(&parsed);
+        row.last_sequence = event.try_get("sequence")?;
+    }
+    Ok(Some(row))
 }
 
 /// Every row, ordered (rebuild comparisons and audits).

@@ -10,7 +10,7 @@
 //! record (the projection stores what they give; an audit can replay a
 //! bet's events through them and compare).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use domain::bet::{cash_out_offered, BetEvent, BetStatus, ValidBet};
 use domain::result::SelectionOutcome;
@@ -136,51 +136,79 @@ pub fn record(
 struct Row2 {
     member_id: String,
     record: Value,
-}
-
-async fn load(conn: &mut AnyConnection, bet_id: &str) -> Result<Option<Row2>, sqlx::Error> {
-    let row = sqlx::query("SELECT member_id, record FROM bets WHERE bet_id = $1")
-        .bind(bet_id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    row.map(|r| {
-        let text: String = r.try_get("record")?;
-        Ok(Row2 {
-            member_id: r.try_get("member_id")?,
-            record: serde_json::from_str(&text).unwrap_or(Value::Null),
-        })
-    })
-    .transpose()
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn save(
-    conn: &mut AnyConnection,
-    bet_id: &str,
-    member_id: &str,
-    record: &Value,
     sequence: i64,
     settled_at: i64,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO bets (bet_id, member_id, bet_type, status, amount, payout, currency, date_time, settled_at, record, last_sequence)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT (bet_id) DO UPDATE SET status = excluded.status, amount = excluded.amount, payout = excluded.payout,
-           settled_at = excluded.settled_at, record = excluded.record, last_sequence = excluded.last_sequence",
-    )
-    .bind(bet_id)
-    .bind(member_id)
-    .bind(record["type"].as_i64().unwrap_or_default())
-    .bind(record["outcome"].as_i64().unwrap_or_default())
-    .bind(record["amount"].as_str().unwrap_or("0").to_string())
-    .bind(record["payout"].as_str().unwrap_or("0").to_string())
-    .bind(record["currency"].as_str().unwrap_or("").to_string())
-    .bind(record["date_time"].as_i64().unwrap_or_default())
-    .bind(settled_at)
-    .bind(record.to_string())
-    .bind(sequence)
-    .execute(&mut *conn)
-    .await?;
+}
+
+/// Bet rows per keyed read or multi-row upsert (11 parameters a row).
+const CHUNK: usize = 500;
+
+/// The rows of `bet_ids`, read by primary key in chunks.
+async fn load_many(
+    conn: &mut AnyConnection,
+    bet_ids: &[&str],
+) -> Result<HashMap<String, Row2>, sqlx::Error> {
+    let mut found = HashMap::with_capacity(bet_ids.len());
+    for chunk in bet_ids.chunks(CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT bet_id, member_id, record, last_sequence, settled_at FROM bets WHERE bet_id IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        for r in query.fetch_all(&mut *conn).await? {
+            let text: String = r.try_get("record")?;
+            found.insert(
+                r.try_get("bet_id")?,
+                Row2 {
+                    member_id: r.try_get("member_id")?,
+                    record: serde_json::from_str(&text).unwrap_or(Value::Null),
+                    sequence: r.try_get("last_sequence")?,
+                    settled_at: r.try_get("settled_at")?,
+                },
+            );
+        }
+    }
+    Ok(found)
+}
+
+/// Writes `rows` with one multi-row upsert per chunk.
+async fn save_many(conn: &mut AnyConnection, rows: &[(&str, &Row2)]) -> Result<(), sqlx::Error> {
+    for chunk in rows.chunks(CHUNK) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|r| {
+                let cols: Vec<String> = (1..=11).map(|c| format!("${}", r * 11 + c)).collect();
+                format!("({})", cols.join(", "))
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO bets (bet_id, member_id, bet_type, status, amount, payout, currency, date_time, settled_at, record, last_sequence)
+             VALUES {}
+             ON CONFLICT (bet_id) DO UPDATE SET status = excluded.status, amount = excluded.amount, payout = excluded.payout,
+               settled_at = excluded.settled_at, record = excluded.record, last_sequence = excluded.last_sequence",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for (bet_id, row) in chunk {
+            let record = &row.record;
+            query = query
+                .bind(bet_id.to_string())
+                .bind(row.member_id.clone())
+                .bind(record["type"].as_i64().unwrap_or_default())
+                .bind(record["outcome"].as_i64().unwrap_or_default())
+                .bind(record["amount"].as_str().unwrap_or("0").to_string())
+                .bind(record["payout"].as_str().unwrap_or("0").to_string())
+                .bind(record["currency"].as_str().unwrap_or("").to_string())
+                .bind(record["date_time"].as_i64().unwrap_or_default())
+                .bind(row.settled_at)
+                .bind(record.to_string())
+                .bind(row.sequence);
+        }
+        query.execute(&mut *conn).await?;
+    }
     Ok(())
 }
 
@@ -378,34 +406,80 @@ impl Projection for BetHistoryProjection {
         events: &'a [StoredEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
-            for stored in events.iter().filter(|e| e.aggregate_type == "Bet") {
+            // One keyed read of the bets the batch continues, the fold in
+            // memory, one multi-row upsert per chunk.
+            let mine: Vec<&StoredEvent> = events
+                .iter()
+                .filter(|e| e.aggregate_type == "Bet")
+                .collect();
+            if mine.is_empty() {
+                return Ok(());
+            }
+            let mut parsed = Vec::with_capacity(mine.len());
+            for stored in &mine {
                 let payload = stored.payload.as_deref().unwrap_or("null");
                 let event: BetEvent = serde_json::from_str(payload)
                     .map_err(|e| ProjectionError::bad_event(stored, e))?;
+                parsed.push((*stored, event));
+            }
+            let mut wanted: Vec<&str> = parsed
+                .iter()
+                .filter(|(_, e)| !matches!(e, BetEvent::BetPlaced { .. }))
+                .map(|(s, _)| s.aggregate_id.as_str())
+                .collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let mut rows = load_many(conn, &wanted).await?;
+            let mut order: Vec<&str> = Vec::new();
+            for (stored, event) in &parsed {
                 let bet_id = stored.aggregate_id.as_str();
-                if let Some((member_id, record)) = placed_record(bet_id, &event) {
-                    save(conn, bet_id, &member_id, &record, stored.sequence, 0).await?;
+                if let Some((member_id, record)) = placed_record(bet_id, event) {
+                    if !rows.contains_key(bet_id) {
+                        order.push(bet_id);
+                    }
+                    rows.insert(
+                        bet_id.to_string(),
+                        Row2 {
+                            member_id,
+                            record,
+                            sequence: stored.sequence,
+                            settled_at: 0,
+                        },
+                    );
                     continue;
                 }
-                let Some(mut row) = load(conn, bet_id).await? else {
+                let Some(row) = rows.get_mut(bet_id) else {
                     return Err(ProjectionError::bad_event(
                         stored,
                         "bet event before its BetPlaced",
                     ));
                 };
-                let settled_at = fold(&mut row.record, &event);
-                save(
-                    conn,
-                    bet_id,
-                    &row.member_id,
-                    &row.record,
-                    stored.sequence,
-                    settled_at,
-                )
-                .await?;
+                if stored.sequence <= row.sequence {
+                    continue; // folded already
+                }
+                row.settled_at = fold(&mut row.record, event);
+                row.sequence = stored.sequence;
+                if !order.contains(&bet_id) {
+                    order.push(bet_id);
+                }
             }
+            let mut touched: Vec<&str> = parsed
+                .iter()
+                .map(|(s, _)| s.aggregate_id.as_str())
+                .collect();
+            touched.sort_unstable();
+            touched.dedup();
+            let out: Vec<(&str, &Row2)> = touched
+                .iter()
+                .filter_map(|id| rows.get(*id).map(|row| (*id, row)))
+                .collect();
+            save_many(conn, &out).await?;
             Ok(())
         })
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["bets"]
     }
 
     fn reset<'a>(

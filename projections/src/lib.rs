@@ -9,13 +9,22 @@
 //!   snapshot horizon) and SQLite (single writer, position order).
 //! - `runner`: the `Projection` trait, checkpoints, catch-up, rebuild, lag.
 //! - `balances`: the balance per member and currency.
+//! - `seal`, `verify`: the hash chain over the event log and its check.
+//! - `shadow`: shadow copies for rebuilds without a gap for readers.
+//! - `payments`: money orders (deposits, withdrawals) and wallet movements.
 
 pub mod autocashout;
 pub mod balances;
 pub mod bets;
+pub mod payments;
+pub mod replay;
 pub mod runner;
+pub mod seal;
 pub mod settlement;
+pub mod shadow;
 pub mod stream;
+pub mod verify;
+pub mod vip;
 
 pub use runner::{Projection, ProjectionError, ProjectionMetrics, Runner};
 pub use stream::{Backend, Checkpoint, StoredEvent};

@@ -1,9 +1,24 @@
 //! Runs projections: catch-up in batches, each batch one transaction holding
-//! the read-model change and the checkpoint; rebuild from zero; lag gauges.
+//! the read-model change and the checkpoint; rebuild into a shadow copy
+//! swapped in one transaction; poison events parked; lag gauges.
 //!
 //! Every batch starts by writing its checkpoint row, which locks it (a row
 //! lock on Postgres, the write lock on SQLite): two runners on one store,
 //! in one process or several, take turns and never apply a batch twice.
+//!
+//! The pattern every projection follows (docs/projections.md):
+//! - `apply` handles a whole batch with a bounded number of statements:
+//!   one keyed read of the rows the batch touches (`IN (...)` on an
+//!   indexed column, in chunks), the fold in memory, one multi-row upsert
+//!   per chunk. Never a statement per event.
+//! - `tables` names the read model's tables: a rebuild then fills copies
+//!   of them (a shadow schema on Postgres, TEMP tables on SQLite, found
+//!   first by the unqualified names the projection's SQL uses) while the
+//!   live tables keep serving and catching up, and swaps them in one
+//!   transaction. A projection with no tables is rebuilt in place.
+//! - an event `apply` cannot handle is an error naming it
+//!   (`ProjectionError::bad_event`); the runner parks it in
+//!   `parked_events` and goes on (`retry_parked`, `skip_parked`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,9 +28,11 @@ use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
-use sqlx::{AnyConnection, AnyPool, Row};
+use serde::Serialize;
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{watch, Notify};
 
+use crate::seal::Sealer;
 use crate::stream::{self, Backend, Checkpoint, StoredEvent};
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +48,8 @@ pub enum ProjectionError {
     },
     #[error("no projection named '{0}' (known: {1})")]
     Unknown(String, String),
+    #[error("no parked event {0} is open")]
+    NoParked(i64),
 }
 
 impl ProjectionError {
@@ -42,6 +61,27 @@ impl ProjectionError {
             reason: reason.to_string(),
         }
     }
+
+    /// Whether the event itself may be the cause (so it is parked when it
+    /// fails alone), rather than the database being away or busy.
+    fn may_be_the_event(&self) -> bool {
+        match self {
+            ProjectionError::BadEvent { .. } => true,
+            ProjectionError::Sql(sqlx::Error::Database(db)) => {
+                let code = db.code().map(|c| c.to_string()).unwrap_or_default();
+                // Postgres: 40 (serialization, deadlock), 53 (resources),
+                // 57 (operator intervention); SQLite: 5/6 busy, locked.
+                !(code.starts_with("40")
+                    || code.starts_with("53")
+                    || code.starts_with("57")
+                    || code == "5"
+                    || code == "6"
+                    || code == "517"
+                    || code == "262")
+            }
+            _ => false,
+        }
+    }
 }
 
 /// A read model fed from the global stream.
@@ -51,17 +91,25 @@ pub trait Projection: Send + Sync {
     /// Aggregate types whose payloads this projection reads.
     fn aggregate_types(&self) -> &'static [&'static str];
     /// Applies a batch (events of other types carry no payload) inside the
-    /// runner's transaction.
+    /// runner's transaction, with a bounded number of statements.
     fn apply<'a>(
         &'a self,
         conn: &'a mut AnyConnection,
         events: &'a [StoredEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>>;
-    /// Empties the read model (rebuild), inside the runner's transaction.
+    /// Empties the read model (in-place rebuild), inside the runner's
+    /// transaction.
     fn reset<'a>(
         &'a self,
         conn: &'a mut AnyConnection,
     ) -> BoxFuture<'a, Result<(), ProjectionError>>;
+    /// The tables that hold the read model and nothing else: a rebuild
+    /// fills copies of them and swaps them in. Tables written as a side
+    /// effect (queues shared with services) do not belong here. Empty:
+    /// rebuilt in place (`reset`), readers see it fill up.
+    fn tables(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -74,6 +122,10 @@ pub struct ProjectionLabel {
 pub struct ProjectionMetrics {
     pub lag: Family<ProjectionLabel, Gauge>,
     pub applied: Family<ProjectionLabel, Gauge>,
+    /// Open parked events, per projection.
+    pub parked: Family<ProjectionLabel, Gauge>,
+    /// Events a rebuild under way has applied to its shadow copy.
+    pub rebuild_position: Family<ProjectionLabel, Gauge>,
 }
 
 impl ProjectionMetrics {
@@ -88,7 +140,80 @@ impl ProjectionMetrics {
             "Global position of the last event applied, per projection",
             self.applied.clone(),
         );
+        registry.register(
+            "projection_parked_events",
+            "Events a projection could not apply, parked and waiting for an operator",
+            self.parked.clone(),
+        );
+        registry.register(
+            "projection_rebuild_events",
+            "Events applied by a rebuild under way (shadow copy), per projection",
+            self.rebuild_position.clone(),
+        );
     }
+}
+
+/// Where a batch goes: the live read model, or a rebuild's shadow copy.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    pub(crate) checkpoint: String,
+    /// Postgres shadow: the search path that finds the shadow tables first.
+    pub(crate) search_path: Option<String>,
+    pub(crate) live: bool,
+}
+
+impl Target {
+    fn live(name: &str) -> Self {
+        Target {
+            checkpoint: name.to_string(),
+            search_path: None,
+            live: true,
+        }
+    }
+
+    pub(crate) async fn enter(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+        if let Some(path) = &self.search_path {
+            conn.execute(format!("SET LOCAL search_path TO {path}").as_str())
+                .await?;
+        }
+        Ok(())
+    }
+}
+
+/// The checkpoint name of a rebuild under way of `name`.
+pub fn rebuild_checkpoint(name: &str) -> String {
+    format!("{name}@rebuild")
+}
+
+/// Where one projection stands (`api projections status`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectionStatus {
+    pub name: String,
+    pub position: i64,
+    pub lag: i64,
+    pub parked: i64,
+    /// A rebuild under way: events its shadow copy has applied, and how
+    /// many it still has to read.
+    pub rebuild: Option<(i64, i64)>,
+    pub updated_at: String,
+}
+
+/// An event a projection could not apply.
+#[derive(Debug, Clone, Serialize)]
+pub struct Parked {
+    pub id: i64,
+    pub projection: String,
+    pub tx_id: i64,
+    pub position: i64,
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: i64,
+    pub event_type: String,
+    pub error: String,
+    pub status: String,
+    pub parked_at: String,
+    pub resolved_at: Option<String>,
+    pub resolved_by: Option<String>,
 }
 
 pub struct Runner {
@@ -96,8 +221,10 @@ pub struct Runner {
     backend: Backend,
     projections: Vec<Arc<dyn Projection>>,
     batch_size: i64,
+    rebuild_batch_size: i64,
     metrics: ProjectionMetrics,
     wake: Arc<Notify>,
+    sealer: Option<Arc<Sealer>>,
 }
 
 impl Runner {
@@ -107,8 +234,10 @@ impl Runner {
             backend,
             projections,
             batch_size: 2000,
+            rebuild_batch_size: 20_000,
             metrics: ProjectionMetrics::default(),
             wake: Arc::new(Notify::new()),
+            sealer: None,
         }
     }
 
@@ -122,6 +251,34 @@ impl Runner {
         self
     }
 
+    /// Events per transaction while a rebuild fills its shadow copy.
+    pub fn with_rebuild_batch_size(mut self, batch_size: i64) -> Self {
+        self.rebuild_batch_size = batch_size.max(1);
+        self
+    }
+
+    /// Seals the event log (hash chain) as part of every catch-up.
+    pub fn with_sealer(mut self, sealer: Sealer) -> Self {
+        self.sealer = Some(Arc::new(sealer));
+        self
+    }
+
+    pub fn sealer(&self) -> Option<&Arc<Sealer>> {
+        self.sealer.as_ref()
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub(crate) fn rebuild_batch_size(&self) -> i64 {
+        self.rebuild_batch_size
+    }
+
     /// Notified after a command commits, so the runner need not wait for its
     /// next poll.
     pub fn waker(&self) -> Arc<Notify> {
@@ -132,39 +289,158 @@ impl Runner {
         self.projections.iter().map(|p| p.name()).collect()
     }
 
-    fn find(&self, name: &str) -> Result<&Arc<dyn Projection>, ProjectionError> {
+    pub fn projection(&self, name: &str) -> Result<Arc<dyn Projection>, ProjectionError> {
+        self.find(name).cloned()
+    }
+
+    pub(crate) fn find(&self, name: &str) -> Result<&Arc<dyn Projection>, ProjectionError> {
         self.projections
             .iter()
             .find(|p| p.name() == name)
             .ok_or_else(|| ProjectionError::Unknown(name.to_string(), self.names().join(", ")))
     }
 
-    /// One batch in one transaction; returns how many events it covered.
-    async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
-        let mut tx = self.pool.begin().await?;
-        let checkpoint = lock_checkpoint(&mut tx, projection.name()).await?;
+    /// One batch in one transaction on `conn`; returns how many events it
+    /// covered. A batch that fails on its content is taken apart: each
+    /// event alone, the one that still fails parked.
+    pub(crate) async fn batch(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        target: &Target,
+        limit: i64,
+    ) -> Result<usize, ProjectionError> {
+        let mut tx = conn.begin().await?;
+        target.enter(&mut tx).await?;
+        let at = lock_checkpoint(&mut tx, &target.checkpoint).await?;
         let events = stream::read_after(
             &mut tx,
             self.backend,
-            checkpoint,
+            at,
             projection.aggregate_types(),
-            self.batch_size,
+            limit,
         )
         .await?;
         let Some(last) = events.last().map(|e| e.checkpoint) else {
             tx.rollback().await?;
             return Ok(0);
         };
-        projection.apply(&mut tx, &events).await?;
-        save_checkpoint(&mut tx, projection.name(), last).await?;
-        tx.commit().await?;
+        match projection.apply(&mut tx, &events).await {
+            Ok(()) => {
+                save_checkpoint(&mut tx, &target.checkpoint, last).await?;
+                tx.commit().await?;
+                self.note_position(projection, target, last);
+                Ok(events.len())
+            }
+            Err(e) if e.may_be_the_event() => {
+                tx.rollback().await?;
+                tracing::warn!(projection = projection.name(), error = %e, "batch failed; applying its events one by one");
+                self.isolate(conn, projection, target, at, &events).await
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn note_position(&self, projection: &dyn Projection, target: &Target, at: Checkpoint) {
+        let label = ProjectionLabel {
+            projection: projection.name(),
+        };
+        if target.live {
+            self.metrics.applied.get_or_create(&label).set(at.position);
+        } else {
+            self.metrics
+                .rebuild_position
+                .get_or_create(&label)
+                .set(at.position);
+        }
+    }
+
+    /// Applies `events` one at a time after a failed batch; parks the ones
+    /// that fail alone. Stops early when another runner moved the
+    /// checkpoint meanwhile.
+    async fn isolate(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        target: &Target,
+        mut at: Checkpoint,
+        events: &[StoredEvent],
+    ) -> Result<usize, ProjectionError> {
+        let mut done = 0;
+        for event in events {
+            let mut tx = conn.begin().await?;
+            target.enter(&mut tx).await?;
+            if lock_checkpoint(&mut tx, &target.checkpoint).await? != at {
+                tx.rollback().await?;
+                return Ok(done);
+            }
+            match projection.apply(&mut tx, std::slice::from_ref(event)).await {
+                Ok(()) => {
+                    save_checkpoint(&mut tx, &target.checkpoint, event.checkpoint).await?;
+                    tx.commit().await?;
+                }
+                Err(e) if e.may_be_the_event() => {
+                    tx.rollback().await?;
+                    let mut tx = conn.begin().await?;
+                    target.enter(&mut tx).await?;
+                    if lock_checkpoint(&mut tx, &target.checkpoint).await? != at {
+                        tx.rollback().await?;
+                        return Ok(done);
+                    }
+                    park(&mut tx, projection.name(), event, &e.to_string()).await?;
+                    save_checkpoint(&mut tx, &target.checkpoint, event.checkpoint).await?;
+                    tx.commit().await?;
+                    tracing::error!(
+                        projection = projection.name(),
+                        aggregate_type = %event.aggregate_type,
+                        aggregate_id = %event.aggregate_id,
+                        sequence = event.sequence,
+                        position = event.checkpoint.position,
+                        error = %e,
+                        "poison event parked; the projection goes on"
+                    );
+                    self.refresh_parked(conn, projection.name()).await?;
+                }
+                Err(e) => {
+                    tx.rollback().await?;
+                    return Err(e);
+                }
+            }
+            self.note_position(projection, target, event.checkpoint);
+            at = event.checkpoint;
+            done += 1;
+        }
+        Ok(done)
+    }
+
+    async fn refresh_parked(
+        &self,
+        conn: &mut AnyConnection,
+        name: &'static str,
+    ) -> Result<i64, sqlx::Error> {
+        let open: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM parked_events WHERE projection = $1 AND status = 'open'",
+        )
+        .bind(name)
+        .fetch_one(&mut *conn)
+        .await?;
         self.metrics
-            .applied
-            .get_or_create(&ProjectionLabel {
-                projection: projection.name(),
-            })
-            .set(last.position);
-        Ok(events.len())
+            .parked
+            .get_or_create(&ProjectionLabel { projection: name })
+            .set(open);
+        Ok(open)
+    }
+
+    /// One live batch; returns how many events it covered.
+    async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
+        let mut conn = self.pool.acquire().await?;
+        self.batch(
+            &mut conn,
+            projection,
+            &Target::live(projection.name()),
+            self.batch_size,
+        )
+        .await
     }
 
     /// Applies everything visible now; returns the number of events covered.
@@ -173,7 +449,7 @@ impl Runner {
         self.catch_up_with(projection.as_ref(), &|_| {}).await
     }
 
-    async fn catch_up_with(
+    pub(crate) async fn catch_up_with(
         &self,
         projection: &dyn Projection,
         progress: &(dyn Fn(u64) + Sync),
@@ -205,7 +481,11 @@ impl Runner {
         }
     }
 
+    /// Seals what is visible, then catches every projection up.
     pub async fn catch_up_all(&self) -> Result<u64, ProjectionError> {
+        if let Some(sealer) = &self.sealer {
+            sealer.seal_all(&self.pool).await?;
+        }
         let mut done = 0;
         for projection in &self.projections {
             done += self.catch_up_with(projection.as_ref(), &|_| {}).await?;
@@ -232,30 +512,228 @@ impl Runner {
         self.record_lag(projection.as_ref()).await
     }
 
-    /// Empties the read model and its checkpoint, then replays the whole
-    /// stream; `progress(done, total)` follows it.
+    /// Every projection's position, lag, parked events and rebuild under
+    /// way (from the shared checkpoints: any process sees any rebuild).
+    pub async fn status(&self) -> Result<Vec<ProjectionStatus>, ProjectionError> {
+        let mut conn = self.pool.acquire().await?;
+        let mut out = Vec::new();
+        let mut names: Vec<&str> = self.names();
+        if self.sealer.is_some() {
+            names.insert(0, crate::seal::CHECKPOINT);
+        }
+        for name in names {
+            let at = read_checkpoint(&mut conn, name).await?;
+            let lag = stream::count_after(&mut conn, self.backend, at).await?;
+            let parked: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM parked_events WHERE projection = $1 AND status = 'open'",
+            )
+            .bind(name)
+            .fetch_one(&mut *conn)
+            .await?;
+            let updated_at: Option<String> =
+                sqlx::query_scalar("SELECT updated_at FROM projection_checkpoints WHERE name = $1")
+                    .bind(name)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            let shadow = rebuild_checkpoint(name);
+            let exists: Option<String> =
+                sqlx::query_scalar("SELECT name FROM projection_checkpoints WHERE name = $1")
+                    .bind(&shadow)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            let rebuild = match exists {
+                Some(_) => {
+                    let at = read_checkpoint(&mut conn, &shadow).await?;
+                    let left = stream::count_after(&mut conn, self.backend, at).await?;
+                    let done = stream::count_upto(&mut conn, self.backend, at).await?;
+                    Some((done, left))
+                }
+                None => None,
+            };
+            out.push(ProjectionStatus {
+                name: name.to_string(),
+                position: at.position,
+                lag,
+                parked,
+                rebuild,
+                updated_at: updated_at.unwrap_or_default(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// Rebuilds `name` from the whole stream; `progress(done, total)`
+    /// follows it. A projection that names its `tables` is rebuilt into a
+    /// shadow copy while the live one keeps serving, then swapped in one
+    /// transaction; any other is emptied and refilled in place.
     pub async fn rebuild(
         &self,
         name: &str,
         progress: &(dyn Fn(u64, u64) + Sync),
     ) -> Result<u64, ProjectionError> {
         let projection = self.find(name)?.clone();
-        let mut tx = self.pool.begin().await?;
+        if projection.tables().is_empty() {
+            self.rebuild_in_place(projection.as_ref(), progress).await
+        } else {
+            self.rebuild_shadow(projection.as_ref(), progress).await
+        }
+    }
+
+    async fn rebuild_in_place(
+        &self,
+        projection: &dyn Projection,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<u64, ProjectionError> {
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
         lock_checkpoint(&mut tx, projection.name()).await?;
         projection.reset(&mut tx).await?;
         save_checkpoint(&mut tx, projection.name(), Checkpoint::default()).await?;
         let total = stream::count_after(&mut tx, self.backend, Checkpoint::default()).await?;
         tx.commit().await?;
-        let total = total as u64;
-        self.catch_up_with(projection.as_ref(), &|done| progress(done, total))
-            .await
+        let target = Target::live(projection.name());
+        let mut done = 0u64;
+        loop {
+            let n = self
+                .batch(&mut conn, projection, &target, self.rebuild_batch_size)
+                .await?;
+            if n == 0 {
+                return Ok(done);
+            }
+            done += n as u64;
+            progress(done, total.max(0) as u64);
+        }
     }
 
-    /// Keeps every projection current until `stop` turns true: catch up,
-    /// then sleep until woken or `poll` passes. Errors are logged and
-    /// retried after a pause; they never skip an event.
+    async fn rebuild_shadow(
+        &self,
+        projection: &dyn Projection,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<u64, ProjectionError> {
+        let mut conn = self.pool.acquire().await?;
+        let shadow = crate::shadow::Shadow::create(&mut conn, self.backend, projection).await?;
+        let target = Target {
+            checkpoint: rebuild_checkpoint(projection.name()),
+            search_path: shadow.search_path(),
+            live: false,
+        };
+        let result = self
+            .fill_and_swap(&mut conn, projection, &shadow, &target, progress)
+            .await;
+        let cleanup = shadow.drop(&mut conn).await;
+        if result.is_err() {
+            // The rebuild's checkpoint goes with its shadow copy.
+            let _ = sqlx::query("DELETE FROM projection_checkpoints WHERE name = $1")
+                .bind(&target.checkpoint)
+                .execute(&mut *conn)
+                .await;
+        }
+        let done = result?;
+        cleanup?;
+        self.metrics
+            .rebuild_position
+            .get_or_create(&ProjectionLabel {
+                projection: projection.name(),
+            })
+            .set(0);
+        self.record_lag(projection).await?;
+        Ok(done)
+    }
+
+    async fn fill_and_swap(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        shadow: &crate::shadow::Shadow,
+        target: &Target,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<u64, ProjectionError> {
+        sqlx::query("DELETE FROM projection_checkpoints WHERE name = $1")
+            .bind(&target.checkpoint)
+            .execute(&mut *conn)
+            .await?;
+        let total = stream::count_after(&mut *conn, self.backend, Checkpoint::default()).await?;
+        let total = total.max(0) as u64;
+        let mut done = 0u64;
+        for _attempt in 0..5 {
+            // Fill (and catch up) the shadow copy, parking what fails.
+            loop {
+                let n = self
+                    .batch(conn, projection, target, self.rebuild_batch_size)
+                    .await?;
+                done += n as u64;
+                progress(done, total.max(done));
+                if n == 0 {
+                    break;
+                }
+            }
+            // Swap: hold the live checkpoint (the live runners wait), apply
+            // what arrived since, swap the tables, hand over the checkpoint.
+            let mut tx = conn.begin().await?;
+            target.enter(&mut tx).await?;
+            lock_checkpoint(&mut tx, projection.name()).await?;
+            let mut at = lock_checkpoint(&mut tx, &target.checkpoint).await?;
+            let mut failed = false;
+            loop {
+                let events = stream::read_after(
+                    &mut tx,
+                    self.backend,
+                    at,
+                    projection.aggregate_types(),
+                    self.rebuild_batch_size,
+                )
+                .await?;
+                let Some(last) = events.last().map(|e| e.checkpoint) else {
+                    break;
+                };
+                if let Err(e) = projection.apply(&mut tx, &events).await {
+                    if e.may_be_the_event() {
+                        failed = true;
+                        break;
+                    }
+                    return Err(e);
+                }
+                done += events.len() as u64;
+                at = last;
+            }
+            if failed {
+                // Park it outside the swap, then try again.
+                tx.rollback().await?;
+                continue;
+            }
+            shadow.swap(&mut tx).await?;
+            save_checkpoint(&mut tx, projection.name(), at).await?;
+            sqlx::query("DELETE FROM projection_checkpoints WHERE name = $1")
+                .bind(&target.checkpoint)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            progress(done, total.max(done));
+            self.metrics
+                .applied
+                .get_or_create(&ProjectionLabel {
+                    projection: projection.name(),
+                })
+                .set(at.position);
+            return Ok(done);
+        }
+        Err(ProjectionError::Sql(sqlx::Error::Protocol(format!(
+            "rebuild of {} could not swap: events kept failing while it caught up",
+            projection.name()
+        ))))
+    }
+
+    /// Keeps every projection current until `stop` turns true: seal, catch
+    /// up, then sleep until woken or `poll` passes. Errors are logged and
+    /// retried after a pause; a poison event is parked, never skipped
+    /// silently.
     pub async fn run(self: Arc<Self>, poll: Duration, mut stop: watch::Receiver<bool>) {
         loop {
+            if let Some(sealer) = &self.sealer {
+                if let Err(e) = sealer.seal_all(&self.pool).await {
+                    tracing::error!(error = %e, "sealing the event log stalled; retrying");
+                }
+            }
             for projection in &self.projections {
                 if let Err(e) = self.catch_up_with(projection.as_ref(), &|_| {}).await {
                     tracing::error!(projection = projection.name(), error = %e, "projection stalled; retrying");
@@ -272,11 +750,168 @@ impl Runner {
             }
         }
     }
+
+    /// Parked events, newest first (`status`: open, applied, skipped).
+    pub async fn parked(
+        &self,
+        status: Option<&str>,
+        limit: i64,
+    ) -> Result<Vec<Parked>, ProjectionError> {
+        let sql = format!(
+            "SELECT {PARKED_COLUMNS} FROM parked_events WHERE ($1 = '' OR status = $1) ORDER BY id DESC LIMIT $2"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(status.unwrap_or(""))
+            .bind(limit.clamp(1, 1000))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(decode_parked).collect()
+    }
+
+    /// Applies an open parked event alone, now (after a fix), and marks it
+    /// applied; its error is updated when it fails again.
+    pub async fn retry_parked(&self, id: i64, by: &str) -> Result<Parked, ProjectionError> {
+        let found = self.parked_open(id).await?;
+        let projection = self.find(&found.projection)?.clone();
+        let mut conn = self.pool.acquire().await?;
+        let mut tx = conn.begin().await?;
+        lock_checkpoint(&mut tx, projection.name()).await?;
+        let event = stream::read_at(
+            &mut tx,
+            self.backend,
+            found.position,
+            projection.aggregate_types(),
+        )
+        .await?;
+        let outcome = match event {
+            Some(event) => {
+                projection
+                    .apply(&mut tx, std::slice::from_ref(&event))
+                    .await
+            }
+            None => Err(ProjectionError::Sql(sqlx::Error::RowNotFound)),
+        };
+        match outcome {
+            Ok(()) => {
+                resolve(&mut tx, id, "applied", by).await?;
+                tx.commit().await?;
+            }
+            Err(e) => {
+                tx.rollback().await?;
+                sqlx::query("UPDATE parked_events SET error = $2 WHERE id = $1")
+                    .bind(id)
+                    .bind(e.to_string())
+                    .execute(&mut *conn)
+                    .await?;
+                return Err(e);
+            }
+        }
+        self.refresh_parked(&mut conn, projection.name()).await?;
+        self.parked_one(id).await
+    }
+
+    /// Marks an open parked event skipped: the read model goes without it.
+    pub async fn skip_parked(&self, id: i64, by: &str) -> Result<Parked, ProjectionError> {
+        let found = self.parked_open(id).await?;
+        let projection = self.find(&found.projection)?.clone();
+        let mut conn = self.pool.acquire().await?;
+        resolve(&mut conn, id, "skipped", by).await?;
+        self.refresh_parked(&mut conn, projection.name()).await?;
+        self.parked_one(id).await
+    }
+
+    async fn parked_one(&self, id: i64) -> Result<Parked, ProjectionError> {
+        let sql = format!("SELECT {PARKED_COLUMNS} FROM parked_events WHERE id = $1");
+        let row = sqlx::query(&sql)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(ProjectionError::NoParked(id))?;
+        decode_parked(&row)
+    }
+
+    async fn parked_open(&self, id: i64) -> Result<Parked, ProjectionError> {
+        let found = self.parked_one(id).await?;
+        if found.status != "open" {
+            return Err(ProjectionError::NoParked(id));
+        }
+        Ok(found)
+    }
+}
+
+const PARKED_COLUMNS: &str = "id, projection, tx_id, position, aggregate_type, aggregate_id, sequence, event_type, error, status, parked_at, resolved_at, resolved_by";
+
+fn decode_parked(row: &sqlx::any::AnyRow) -> Result<Parked, ProjectionError> {
+    Ok(Parked {
+        id: row.try_get("id")?,
+        projection: row.try_get("projection")?,
+        tx_id: row.try_get("tx_id")?,
+        position: row.try_get("position")?,
+        aggregate_type: row.try_get("aggregate_type")?,
+        aggregate_id: row.try_get("aggregate_id")?,
+        sequence: row.try_get("sequence")?,
+        event_type: row.try_get("event_type")?,
+        error: row.try_get("error")?,
+        status: row.try_get("status")?,
+        parked_at: row.try_get("parked_at")?,
+        resolved_at: row.try_get("resolved_at")?,
+        resolved_by: row.try_get("resolved_by")?,
+    })
+}
+
+async fn resolve(
+    conn: &mut AnyConnection,
+    id: i64,
+    status: &str,
+    by: &str,
+) -> Result<(), ProjectionError> {
+    let done = sqlx::query(
+        "UPDATE parked_events SET status = $2, resolved_at = $3, resolved_by = $4 WHERE id = $1 AND status = 'open'",
+    )
+    .bind(id)
+    .bind(status)
+    .bind(now_text())
+    .bind(by)
+    .execute(&mut *conn)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(ProjectionError::NoParked(id));
+    }
+    Ok(())
+}
+
+async fn park(
+    conn: &mut AnyConnection,
+    projection: &str,
+    event: &StoredEvent,
+    error: &str,
+) -> Result<(), sqlx::Error> {
+    let error: String = error.chars().take(2000).collect();
+    sqlx::query(
+        "INSERT INTO parked_events (projection, tx_id, position, aggregate_type, aggregate_id, sequence, event_type, error, status, parked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'open', $9)
+         ON CONFLICT (projection, position) DO NOTHING",
+    )
+    .bind(projection)
+    .bind(event.checkpoint.tx_id)
+    .bind(event.checkpoint.position)
+    .bind(&event.aggregate_type)
+    .bind(&event.aggregate_id)
+    .bind(event.sequence)
+    .bind(&event.event_type)
+    .bind(error)
+    .bind(now_text())
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 /// Touches the checkpoint row first, so the transaction holds its lock
 /// before it reads anything, and returns where the projection stands.
-async fn lock_checkpoint(conn: &mut AnyConnection, name: &str) -> Result<Checkpoint, sqlx::Error> {
+pub(crate) async fn lock_checkpoint(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Checkpoint, sqlx::Error> {
     sqlx::query(
         "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
          ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
@@ -287,7 +922,10 @@ async fn lock_checkpoint(conn: &mut AnyConnection, name: &str) -> Result<Checkpo
     read_checkpoint(conn, name).await
 }
 
-async fn read_checkpoint(conn: &mut AnyConnection, name: &str) -> Result<Checkpoint, sqlx::Error> {
+pub(crate) async fn read_checkpoint(
+    conn: &mut AnyConnection,
+    name: &str,
+) -> Result<Checkpoint, sqlx::Error> {
     let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
         .bind(name)
         .fetch_optional(&mut *conn)
@@ -301,7 +939,7 @@ async fn read_checkpoint(conn: &mut AnyConnection, name: &str) -> Result<Checkpo
     })
 }
 
-async fn save_checkpoint(
+pub(crate) async fn save_checkpoint(
     conn: &mut AnyConnection,
     name: &str,
     at: Checkpoint,
@@ -318,7 +956,7 @@ async fn save_checkpoint(
     Ok(())
 }
 
-fn now_text() -> String {
+pub(crate) fn now_text() -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();

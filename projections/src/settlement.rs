@@ -64,6 +64,99 @@ async fn queue_if_complete(
     Ok(())
 }
 
+struct LegRow {
+    event_id: i64,
+    game_id: i64,
+    market_id: i64,
+    start_ts: i64,
+}
+
+/// Rows per multi-row statement.
+const CHUNK: usize = 400;
+
+/// Records a run of placements: their legs in multi-row inserts, then one
+/// grouped query for the bets whose every selection already has an
+/// outcome, whose tasks go in one multi-row insert.
+async fn flush_placements(
+    conn: &mut AnyConnection,
+    run: &mut Vec<(&str, Vec<LegRow>)>,
+    version: i64,
+) -> Result<(), sqlx::Error> {
+    if run.is_empty() {
+        return Ok(());
+    }
+    let legs: Vec<(&str, &LegRow)> = run
+        .iter()
+        .flat_map(|(bet, legs)| legs.iter().map(move |l| (*bet, l)))
+        .collect();
+    for chunk in legs.chunks(CHUNK) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| {
+                let b = i * 5;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${})",
+                    b + 1,
+                    b + 2,
+                    b + 3,
+                    b + 4,
+                    b + 5
+                )
+            })
+            .collect();
+        let sql = format!(
+            "INSERT INTO settlement_legs (event_id, bet_id, game_id, market_id, start_ts) VALUES {} ON CONFLICT (event_id, bet_id) DO NOTHING",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for (bet, leg) in chunk {
+            query = query
+                .bind(leg.event_id)
+                .bind(*bet)
+                .bind(leg.game_id)
+                .bind(leg.market_id)
+                .bind(leg.start_ts);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    let bets: Vec<&str> = run.iter().map(|(bet, _)| *bet).collect();
+    let now = now_ms();
+    for chunk in bets.chunks(CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT l.bet_id FROM settlement_legs l LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
+             WHERE l.bet_id IN ({}) GROUP BY l.bet_id HAVING count(o.event_id) = count(*)",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for bet in chunk {
+            query = query.bind(*bet);
+        }
+        let complete: Vec<String> = query
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|r| r.try_get("bet_id"))
+            .collect::<Result<_, _>>()?;
+        if complete.is_empty() {
+            continue;
+        }
+        let values: Vec<String> = (0..complete.len())
+            .map(|i| format!("(${}, ${}, 0, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3))
+            .collect();
+        let sql = format!(
+            "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for bet in &complete {
+            query = query.bind(bet.clone()).bind(version).bind(now);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    run.clear();
+    Ok(())
+}
+
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -95,6 +188,10 @@ impl Projection for SettlementProjection {
             .fetch_one(&mut *conn)
             .await?
             .unwrap_or(0);
+            // Placements come in runs between results: each run is one
+            // multi-row insert of legs and one grouped completeness check,
+            // whatever its size. Results (rare) go one by one, in order.
+            let mut run: Vec<(&str, Vec<LegRow>)> = Vec::new();
             for stored in events {
                 let Some(payload) = stored.payload.as_deref() else {
                     continue;
@@ -106,22 +203,20 @@ impl Projection for SettlementProjection {
                         let BetEvent::BetPlaced { bet, .. } = event else {
                             continue;
                         };
-                        let bet_id = stored.aggregate_id.as_str();
-                        for leg in &bet.legs {
-                            sqlx::query(
-                                "INSERT INTO settlement_legs (event_id, bet_id, game_id, market_id, start_ts) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id, bet_id) DO NOTHING",
-                            )
-                            .bind(leg.event_id as i64)
-                            .bind(bet_id)
-                            .bind(leg.game_id as i64)
-                            .bind(leg.market_id as i64)
-                            .bind(leg.start_ts)
-                            .execute(&mut *conn)
-                            .await?;
-                        }
-                        queue_if_complete(conn, bet_id, version, now_ms()).await?;
+                        let legs = bet
+                            .legs
+                            .iter()
+                            .map(|leg| LegRow {
+                                event_id: leg.event_id as i64,
+                                game_id: leg.game_id as i64,
+                                market_id: leg.market_id as i64,
+                                start_ts: leg.start_ts,
+                            })
+                            .collect();
+                        run.push((stored.aggregate_id.as_str(), legs));
                     }
                     "GameResult" => {
+                        flush_placements(conn, &mut run, version).await?;
                         let event: ResultEvent = serde_json::from_str(payload)
                             .map_err(|e| ProjectionError::bad_event(stored, e))?;
                         // Results, corrections and voids alike state
@@ -157,8 +252,13 @@ impl Projection for SettlementProjection {
                     _ => {}
                 }
             }
+            flush_placements(conn, &mut run, version).await?;
             Ok(())
         })
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["settlement_legs", "settlement_outcomes"]
     }
 
     fn reset<'a>(

@@ -134,3 +134,56 @@ pub async fn count_after(
         }
     }
 }
+
+/// How many events lie at or before `upto` (a rebuild's progress).
+pub async fn count_upto(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    upto: Checkpoint,
+) -> Result<i64, sqlx::Error> {
+    match backend {
+        Backend::Postgres => {
+            sqlx::query_scalar(
+                "SELECT count(*) FROM events WHERE (tx_id, position) <= ($1::text::xid8, $2)",
+            )
+            .bind(upto.tx_id)
+            .bind(upto.position)
+            .fetch_one(&mut *conn)
+            .await
+        }
+        Backend::Sqlite => {
+            sqlx::query_scalar("SELECT count(*) FROM events WHERE position <= $1")
+                .bind(upto.position)
+                .fetch_one(&mut *conn)
+                .await
+        }
+    }
+}
+
+/// The event at `position` (a parked event retried), payload only for
+/// `types`.
+pub async fn read_at(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    position: i64,
+    types: &[&str],
+) -> Result<Option<StoredEvent>, sqlx::Error> {
+    let types = type_list(types);
+    let sql = match backend {
+        Backend::Postgres => format!(
+            "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                    CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload
+             FROM events WHERE position = $1"
+        ),
+        Backend::Sqlite => format!(
+            "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                    CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload
+             FROM events WHERE position = $1"
+        ),
+    };
+    let row = sqlx::query(&sql)
+        .bind(position)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.as_ref().map(decode).transpose()
+}

@@ -103,6 +103,7 @@ commands::on_both_stores!(
     the_balance_view_equals_the_wallets_folded_from_their_events,
     a_projection_rebuilt_from_zero_equals_the_live_one,
     a_batch_applied_twice_by_two_runners_counts_once,
+    a_member_reads_their_own_writes_before_any_runner_applies_them,
 );
 
 async fn the_balance_view_equals_the_wallets_folded_from_their_events(kind: StoreKind) {
@@ -289,4 +290,36 @@ async fn with_concurrent_writers_the_read_model_misses_no_event_and_catches_up_a
 
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
     assert_eq!(a, b, "nothing applies while the runner is stopped");
+}
+
+/// `getbalance` right after a bet placed through another node: that node's
+/// runner has not applied the stake yet, the answer already shows it.
+async fn a_member_reads_their_own_writes_before_any_runner_applies_them(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    let wallets = wallets(&db);
+    let id = WalletId::new("reader", Currency::Cny);
+    let run = |reference: &str, action| {
+        wallets.execute(WalletCommand::new(id.clone(), reference.to_string(), action))
+    };
+    // Nothing written yet: no row either way.
+    assert!(balances::get_current(&db.any, "reader", "CNY").await.unwrap().is_none());
+    run("d1", credit(dec!(100.00))).await.unwrap();
+    let current = balances::get_current(&db.any, "reader", "CNY").await.unwrap().unwrap();
+    assert_eq!(current.ledger.balances.main, dec!(100.00), "no row yet, folded from the stream");
+    let runner = runner(&db);
+    runner.settle("balances", PATIENCE).await.unwrap();
+    // The runner stopped here: a stake and a withdrawal land after it.
+    run("s1", WalletAction::ReserveStake { amount: dec!(20.00), pot: Pot::Main }).await.unwrap();
+    run("s1-take", WalletAction::TakeStake { reservation: "s1".into() }).await.unwrap();
+    let stale = balances::get(&db.any, "reader", "CNY").await.unwrap().unwrap();
+    assert_eq!(stale.ledger.balances.main, dec!(100.00), "the read model lags");
+    let current = balances::get_current(&db.any, "reader", "CNY").await.unwrap().unwrap();
+    assert_eq!(current.ledger.balances.main, dec!(80.00));
+    assert_eq!(current.ledger, wallets.replay(&id).await.unwrap().ledger);
+    // Once applied, both reads agree.
+    runner.settle("balances", PATIENCE).await.unwrap();
+    assert_eq!(
+        balances::get(&db.any, "reader", "CNY").await.unwrap(),
+        balances::get_current(&db.any, "reader", "CNY").await.unwrap()
+    );
 }

@@ -503,6 +503,285 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'counter-offer-accepted.png') });
     },
   },
+  {
+    name: 'quick bet from a game list, the header icons and live chat, then switching language',
+    async run(page, baseUrl) {
+      const ENG = JSON.parse(readFileSync(resolve(here, '../../config/skins/languages/eng.json'), 'utf8'));
+      await page.goto(new URL('/prematch', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      await byTestId(page, 'game-row').first().waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'header-messages').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'header-profile').waitFor({ timeout: TIMEOUT_MS });
+      // quick bet on the list itself: the sheet stays closed
+      await page.locator('.quickbar__switch').click();
+      await byTestId(page, 'quick-bet-stake').click();
+      await byTestId(page, 'quick-stake-20').click();
+      await byTestId(page, 'quick-bet-hint').filter({ hasText: '20.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'quick-bet-list.png') });
+      const balanceText = async () => (await byTestId(page, 'balance').textContent()).replace(/[^\d.]/g, '');
+      await byTestId(page, 'balance').filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
+      const before = await balanceText();
+      let placed = false;
+      for (let row = 0; row < 6 && !placed; row++) {
+        const price = byTestId(page, 'game-row').nth(row).locator('[data-testid=price]:not([disabled])').first();
+        if ((await price.count()) === 0) continue;
+        await price.click();
+        const notice = byTestId(page, 'quick-bet-notices').locator('.quick-notice').first();
+        await notice.waitFor({ timeout: TIMEOUT_MS });
+        placed = (await notice.textContent()).includes(ZHH['betslip.bet_accepted']);
+        if (!placed) await notice.click(); // a moved price: dismiss and try another row
+      }
+      if (!placed) throw new Error('no quick bet was accepted');
+      await page.screenshot({ path: resolve(SHOTS, 'quick-bet-placed.png') });
+      if ((await byTestId(page, 'betslip').count()) > 0) throw new Error('quick bet opened the betslip sheet');
+      if (!(await byTestId(page, 'quick-bet-list-toggle').isChecked())) throw new Error('quick bet turned itself off');
+      await byTestId(page, 'betslip-count').filter({ hasText: '0' }).waitFor({ timeout: TIMEOUT_MS });
+      for (let i = 0; i < 40 && (await balanceText()) === before; i++) await page.waitForTimeout(250);
+      const after = await balanceText();
+      if (Math.round((Number(before) - Number(after)) * 100) !== 2000) throw new Error(`balance ${before} -> ${after}, expected 20.00 less`);
+      // the floating live-chat icon opens the online-service sheet
+      await byTestId(page, 'live-chat-button').click();
+      await byTestId(page, 'live-chat').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'live-chat.png') });
+      await byTestId(page, 'live-chat-close').click();
+      // the language switcher in the left menu: English, reloaded 500 ms later
+      await byTestId(page, 'menu-button').click();
+      await byTestId(page, 'language-switcher').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'language-menu.png') });
+      await Promise.all([
+        page.waitForEvent('load', { timeout: TIMEOUT_MS }),
+        byTestId(page, 'lang-eng').click(),
+      ]);
+      await byTestId(page, 'menu-scores').filter({ hasText: ENG['menu.scores'] }).waitFor({ timeout: TIMEOUT_MS });
+      if ((await page.evaluate(() => document.documentElement.lang)) !== 'en') throw new Error('the page did not switch to English');
+      if ((await page.evaluate(() => localStorage.getItem('lang'))) !== 'eng') throw new Error('the choice was not remembered');
+      await byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS }); // still logged in after the reload
+      await byTestId(page, 'menu-button').click();
+      await byTestId(page, 'language-note').filter({ hasText: 'GMT+7' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'language-eng.png') });
+    },
+  },
+  {
+    name: 'VIP: a member whose turnover crosses level 2 sees the new level and claims the upgrade gift',
+    async run(page, baseUrl) {
+      // stand-ins for the payments and casino issues' events (DEMO=1: POST /api/dev/vip/activity)
+      const username = `vip${Date.now().toString(36)}`;
+      const activity = async (body) => {
+        const res = await page.request.post(new URL('api/dev/vip/activity', baseUrl).href,
+          { data: { username, password: 'vip12345', ...body } });
+        const json = await res.json();
+        if (json.status !== 0) throw new Error(`dev/vip/activity: ${JSON.stringify(json)}`);
+        return json.data;
+      };
+      const before = await activity({ deposit: '38', turnover: '2000' });
+      if (before.level !== 1) throw new Error(`expected level 1, got ${before.level}`);
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, username, 'vip12345');
+      await page.goto(new URL('/hallofhonor', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'vip-level-name').filter({ hasText: 'Unranked' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.locator('[data-testid=vip-claim-gift-2][data-state=locked]').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-level-1.png'), fullPage: true });
+      // 1,000 more valid turnover: 38 deposited and 3,000 turned over reach level 2 (zhh)
+      const after = await activity({ turnover: '1000' });
+      if (after.level !== 2) throw new Error(`expected level 2, got ${after.level}`);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'vip-level-name').filter({ hasText: 'Reserve player' }).waitFor({ timeout: TIMEOUT_MS });
+      const claim = page.locator('[data-testid=vip-claim-gift-2][data-state=claimable]');
+      await claim.waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-level-2.png'), fullPage: true });
+      await claim.click();
+      await byTestId(page, 'vip-claimed').filter({ hasText: '18.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.locator('[data-testid=vip-claim-gift-2][data-state=received]').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-gift-claimed.png'), fullPage: true });
+      // the left menu: the level name and the experience value
+      await byTestId(page, 'menu-button').first().click();
+      await byTestId(page, 'menu-vip').filter({ hasText: 'Reserve player' }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'menu-exp').filter({ hasText: '3000.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-left-menu.png') });
+      await page.keyboard.press('Escape');
+      // the gift is in the bonus pot, once
+      await page.goto(new URL('/hallofhonor/newhonor', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'vip-newhonor').filter({ hasText: '18.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.goto(new URL('/hallofhonor/growup', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await page.locator('[data-testid=vip-chart] canvas').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-growup.png'), fullPage: true });
+      await page.goto(new URL('/hallofhonor/mbdetails', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'vip-mcoin-balance').filter({ hasText: '30.00' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'vip-mbdetails.png'), fullPage: true });
+    },
+  },
+  // --- Casino (issue 18): real mode through the seamless wallet, fun mode as a visitor.
+  {
+    name: 'casino: log in, open a slot in real mode, spin, see the header balance move',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/casino', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      const header = page.locator('header [data-testid=balance]');
+      await header.filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'casino-game').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'casino.png') });
+      await byTestId(page, 'casino-search-open').click();
+      await byTestId(page, 'casino-search-input').fill('sevens');
+      await byTestId(page, 'casino-search-item').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'casino-search.png') });
+      await byTestId(page, 'casino-search-close').click();
+      await page.locator('[data-testid=casino-game][data-game=demo_slot] [data-testid=casino-play]').click();
+      await byTestId(page, 'game-chooser').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'casino-chooser.png') });
+      await byTestId(page, 'mode-real').click();
+      const frameBalance = page.locator('[data-testid=casino-frame] [data-testid=balance]');
+      await frameBalance.filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
+      const before = (await frameBalance.textContent()).trim();
+      const game = page.frameLocator('[data-testid=casino-iframe]');
+      await game.locator('#spin').waitFor({ timeout: TIMEOUT_MS });
+      await game.locator('[data-stake="50.00"]').click();
+      await game.locator('#spin').click();
+      await game.locator('#msg').filter({ hasText: /WIN|No win/ }).waitFor({ timeout: TIMEOUT_MS });
+      const deadline = Date.now() + TIMEOUT_MS;
+      while ((await frameBalance.textContent()).trim() === before) {
+        if (Date.now() > deadline) throw new Error(`the balance stayed ${before} after a spin`);
+        await page.waitForTimeout(200);
+      }
+      await page.screenshot({ path: resolve(SHOTS, 'casino-real-spin.png') });
+      await byTestId(page, 'casino-frame-close').click();
+      await header.filter({ hasNotText: before }).waitFor({ timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'casino: a visitor opens a live table in fun mode',
+    async run(page, baseUrl) {
+      await page.goto(new URL('/live-casino', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await page.locator('[data-testid=casino-game][data-game=demo_roulette] [data-testid=casino-play]').click();
+      await byTestId(page, 'game-chooser').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'mode-fun').click();
+      await page.locator('[data-testid=casino-frame][data-mode=fun]').waitFor({ timeout: TIMEOUT_MS });
+      const game = page.frameLocator('[data-testid=casino-iframe]');
+      await game.locator('#place').waitFor({ timeout: TIMEOUT_MS });
+      await game.locator('#bal').filter({ hasText: /FUN/ }).waitFor({ timeout: TIMEOUT_MS });
+      await game.locator('#place').click();
+      await game.locator('#msg').filter({ hasText: /Bet placed|no more bets/ }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'casino-live-fun.png') });
+      // A visitor asking for real mode gets the login form.
+      await byTestId(page, 'casino-frame-close').click();
+      await page.locator('[data-testid=casino-game][data-game=demo_roulette] [data-testid=casino-play]').click();
+      await byTestId(page, 'mode-real').click();
+      await byTestId(page, 'login-popup').waitFor({ timeout: TIMEOUT_MS });
+    },
+  },
+  {
+    name: 'payments: deposit through the sandbox pay page, withdraw, finance approves, the tip arrives',
+    async run(page, baseUrl, { browser }) {
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      const balanceText = async () => (await byTestId(page, 'balance').first().textContent()).replace(/[^\d.]/g, '');
+      // a fund password and the real name the card holder must match
+      await page.goto(new URL('/setting/changetrade', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'field-fundpass').fill('fund1234');
+      await byTestId(page, 'field-confirm').fill('fund1234');
+      await byTestId(page, 'field-loginpass').fill('demo1234');
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+      await page.goto(new URL('/setting/changerealname', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'field-realname').fill('张三');
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+
+      // deposit: quick amount, confirm popup, the sandbox provider's own pay page
+      await page.goto(new URL('/usercenter/deposit', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'quick-amount').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-deposit.png') });
+      const before = await balanceText();
+      await byTestId(page, 'quick-amount').first().click();
+      const amount = await byTestId(page, 'deposit-amount').inputValue();
+      await byTestId(page, 'deposit-submit').click();
+      await byTestId(page, 'confirm-deposit').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-confirm-deposit.png') });
+      await byTestId(page, 'confirm-deposit-ok').click();
+      await byTestId(page, 'pay-link').click();
+      await page.locator('#sandbox-pay').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-sandbox-page.png') });
+      await page.locator('#sandbox-pay').click();
+      await page.locator('#sandbox-done').waitFor({ timeout: TIMEOUT_MS });
+      await page.locator('#sandbox-back').click();
+      await byTestId(page, 'deposit-progress').waitFor({ timeout: TIMEOUT_MS });
+      // the signed callbacks credit the order: the money order says so, the balance grows
+      // (other tests' bets may settle meanwhile: the deposit is checked by its own rows, the balance by its growth)
+      await page.goto(new URL('/fortunecenter', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'money-order').filter({ hasText: ZHH['pay.status.credited'] }).first().waitFor({ timeout: TIMEOUT_MS });
+      await page.waitForFunction((was) => {
+        const el = document.querySelector('[data-testid=balance]');
+        return el && Number(el.textContent.replace(/[^\d.]/g, '')) !== was;
+      }, Number(before), { timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-money-orders.png') });
+      await page.goto(new URL('/fortunecenter/reportcenter', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      const plus = `+${Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
+      await byTestId(page, 'account-change').filter({ hasText: ZHH['pay.move.deposit'] }).filter({ hasText: plus }).first()
+        .waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-account-changes.png') });
+
+      // a bank card, then a withdrawal with the confirm popup
+      await page.goto(new URL('/usercenter/withdraw/addbankcard', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'field-bank_name').fill('ICBC');
+      await byTestId(page, 'field-card_number').fill(`6222${String(Date.now()).slice(-12)}`);
+      await byTestId(page, 'field-holder').fill('张三');
+      await byTestId(page, 'field-fundpass').fill('fund1234');
+      await page.screenshot({ path: resolve(SHOTS, 'pay-add-card.png') });
+      await byTestId(page, 'add-account-submit').click();
+      await byTestId(page, 'manage-card').waitFor({ timeout: TIMEOUT_MS });
+      await page.goto(new URL('/usercenter/withdraw', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'withdraw-amount').fill('100');
+      await byTestId(page, 'withdraw-fundpass').fill('fund1234');
+      await byTestId(page, 'withdraw-submit').click();
+      await byTestId(page, 'confirm-withdraw').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-confirm-withdraw.png') });
+      await byTestId(page, 'confirm-withdraw-ok').click();
+      await byTestId(page, 'withdraw-done').waitFor({ timeout: TIMEOUT_MS });
+      const orderId = (await byTestId(page, 'withdraw-done').textContent()).match(/W\d+/)[0];
+      await page.screenshot({ path: resolve(SHOTS, 'pay-withdraw-done.png') });
+
+      // finance staff approve and pay it in the back office
+      const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/finance', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('finance');
+        await byTestId(desk, 'bo-password').fill('finance1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await desk.locator('[data-testid=bo-role][data-role=finance]').waitFor({ timeout: TIMEOUT_MS });
+        const item = desk.locator(`[data-testid=bo-finance-item][data-order="${orderId}"]`);
+        await item.waitFor({ timeout: TIMEOUT_MS });
+        await item.locator('[data-testid=bo-finance-open]').click();
+        await byTestId(desk, 'bo-finance-reason').fill('documents checked');
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-finance.png'), fullPage: true });
+        await byTestId(desk, 'bo-finance-approve').click();
+        await byTestId(desk, 'bo-finance-done').waitFor({ timeout: TIMEOUT_MS });
+        await item.filter({ hasText: 'approved' }).waitFor({ timeout: TIMEOUT_MS });
+        await item.locator('[data-testid=bo-finance-open]').click();
+        await byTestId(desk, 'bo-finance-reason').fill('bank transfer 42');
+        await byTestId(desk, 'bo-finance-paid').click();
+        await desk.locator(`[data-testid=bo-finance-item][data-order="${orderId}"]`).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+      } finally {
+        await staff.close();
+      }
+      // the member sees the withdrawal tip (1001) and the paid withdrawal
+      // (the deposit's tip may still be on top: close other tips until ours shows)
+      for (let i = 0; ; i++) {
+        if (await byTestId(page, 'winning-tip').filter({ hasText: orderId }).count()) break;
+        if (i > 120) throw new Error('no withdrawal tip');
+        if (await byTestId(page, 'winning-tip').count()) {
+          await page.screenshot({ path: resolve(SHOTS, 'pay-deposit-tip.png') });
+          await byTestId(page, 'winning-tip').locator('.tip__close').click();
+        }
+        await page.waitForTimeout(250);
+      }
+      await page.screenshot({ path: resolve(SHOTS, 'pay-withdraw-tip.png') });
+      await page.goto(new URL('/usercenter/withdraw/withdrawprogress', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'withdraw-progress-item').filter({ hasText: orderId }).filter({ hasText: ZHH['pay.status.paid'] })
+        .waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'pay-withdraw-progress.png') });
+    },
+  },
 ];
 
 /**

@@ -6,7 +6,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
-use commands::accounts::Proof;
+use commands::accounts::{Proof, Requester};
 use commands::codes::{Channel, CodeKind};
 use domain::account::{RegistrationForm, RegistrationVariant};
 use serde::{Deserialize, Serialize};
@@ -284,6 +284,7 @@ async fn register(
                         channel,
                         &target.unwrap_or_default(),
                         "",
+                        Requester::default(),
                     )
                     .await?;
                 accounts
@@ -386,6 +387,13 @@ impl CodeBody {
     }
 }
 
+/// The member whose live session the request carries, if any.
+async fn signed_in(state: &AppState, meta: &RequestMeta) -> Option<String> {
+    let token = meta.user_token.as_deref()?;
+    let session = state.accounts.sessions.authenticate(token).await.ok()?;
+    Some(session.user_id)
+}
+
 async fn send_code(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -423,8 +431,13 @@ async fn send_code(
             return Err(ApiError::field(-10101, msg, field));
         }
     }
+    let signed_in = signed_in(&state, &meta).await;
+    let requester = Requester {
+        device_id: &meta.device_id,
+        signed_in: signed_in.as_deref(),
+    };
     let uid = accounts
-        .send_code(kind, channel, target, &body.username, &meta.ip)
+        .send_code(kind, channel, target, &body.username, requester, &meta.ip)
         .await?;
     Ok(ok(json!({ "uid": uid })))
 }
@@ -435,6 +448,7 @@ async fn check_code(
     Payload(body): Payload<CodeBody>,
 ) -> Answer<Value> {
     let (kind, channel, target) = body.parts()?;
+    let signed_in = signed_in(&state, &meta).await;
     state
         .accounts
         .check_code(
@@ -444,7 +458,10 @@ async fn check_code(
             target,
             &body.username,
             &body.check_code,
-            &meta.device_id,
+            Requester {
+                device_id: &meta.device_id,
+                signed_in: signed_in.as_deref(),
+            },
         )
         .await?;
     Ok(ok(json!({ "uid": body.uid, "username": body.username })))

@@ -81,19 +81,19 @@ impl BoError {
         Self::new(StatusCode::UNAUTHORIZED, -401, "Not logged in")
     }
 
-    fn forbidden() -> Self {
+    pub(crate) fn forbidden() -> Self {
         Self::new(StatusCode::FORBIDDEN, -403, "Not allowed for your role")
     }
 
-    fn not_found(what: &str) -> Self {
+    pub(crate) fn not_found(what: &str) -> Self {
         Self::new(StatusCode::NOT_FOUND, -404, format!("{what} not found"))
     }
 
-    fn bad(status: i32, msg: impl Into<String>) -> Self {
+    pub(crate) fn bad(status: i32, msg: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, status, msg)
     }
 
-    fn internal(e: impl std::fmt::Display) -> Self {
+    pub(crate) fn internal(e: impl std::fmt::Display) -> Self {
         tracing::error!(error = %e, "back office request failed");
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -133,7 +133,7 @@ fn bad_body(e: JsonRejection) -> BoError {
     )
 }
 
-fn done(data: Value) -> Json<Value> {
+pub(crate) fn done(data: Value) -> Json<Value> {
     Json(json!({"status": 0, "msg": "OK", "data": data}))
 }
 
@@ -161,7 +161,7 @@ impl FromRequestParts<AppState> for StaffAuth {
 }
 
 impl StaffAuth {
-    fn may(&self, duty: Duty) -> Result<(), BoError> {
+    pub(crate) fn may(&self, duty: Duty) -> Result<(), BoError> {
         if self.staff.role.may(duty) {
             Ok(())
         } else {

@@ -3,10 +3,15 @@
 pub mod account;
 pub mod auth;
 pub mod backoffice;
+pub mod backoffice_audit;
 pub mod dev;
 pub mod health;
 pub mod partner;
+pub mod payments;
+pub mod payments_backoffice;
 pub mod report;
+pub mod seasons;
 pub mod sport;
 pub mod user;
+pub mod vip;
 pub mod web;

@@ -55,6 +55,8 @@ struct UserInfo {
     gender: String,
     birth_date: String,
     vipname: String,
+    vipexpbalance: String,
+    userrank: i64,
     has_fund_password: bool,
     has_security_question: bool,
     summary: String,
@@ -71,6 +73,8 @@ async fn user_info(State(state): State<AppState>, member: Member) -> Answer<User
         .as_ref()
         .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))?;
     let text = |v: Option<&str>| v.unwrap_or_default().to_string();
+    let (vipname, vipexpbalance, userrank) =
+        crate::routes::vip::userinfo_fields(&state, &member.user_id).await?;
     Ok(ok(UserInfo {
         user_id: member.user_id.clone(),
         username: profile.username.as_str().to_string(),
@@ -92,7 +96,9 @@ async fn user_info(State(state): State<AppState>, member: Member) -> Answer<User
             .birth_date
             .map(|d| d.date().to_string())
             .unwrap_or_default(),
-        vipname: "Unranked".to_string(),
+        vipname,
+        vipexpbalance,
+        userrank,
         has_fund_password: account.fund_password_hash.is_some(),
         has_security_question: account.security_question.is_some(),
         summary: account.summary.clone(),
@@ -137,7 +143,7 @@ pub async fn balance_of(state: &AppState, user_id: &str) -> Result<BalanceView, 
         .as_ref()
         .map(|p| p.currency)
         .unwrap_or(domain::Currency::Cny);
-    let row = projections::balances::get(&state.db.any, user_id, currency.code()).await?;
+    let row = projections::balances::get_current(&state.db.any, user_id, currency.code()).await?;
     let ledger = row.map(|r| r.ledger).unwrap_or_default();
     let money = |amount| currency.round(amount).to_string();
     Ok(BalanceView {

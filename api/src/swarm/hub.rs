@@ -1,10 +1,11 @@
 //! Swarm sessions and subscription fan-out.
 //!
-//! Subscriptions with the same `what` and `where` share one group: the
-//! query runs once per catalogue change, its diff is serialised once, and
-//! the same bytes go to every member (the subid is derived from the query,
-//! so the bytes are identical for all). A WebSocket member gets them on its
-//! socket.
+//! Every subscription gets its own subid (a client keys its data by subid,
+//! so two widgets asking the same query must not share one). Subscriptions
+//! with the same `what`, `where` and language share one group: the query
+//! runs once per catalogue change and its diff is serialised once; each
+//! member subscription gets it wrapped with its own subid. A WebSocket
+//! member gets them on its socket.
 //!
 //! Long-poll sessions live in the store (`commands::swarm_polls`): a poll
 //! may reach any process behind the load balancer, which answers
@@ -67,7 +68,8 @@ pub struct Session {
     /// The hash of the main API token the member restored with; betting
     /// re-checks it.
     token: Mutex<Option<String>>,
-    subs: Mutex<HashSet<String>>,
+    /// subid -> the key of the group that answers it.
+    subs: Mutex<HashMap<String, String>>,
     sink: Sink,
     last_seen: AtomicI64,
 }
@@ -96,7 +98,7 @@ impl Session {
             language: row.language,
             user: Mutex::new(row.user_id),
             token: Mutex::new(row.token_hash),
-            subs: Mutex::new(HashSet::new()),
+            subs: Mutex::new(HashMap::new()),
             sink: Sink::Poll,
             last_seen: AtomicI64::new(now_ms),
         }
@@ -106,7 +108,8 @@ impl Session {
 struct Group {
     query: Query,
     last: Value,
-    members: HashSet<String>,
+    /// (sid, subid) of every subscription this group answers.
+    members: HashSet<(String, String)>,
 }
 
 pub struct Hub {
@@ -119,10 +122,14 @@ pub struct Hub {
     betting: std::sync::OnceLock<Arc<crate::betting::Betting>>,
     /// Booking ids, once the app has wired them.
     bookings: std::sync::OnceLock<Arc<crate::bookings::Bookings>>,
+    /// The site's settings for `partner.config`, once the app has wired them.
+    platform: std::sync::OnceLock<super::sources::Platform>,
     /// The benchmark's copy of every push sent, with when.
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
     limits: Limits,
     polls: PollSessions,
+    /// This process's id (commands::nodes): its socket logins carry it.
+    node_id: std::sync::OnceLock<String>,
     /// `book_bet` by visitors, per IP (`VISITOR_BOOKINGS` per 10 minutes).
     visitor_bookings: commands::limits::RateLimit,
     /// Live long-poll sessions in the store, as of the last sweep.
@@ -133,15 +140,32 @@ pub struct Hub {
     pub panics: prometheus_client::metrics::counter::Counter,
 }
 
-fn subid_of(params: &Value) -> String {
+/// The group key of a query in a language: subscriptions with the same
+/// key share one run and one diff.
+fn group_key(params: &Value, language: &str) -> String {
     // serde_json objects keep keys sorted: the text is canonical.
     let key = format!(
-        "{}|{}",
+        "{}|{}|{}",
         params.get("what").unwrap_or(&Value::Null),
-        params.get("where").unwrap_or(&Value::Null)
+        params.get("where").unwrap_or(&Value::Null),
+        language
     );
     let digest = Sha256::digest(key.as_bytes());
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A new subscription id: unique per subscription, even for an identical
+/// query (16 hex digits).
+fn new_subid() -> String {
+    use rand::Rng;
+    format!("{:016x}", rand::rng().random::<u64>())
+}
+
+/// A push of one diff (already JSON text) to one subscription.
+fn push_text(subid: &str, diff: &str) -> Utf8Bytes {
+    Utf8Bytes::from(format!(
+        r#"{{"code":0,"rid":"0","data":{{"{subid}":{diff}}}}}"#
+    ))
 }
 
 fn text(answer: &Answer) -> Utf8Bytes {
@@ -186,6 +210,7 @@ impl Hub {
                 600_000,
             ),
             polls: PollSessions::new(pool),
+            node_id: std::sync::OnceLock::new(),
             poll_sessions: AtomicUsize::new(0),
             ws_message_bytes,
             live,
@@ -197,6 +222,7 @@ impl Hub {
             panics: Default::default(),
             betting: std::sync::OnceLock::new(),
             bookings: std::sync::OnceLock::new(),
+            platform: std::sync::OnceLock::new(),
         })
     }
 
@@ -209,8 +235,21 @@ impl Hub {
         let _ = self.betting.set(betting);
     }
 
+    /// The id this process beats with (commands::nodes).
+    pub fn set_node_id(&self, node_id: String) {
+        let _ = self.node_id.set(node_id);
+    }
+
+    fn node_id(&self) -> &str {
+        self.node_id.get().map(String::as_str).unwrap_or("")
+    }
+
     pub fn set_bookings(&self, bookings: Arc<crate::bookings::Bookings>) {
         let _ = self.bookings.set(bookings);
+    }
+
+    pub fn set_platform(&self, platform: super::sources::Platform) {
+        let _ = self.platform.set(platform);
     }
 
     /// Starts keeping a copy of every push (benchmark only).
@@ -237,7 +276,7 @@ impl Hub {
             language,
             user: Mutex::new(None),
             token: Mutex::new(None),
-            subs: Mutex::new(HashSet::new()),
+            subs: Mutex::new(HashMap::new()),
             sink,
             last_seen: AtomicI64::new(self.clock.now_ms()),
         });
@@ -254,15 +293,28 @@ impl Hub {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&session.sid);
-        let subs: Vec<String> = session
+        let subs: Vec<(String, String)> = session
             .subs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .drain()
             .collect();
         let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
-        for subid in subs {
-            leave(&mut groups, &subid, &session.sid);
+        for (subid, key) in subs {
+            leave(&mut groups, &key, &session.sid, &subid);
+        }
+        if !session.is_poll() && session.user().is_some() {
+            let (polls, sid, node) = (
+                self.polls.clone(),
+                session.sid.clone(),
+                self.node_id().to_string(),
+            );
+            tokio::spawn(async move {
+                if let Err(e) = polls.socket_login(&sid, None, &node).await {
+                    // commands::nodes removes it when this process stops.
+                    tracing::warn!(error = %e, "swarm socket login not removed");
+                }
+            });
         }
     }
 
@@ -303,18 +355,12 @@ impl Hub {
     /// The member's other logged-in sessions: long-poll ones in the store,
     /// sockets on this process.
     async fn member_sessions(&self, user_id: &str, except: &str) -> Result<usize, sqlx::Error> {
+        // Long-poll and socket sessions of every process.
         let polled = self
             .polls
             .logged_in(user_id, except, self.clock.now_ms())
             .await?;
-        let sockets = self
-            .members
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .filter(|s| s.sid != except && s.user().as_deref() == Some(user_id))
-            .count();
-        Ok(polled.max(0) as usize + sockets)
+        Ok(polled.max(0) as usize)
     }
 
     fn store_failed(&self, request: &Request, error: sqlx::Error) -> Answer {
@@ -346,7 +392,20 @@ impl Hub {
                 "too many sessions, please try again later",
             );
         }
+        // The language picks the names answered (bounded: it keys groups).
         let language = params.language.unwrap_or_else(|| "eng".to_string());
+        if language.is_empty()
+            || language.len() > 16
+            || !language
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Answer::error(
+                request.rid.clone(),
+                swarm::INVALID_PARAMS,
+                "invalid params: language must be 1 to 16 letters or digits (zhh, eng, tha ...)",
+            );
+        }
         let session = match origin {
             Origin::Socket { session, out } => {
                 if let Some(old) = session.take() {
@@ -370,6 +429,9 @@ impl Hub {
 
     async fn command(&self, session: &Arc<Session>, request: &Request, client: &str) -> Answer {
         match request.command {
+            Command::Get if other_source(request).is_some() => {
+                self.get_source(session, request).await
+            }
             Command::Get if session.is_poll() => self.get_polled(session, request).await,
             Command::Get => self.get(session, request),
             Command::Unsubscribe => {
@@ -388,21 +450,29 @@ impl Hub {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&params.subid);
-                if known {
+                if let Some(key) = known {
                     leave(
                         &mut self.groups.lock().unwrap_or_else(|p| p.into_inner()),
-                        &params.subid,
+                        &key,
                         &session.sid,
+                        &params.subid,
                     );
                 }
                 request.ok(json!({}))
             }
+            // The answer has the shape of a push: `data` maps each subid
+            // with a change to its diff (`{}` when nothing changed).
             Command::WhatsUp if session.is_poll() => match self.whats_up(session).await {
-                Ok(pushes) => request.ok(Value::Array(pushes)),
+                Ok(diffs) => request.ok(Value::Object(diffs)),
                 Err(e) => self.store_failed(request, e),
             },
             // A socket gets its pushes as they happen.
-            Command::WhatsUp => request.ok(Value::Array(Vec::new())),
+            Command::WhatsUp => request.ok(json!({})),
+            // `login {username, password}`: the password travels plain over
+            // the socket, as the protocol has it (TLS in production).
+            Command::Login if request.params.get("username").is_some() => {
+                self.swarm_login(session, request, client).await
+            }
             Command::Login | Command::RestoreLogin => {
                 let params: swarm::RestoreLoginParams = match request.params_as() {
                     Ok(p) => p,
@@ -425,29 +495,41 @@ impl Hub {
                             Err(e) => return self.store_failed(request, e),
                         }
                         let hashed = token_hash(&params.auth_token);
-                        if session.is_poll() {
-                            let saved = self
-                                .polls
+                        let saved = if session.is_poll() {
+                            self.polls
                                 .set_login(&session.sid, Some(&found.user_id), Some(&hashed))
-                                .await;
-                            if let Err(e) = saved {
-                                return self.store_failed(request, e);
-                            }
+                                .await
+                        } else {
+                            self.polls
+                                .socket_login(&session.sid, Some(&found.user_id), self.node_id())
+                                .await
+                        };
+                        if let Err(e) = saved {
+                            return self.store_failed(request, e);
                         }
                         *session.user.lock().unwrap_or_else(|p| p.into_inner()) =
                             Some(found.user_id.clone());
                         *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
-                        request.ok(json!({ "user_id": found.user_id }))
+                        // Real clients check that the answer carries the token.
+                        request.ok(json!({
+                            "user_id": found.user_id,
+                            "auth_token": params.auth_token,
+                        }))
                     }
                     _ => Answer::error(request.rid.clone(), swarm::NOT_LOGGED_IN, "not logged in"),
                 }
             }
             Command::Ping => request.ok(json!("pong")),
             Command::Logout => {
-                if session.is_poll() {
-                    if let Err(e) = self.polls.set_login(&session.sid, None, None).await {
-                        return self.store_failed(request, e);
-                    }
+                let saved = if session.is_poll() {
+                    self.polls.set_login(&session.sid, None, None).await
+                } else {
+                    self.polls
+                        .socket_login(&session.sid, None, self.node_id())
+                        .await
+                };
+                if let Err(e) = saved {
+                    return self.store_failed(request, e);
                 }
                 *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
                 request.ok(json!({}))
@@ -493,6 +575,7 @@ impl Hub {
             | Command::CancelBetAutoCashout
             | Command::SuperBetAnswer
             | Command::GetFreeBets
+            | Command::GetBalance
                 if self.betting.get().is_some() =>
             {
                 // The login must still be alive: an expired or ended main
@@ -541,10 +624,8 @@ impl Hub {
                         betting.super_bet_answer(&user, &request.params).await
                     }
                     Command::GetFreeBets => betting.free_bets(&user).await,
-                    _ => betting
-                        .history(&user, &request.params)
-                        .await
-                        .map(|(list, total)| json!({ "bets": list, "total": total })),
+                    Command::GetBalance => super::sources::balance(betting, &user).await,
+                    _ => betting.swarm_history(&user, &request.params).await,
                 };
                 match result {
                     Ok(data) => request.ok(data),
@@ -559,6 +640,156 @@ impl Hub {
         }
     }
 
+    /// `login {username, password}`: the platform's login rules (rate
+    /// limits, lock after failures, device verification), then the session
+    /// is logged in like `restore_login`. Answers `{user_id, auth_token}`;
+    /// a refusal is code 12 with the catalogue code in `data.status`.
+    async fn swarm_login(&self, session: &Arc<Session>, request: &Request, client: &str) -> Answer {
+        let Some(betting) = self.betting.get() else {
+            return Answer::error(
+                request.rid.clone(),
+                swarm::INVALID_COMMAND,
+                "'login' is not available",
+            );
+        };
+        let field = |name: &str| match request.params.get(name) {
+            Some(Value::String(s)) if !s.is_empty() && s.len() <= 128 => Ok(s.clone()),
+            _ => Err(Answer::error(
+                request.rid.clone(),
+                swarm::INVALID_PARAMS,
+                format!("invalid params: {name} must be a string of 1 to 128 characters"),
+            )),
+        };
+        let (username, password) = match (field("username"), field("password")) {
+            (Ok(u), Ok(p)) => (u, p),
+            (Err(e), _) | (_, Err(e)) => return e,
+        };
+        let device = format!("swarm:{client}");
+        let issued = match betting
+            .accounts
+            .login(&username, Some(&password), &device, client)
+            .await
+        {
+            Ok((issued, _)) => issued,
+            Err(commands::accounts::AccountFailure::Internal(e)) => {
+                tracing::error!(error = %e, "swarm login failed");
+                return Answer::error(
+                    request.rid.clone(),
+                    domain::Code::INTERNAL.0,
+                    domain::Code::INTERNAL.message(),
+                );
+            }
+            Err(refused) => {
+                let (status, details) = match &refused {
+                    commands::accounts::AccountFailure::Refused { code, .. } => {
+                        (*code, Value::Null)
+                    }
+                    commands::accounts::AccountFailure::Wait { code, wait, .. } => {
+                        (*code, json!({ "wait": wait }))
+                    }
+                    commands::accounts::AccountFailure::VerifyDevice(challenge) => (
+                        -10010,
+                        serde_json::to_value(challenge).unwrap_or(Value::Null),
+                    ),
+                    commands::accounts::AccountFailure::Internal(_) => (-1, Value::Null),
+                };
+                return Answer {
+                    code: swarm::NOT_LOGGED_IN,
+                    rid: request.rid.clone(),
+                    data: json!({ "status": status, "details": details }),
+                    msg: Some(refused.to_string()),
+                };
+            }
+        };
+        match self.member_sessions(&issued.user_id, &session.sid).await {
+            Ok(held) if held >= self.limits.sessions_per_member => {
+                return Answer::error(
+                    request.rid.clone(),
+                    swarm::LIMIT_REACHED,
+                    format!(
+                        "at most {} sessions per member: log out elsewhere first",
+                        self.limits.sessions_per_member
+                    ),
+                )
+            }
+            Ok(_) => {}
+            Err(e) => return self.store_failed(request, e),
+        }
+        let hashed = token_hash(&issued.auth_token);
+        if session.is_poll() {
+            let saved = self
+                .polls
+                .set_login(&session.sid, Some(&issued.user_id), Some(&hashed))
+                .await;
+            if let Err(e) = saved {
+                return self.store_failed(request, e);
+            }
+        }
+        *session.user.lock().unwrap_or_else(|p| p.into_inner()) = Some(issued.user_id.clone());
+        *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
+        request.ok(json!({
+            "user_id": issued.user_id.parse::<i64>().map(Value::from).unwrap_or(Value::String(issued.user_id.clone())),
+            "auth_token": issued.auth_token,
+            "expires": issued.expires,
+        }))
+    }
+
+    /// `get` from `user`, `partner.config` or `config.currency`.
+    async fn get_source(&self, session: &Arc<Session>, request: &Request) -> Answer {
+        let source = other_source(request).unwrap_or_default();
+        let subscribe = match request.params.get("subscribe") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                return Answer::error(
+                    request.rid.clone(),
+                    swarm::INVALID_PARAMS,
+                    "'subscribe' must be true or false",
+                )
+            }
+        };
+        let where_ = request.params.get("where").cloned().unwrap_or(Value::Null);
+        let data = match source {
+            "partner.config" | "config.currency" => {
+                let Some(platform) = self.platform.get() else {
+                    return Answer::error(
+                        request.rid.clone(),
+                        swarm::INVALID_PARAMS,
+                        format!("unknown source '{source}'"),
+                    );
+                };
+                if source == "partner.config" {
+                    platform.partner()
+                } else {
+                    match platform.currencies(&where_) {
+                        Ok(data) => data,
+                        Err(e) => {
+                            return Answer::error(request.rid.clone(), swarm::INVALID_PARAMS, e)
+                        }
+                    }
+                }
+            }
+            _ => {
+                let (Some(user), Some(betting)) = (session.user(), self.betting.get()) else {
+                    return Answer::error(
+                        request.rid.clone(),
+                        swarm::NOT_LOGGED_IN,
+                        "not logged in",
+                    );
+                };
+                match super::sources::user_profile(betting, &user).await {
+                    Ok(data) => data,
+                    Err(e) => return Answer::error(request.rid.clone(), swarm::INVALID_PARAMS, e),
+                }
+            }
+        };
+        if subscribe {
+            request.ok(json!({ "subid": new_subid(), "data": data }))
+        } else {
+            request.ok(json!({ "data": data }))
+        }
+    }
+
     /// `get` on a long-poll session: a subscription is stored with the
     /// data answered, for the `whats_up` of any process to diff against.
     async fn get_polled(&self, session: &Arc<Session>, request: &Request) -> Answer {
@@ -566,11 +797,13 @@ impl Hub {
             Ok(get) => get,
             Err(e) => return e.answer(),
         };
-        let data = self.live.read(|c| swarm::run(c, &get.query));
+        let query = get.query.with_language(&session.language);
+        let now_s = self.clock.now_ms() / 1000;
+        let data = self.live.read(|c| swarm::run(c, &query, now_s));
         if !get.subscribe {
-            return request.ok(data);
+            return request.ok(json!({ "data": data }));
         }
-        let subid = subid_of(&request.params);
+        let subid = new_subid();
         let params = json!({
             "what": request.params.get("what").cloned().unwrap_or(Value::Null),
             "where": request.params.get("where").cloned().unwrap_or(Value::Null),
@@ -599,10 +832,15 @@ impl Hub {
         }
     }
 
-    /// The pushes a long-poll session has not had: for each subscription,
-    /// the diff from the data last delivered to this process's catalogue.
-    async fn whats_up(&self, session: &Session) -> Result<Vec<Value>, sqlx::Error> {
-        let mut pushes = Vec::new();
+    /// The changes a long-poll session has not had: for each subscription,
+    /// the diff from the data last delivered to this process's catalogue,
+    /// keyed by subid (the `data` of a push).
+    async fn whats_up(
+        &self,
+        session: &Session,
+    ) -> Result<serde_json::Map<String, Value>, sqlx::Error> {
+        let mut pushes = serde_json::Map::new();
+        let now_s = self.clock.now_ms() / 1000;
         for sub in self.polls.subscriptions(&session.sid).await? {
             let params: Value = serde_json::from_str(&sub.params).unwrap_or(Value::Null);
             let Ok(query) = Query::parse(
@@ -611,8 +849,9 @@ impl Hub {
             ) else {
                 continue;
             };
+            let query = query.with_language(&session.language);
             let last: Value = serde_json::from_str(&sub.data).unwrap_or(Value::Null);
-            let now = self.live.read(|c| swarm::run(c, &query));
+            let now = self.live.read(|c| swarm::run(c, &query, now_s));
             let Some(diff) = swarm::diff(&last, &now) else {
                 continue;
             };
@@ -622,8 +861,7 @@ impl Hub {
                 .delivered(&session.sid, &sub.subid, &sub.data, &now.to_string())
                 .await?
             {
-                let push = Answer::push([(sub.subid.clone(), diff)]);
-                pushes.push(serde_json::to_value(&push).unwrap_or(Value::Null));
+                pushes.insert(sub.subid.clone(), diff);
             }
         }
         Ok(pushes)
@@ -634,13 +872,15 @@ impl Hub {
             Ok(get) => get,
             Err(e) => return e.answer(),
         };
+        let query = get.query.with_language(&session.language);
+        let now_s = self.clock.now_ms() / 1000;
         if !get.subscribe {
-            return request.ok(self.live.read(|c| swarm::run(c, &get.query)));
+            let data = self.live.read(|c| swarm::run(c, &query, now_s));
+            return request.ok(json!({ "data": data }));
         }
-        let subid = subid_of(&request.params);
         {
             let subs = session.subs.lock().unwrap_or_else(|p| p.into_inner());
-            if !subs.contains(&subid) && subs.len() >= self.limits.subscriptions_per_session {
+            if subs.len() >= self.limits.subscriptions_per_session {
                 return Answer::error(
                     request.rid.clone(),
                     swarm::LIMIT_REACHED,
@@ -651,28 +891,30 @@ impl Hub {
                 );
             }
         }
+        let key = group_key(&request.params, &session.language);
+        let subid = new_subid();
         let data = {
             let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
-            if !groups.contains_key(&subid) && groups.len() >= self.limits.groups {
+            if !groups.contains_key(&key) && groups.len() >= self.limits.groups {
                 return Answer::error(
                     request.rid.clone(),
                     swarm::LIMIT_REACHED,
                     "too many distinct subscriptions, please try again later",
                 );
             }
-            let group = groups.entry(subid.clone()).or_insert_with(|| Group {
-                last: self.live.read(|c| swarm::run(c, &get.query)),
-                query: get.query,
+            let group = groups.entry(key.clone()).or_insert_with(|| Group {
+                last: self.live.read(|c| swarm::run(c, &query, now_s)),
+                query,
                 members: HashSet::new(),
             });
-            group.members.insert(session.sid.clone());
+            group.members.insert((session.sid.clone(), subid.clone()));
             group.last.clone()
         };
         session
             .subs
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(subid.clone());
+            .insert(subid.clone(), key);
         request.ok(json!({ "subid": subid, "data": data }))
     }
 
@@ -702,16 +944,26 @@ impl Hub {
 
     /// One round of fan-out (public for the benchmark).
     pub fn push_changes(&self) {
-        let mut outgoing: Vec<(Utf8Bytes, Vec<String>)> = Vec::new();
+        let mut outgoing: Vec<(Utf8Bytes, String)> = Vec::new();
+        // One push per changed group (what the benchmark records).
+        let mut changed: Vec<Utf8Bytes> = Vec::new();
+        let now_s = self.clock.now_ms() / 1000;
         {
             let mut groups = self.groups.lock().unwrap_or_else(|p| p.into_inner());
             self.live.read(|catalogue| {
-                for (subid, group) in groups.iter_mut() {
-                    let now = swarm::run(catalogue, &group.query);
+                for group in groups.values_mut() {
+                    let now = swarm::run(catalogue, &group.query, now_s);
                     if let Some(diff) = swarm::diff(&group.last, &now) {
                         group.last = now;
-                        let push = text(&Answer::push([(subid.clone(), diff)]));
-                        outgoing.push((push, group.members.iter().cloned().collect()));
+                        // Serialised once, wrapped per subscription.
+                        let diff = diff.to_string();
+                        for (i, (sid, subid)) in group.members.iter().enumerate() {
+                            let push = push_text(subid, &diff);
+                            if i == 0 {
+                                changed.push(push.clone());
+                            }
+                            outgoing.push((push, sid.clone()));
+                        }
                     }
                 }
             });
@@ -726,20 +978,18 @@ impl Hub {
             .as_mut()
         {
             let now = std::time::Instant::now();
-            recorded.extend(outgoing.iter().map(|(push, _)| (now, push.clone())));
+            recorded.extend(changed.into_iter().map(|push| (now, push)));
         }
         let members = self
             .members
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let mut slow = Vec::new();
-        for (push, sids) in &outgoing {
-            for sid in sids {
-                if let Some(session) = members.get(sid) {
-                    if !session.deliver(push) {
-                        slow.push(session.clone());
-                    }
+        let mut slow: Vec<Arc<Session>> = Vec::new();
+        for (push, sid) in &outgoing {
+            if let Some(session) = members.get(sid) {
+                if !session.deliver(push) && !slow.iter().any(|s| s.sid == *sid) {
+                    slow.push(session.clone());
                 }
             }
         }
@@ -760,11 +1010,20 @@ impl Hub {
     }
 }
 
-fn leave(groups: &mut HashMap<String, Group>, subid: &str, sid: &str) {
-    if let Some(group) = groups.get_mut(subid) {
-        group.members.remove(sid);
+/// The source of a `get` other than the sportsbook, if it is one.
+fn other_source(request: &Request) -> Option<&str> {
+    request
+        .params
+        .get("source")
+        .and_then(Value::as_str)
+        .filter(|s| super::sources::SOURCES.contains(s))
+}
+
+fn leave(groups: &mut HashMap<String, Group>, key: &str, sid: &str, subid: &str) {
+    if let Some(group) = groups.get_mut(key) {
+        group.members.remove(&(sid.to_string(), subid.to_string()));
         if group.members.is_empty() {
-            groups.remove(subid);
+            groups.remove(key);
         }
     }
 }

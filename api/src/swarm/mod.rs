@@ -3,7 +3,9 @@
 //! polling. The protocol's pure core is `domain::swarm`; `hub` keeps the
 //! sessions and fans out subscription diffs.
 
+pub mod flags;
 pub mod hub;
+pub mod sources;
 
 use std::sync::Arc;
 

@@ -33,6 +33,27 @@ const READS: &[&str] = &[
     "/api/user/messagesconfig",
     "/api/user/renewsession",
     "/api/report/betrecods",
+    "/api/vipsystem/allvipdetail",
+    "/api/vipsystem/vipdetail",
+    "/api/vipsystem/vipxporders",
+    "/api/vipsystem/scoreorders",
+    "/api/vipsystem/mcoindetail",
+    // Payments: reads the pages repeat (docs/payments.md).
+    "/api/emaildeposit/channels",
+    "/api/emaildeposit/GetVirtualExchangeRate",
+    "/api/emaildeposit/frame",
+    "/api/emaildeposit/newframe",
+    "/api/security/userbankinfo",
+    "/api/security/uservirtualbankinfo",
+    "/api/user/getthirdbalance",
+    "/api/report/moneyorders",
+    "/api/report/accountchanges",
+    "/api/report/depositrecordsdel",
+    "/api/report/depositprogress",
+    "/api/report/withdrawprogress",
+    "/api/report/withdrawbetlistv2",
+    "/api/report/memberreport",
+    "/api/report/usercenter",
 ];
 
 pub struct Transport {

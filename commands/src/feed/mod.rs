@@ -5,6 +5,7 @@
 
 mod fixture;
 mod simulator;
+pub mod sports;
 
 pub use fixture::{Fixture, FixtureFeed};
 pub use simulator::{

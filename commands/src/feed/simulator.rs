@@ -36,6 +36,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 
+use super::sports::{
+    league, spec, LeagueSpec, SportSpec, RACING_NAME, RACING_REGION, RACING_TRACKS, SPORTS,
+};
 use super::{Feed, Finished};
 
 /// Virtual horse racing.
@@ -52,8 +55,11 @@ pub const RACE_SECONDS: i64 = 60;
 /// Races open for betting per track.
 const RACES_AHEAD: usize = 4;
 const RACE_PRICE_MOVES_PER_TICK: usize = 2;
-const RACE_REGION: &str = "Virtual";
-const RACE_TRACKS: &[&str] = &["Royal Downs", "Meadow Park"];
+/// The live cycle is scheduled this far ahead (at most three game
+/// lengths), so several kick-offs are always within the next hour.
+const CYCLE_AHEAD_S: i64 = 1800;
+/// The fixture list covers this many days ahead.
+const FIXTURE_DAYS: i64 = 8;
 const HORSES: &[&str] = &[
     "Silver Arrow",
     "Midnight Storm",
@@ -93,145 +99,6 @@ impl Default for SimulatorSettings {
             price_moves_per_tick: 40,
         }
     }
-}
-
-struct SportSpec {
-    id: u64,
-    name: &'static str,
-    alias: &'static str,
-    draws: bool,
-    /// Expected total score (goals, points, games) and the state names.
-    scoring: u32,
-    /// Regulation time shown on the clock (0: the sport has no clock).
-    minutes: u32,
-    states: &'static [&'static str],
-    regions: &'static [(&'static str, &'static [&'static str])],
-    teams: &'static [&'static str],
-}
-
-const SPORTS: &[SportSpec] = &[
-    SportSpec {
-        id: 1,
-        name: "Football",
-        alias: "Soccer",
-        draws: true,
-        scoring: 3,
-        minutes: 90,
-        states: &["1st half", "2nd half"],
-        regions: &[
-            ("England", &["Premier League", "Championship"]),
-            ("Spain", &["LaLiga"]),
-            ("Germany", &["Bundesliga"]),
-            ("China", &["Chinese Super League"]),
-        ],
-        teams: &[
-            "Arsenal",
-            "Chelsea",
-            "Liverpool",
-            "Everton",
-            "Leeds",
-            "Burnley",
-            "Sevilla",
-            "Valencia",
-            "Girona",
-            "Bayern",
-            "Dortmund",
-            "Freiburg",
-            "Shanghai Port",
-            "Beijing Guoan",
-            "Shandong Taishan",
-            "Chengdu Rongcheng",
-        ],
-    },
-    SportSpec {
-        id: 2,
-        name: "Ice Hockey",
-        alias: "IceHockey",
-        draws: true,
-        scoring: 5,
-        minutes: 60,
-        states: &["period1", "period2", "period3"],
-        regions: &[("USA", &["NHL"]), ("Finland", &["Liiga"])],
-        teams: &[
-            "Rangers", "Bruins", "Oilers", "Kings", "Tappara", "Ilves", "HIFK", "Lukko",
-        ],
-    },
-    SportSpec {
-        id: 3,
-        name: "Basketball",
-        alias: "Basketball",
-        draws: false,
-        scoring: 210,
-        minutes: 48,
-        states: &["quarter1", "quarter2", "quarter3", "quarter4"],
-        regions: &[("USA", &["NBA"]), ("China", &["CBA"])],
-        teams: &[
-            "Lakers",
-            "Celtics",
-            "Warriors",
-            "Heat",
-            "Guangdong Tigers",
-            "Liaoning Flying Leopards",
-            "Beijing Ducks",
-            "Zhejiang Lions",
-        ],
-    },
-    SportSpec {
-        id: 4,
-        name: "Tennis",
-        alias: "Tennis",
-        draws: false,
-        scoring: 22,
-        minutes: 0,
-        states: &["set1", "set2", "set3"],
-        regions: &[("World", &["ATP Tour", "WTA Tour"])],
-        teams: &[
-            "Sinner J.",
-            "Alcaraz C.",
-            "Djokovic N.",
-            "Zverev A.",
-            "Sabalenka A.",
-            "Swiatek I.",
-            "Gauff C.",
-            "Zheng Q.",
-        ],
-    },
-    SportSpec {
-        id: 75,
-        name: "Counter-Strike 2",
-        alias: "CounterStrike",
-        draws: false,
-        scoring: 3,
-        minutes: 0,
-        states: &["map1", "map2", "map3"],
-        regions: &[("World", &["ESL Pro League"])],
-        teams: &["Natus Vincere", "FaZe", "Vitality", "G2", "Spirit", "MOUZ"],
-    },
-    SportSpec {
-        id: 300,
-        name: "Virtual Football",
-        alias: "VirtualFootball",
-        draws: true,
-        scoring: 3,
-        minutes: 90,
-        states: &["1st half", "2nd half"],
-        regions: &[("Virtual", &["Virtual League"])],
-        teams: &[
-            "Red Lions",
-            "Blue Eagles",
-            "Green Wolves",
-            "Gold Bears",
-            "Black Sharks",
-            "White Tigers",
-        ],
-    },
-];
-
-fn spec(sport_id: u64) -> &'static SportSpec {
-    SPORTS
-        .iter()
-        .find(|s| s.id == sport_id)
-        .unwrap_or(&SPORTS[0])
 }
 
 /// What the simulator knows about a game that the catalogue does not show.
@@ -302,26 +169,43 @@ impl Simulator {
         round_odds((fair * dec(94, 2)).max(dec(101, 2)))
     }
 
-    /// The teams of a competition's region: the sport's team list is
-    /// grouped by region in the order of its regions.
-    fn teams_of(
+    /// The competitions of a sport the simulator plays, in order, with
+    /// their leagues.
+    fn competitions_of(
         catalogue: &Catalogue,
         sport: &'static SportSpec,
+    ) -> Vec<(u64, &'static LeagueSpec)> {
+        let mut found: Vec<(i64, u64, &'static LeagueSpec)> = catalogue
+            .regions_of(sport.id)
+            .flat_map(|r| catalogue.competitions_of(r.id))
+            .filter_map(|c| league(sport, &c.name).map(|l| (c.order, c.id, l)))
+            .collect();
+        found.sort_by_key(|(order, id, _)| (*order, *id));
+        found.into_iter().map(|(_, id, l)| (id, l)).collect()
+    }
+
+    /// Two clubs of the league for a game at `start_ts`: those whose
+    /// nearest other game (before or after) is furthest away, so a club
+    /// plays once per matchday and never two games at once.
+    fn pick_clubs(
+        &mut self,
+        catalogue: &Catalogue,
         competition_id: u64,
-    ) -> &'static [&'static str] {
-        let region = catalogue
-            .competitions()
-            .get(&competition_id)
-            .and_then(|c| catalogue.regions().get(&c.region_id))
-            .map(|r| r.name.as_str());
-        let index = sport
-            .regions
-            .iter()
-            .position(|(name, _)| Some(*name) == region)
-            .unwrap_or(0);
-        let per_region = (sport.teams.len() / sport.regions.len().max(1)).max(2);
-        let start = (index * per_region).min(sport.teams.len() - per_region);
-        &sport.teams[start..start + per_region]
+        league: &'static LeagueSpec,
+        start_ts: i64,
+    ) -> (&'static str, &'static str) {
+        let mut clubs: Vec<&'static str> = league.clubs.to_vec();
+        clubs.shuffle(&mut self.rng);
+        let distance = |club: &str| -> i64 {
+            catalogue
+                .games_of(competition_id)
+                .filter(|g| g.team1_name == club || g.team2_name.as_deref() == Some(club))
+                .map(|g| (g.start_ts - start_ts).abs())
+                .min()
+                .unwrap_or(i64::MAX)
+        };
+        clubs.sort_by_key(|c| std::cmp::Reverse(distance(c)));
+        (clubs[0], clubs[1])
     }
 
     fn add_game(
@@ -332,12 +216,14 @@ impl Simulator {
         start_ts: i64,
     ) {
         let sport = spec(sport_id);
-        let teams = Self::teams_of(catalogue, sport, competition_id);
-        let a = self.rng.random_range(0..teams.len());
-        let mut b = self.rng.random_range(0..teams.len() - 1);
-        if b >= a {
-            b += 1;
-        }
+        let Some(league) = catalogue
+            .competitions()
+            .get(&competition_id)
+            .and_then(|c| league(sport, &c.name))
+        else {
+            return;
+        };
+        let (home, away) = self.pick_clubs(catalogue, competition_id, league, start_ts);
         let id = self.id();
         let edge = self.rng.random_range(-2..=2);
         let game = Game {
@@ -345,8 +231,8 @@ impl Simulator {
             competition_id,
             game_type: GameType::Prematch,
             start_ts,
-            team1_name: teams[a].to_string(),
-            team2_name: Some(teams[b].to_string()),
+            team1_name: home.to_string(),
+            team2_name: Some(away.to_string()),
             is_blocked: false,
             info: None,
             markets_count: 0,
@@ -539,43 +425,99 @@ impl Simulator {
         }
     }
 
-    fn populate_competition(
-        &mut self,
-        catalogue: &mut Catalogue,
-        competition_id: u64,
-        sport_id: u64,
-        now_s: i64,
-    ) {
-        let existing = catalogue
-            .games_of(competition_id)
-            .filter(|g| g.game_type != GameType::Live)
-            .count();
-        for _ in existing..self.settings.games_per_competition {
-            // Within the next eight days, on the quarter hour.
-            let offset = self.rng.random_range(600..8 * 86_400);
-            let start = (now_s + offset) / 900 * 900;
-            self.add_game(catalogue, competition_id, sport_id, start);
+    /// Keeps every sport's schedule full (idempotent: it only adds what is
+    /// missing, so an adopted catalogue is continued the same way):
+    ///
+    /// - the live cycle: kick-offs `live_seconds / (live_target + 1)` apart
+    ///   (or every `cycle_s`), staggered per sport, from `live_seconds` ago
+    ///   to `CYCLE_AHEAD_S` ahead, in the sport's competitions in turn. A
+    ///   game lasts `live_seconds`, so at every moment `live_target + 1`
+    ///   games of the sport are live, each at its own minute;
+    /// - the fixture list: every competition plays a matchday every
+    ///   `matchday_every_days` (competitions take turns, so every day has
+    ///   games), half its clubs' number of games spread over the day, for
+    ///   the next `FIXTURE_DAYS` days.
+    fn schedule(&mut self, catalogue: &mut Catalogue, now_s: i64) {
+        let live_s = self.settings.live_seconds.max(10);
+        for sport in SPORTS {
+            let competitions = Self::competitions_of(catalogue, sport);
+            if competitions.is_empty() {
+                continue;
+            }
+            let interval = match sport.cycle_s {
+                0 => (live_s / (sport.live_target as i64 + 1)).max(1),
+                cycle => cycle,
+            };
+            let offset = (sport.id as i64 * 37).rem_euclid(interval);
+            let ahead = CYCLE_AHEAD_S.min(3 * live_s);
+            let starts: std::collections::BTreeSet<i64> = competitions
+                .iter()
+                .flat_map(|(c, _)| catalogue.games_of(*c).map(|g| g.start_ts))
+                .collect();
+            let mut k = (now_s - live_s - offset).div_euclid(interval) + 1;
+            loop {
+                let start = k * interval + offset;
+                if start > now_s + ahead {
+                    break;
+                }
+                if !starts.contains(&start) {
+                    let (competition_id, _) =
+                        competitions[k.rem_euclid(competitions.len() as i64) as usize];
+                    self.add_game(catalogue, competition_id, sport.id, start);
+                }
+                k += 1;
+            }
+            if sport.matchday_every_days == 0 {
+                continue;
+            }
+            let today = now_s.div_euclid(86_400);
+            for (turn, (competition_id, league)) in competitions.iter().enumerate() {
+                let games = (league.clubs.len() / 2).max(1) as i64;
+                for day in today..=today + FIXTURE_DAYS {
+                    if (day + turn as i64).rem_euclid(sport.matchday_every_days) != 0 {
+                        continue;
+                    }
+                    for j in 0..games {
+                        // From 10:00 UTC, a competition's games spread
+                        // over eleven hours, on the quarter hour.
+                        let minute = 600 + (turn as i64 * 35) % 120 + j * (660 / games);
+                        let start = day * 86_400 + minute / 15 * 15 * 60;
+                        if start <= now_s || start > now_s + FIXTURE_DAYS * 86_400 {
+                            continue;
+                        }
+                        if catalogue
+                            .games_of(*competition_id)
+                            .any(|g| g.start_ts == start)
+                        {
+                            continue;
+                        }
+                        self.add_game(catalogue, *competition_id, sport.id, start);
+                    }
+                }
+            }
         }
     }
 
-    /// Moves one random event's price by up to 6% and re-rounds it
+    /// Moves random events' prices by up to 6% each and re-rounds them
     /// (racing runners move apart: `move_race_prices`).
-    fn move_price(&mut self, catalogue: &mut Catalogue) {
-        let racing = catalogue.events().range(RACE_ID_BASE..).count();
-        let count = catalogue.events().len() - racing;
-        if count == 0 {
+    fn move_prices(&mut self, catalogue: &mut Catalogue, moves: usize) {
+        let ids: Vec<u64> = catalogue
+            .events()
+            .range(..RACE_ID_BASE)
+            .map(|(id, _)| *id)
+            .collect();
+        if ids.is_empty() {
             return;
         }
-        let index = self.rng.random_range(0..count);
-        let Some(id) = catalogue.events().keys().nth(index).copied() else {
-            return;
-        };
-        let step = dec(self.rng.random_range(-60..=60), 3);
-        let _ = catalogue.update_event(id, |e| {
-            e.price = round_odds(
-                (e.price * (Decimal::ONE + step)).clamp(dec(101, 2), Decimal::from(100)),
-            );
-        });
+        for _ in 0..moves {
+            let id = ids[self.rng.random_range(0..ids.len())];
+            let step = dec(self.rng.random_range(-60..=60), 3);
+            let _ = catalogue.update_event(id, |e| {
+                e.price = round_odds(
+                    (e.price * (Decimal::ONE + step)).clamp(dec(101, 2), Decimal::from(100)),
+                );
+            });
+        }
     }
 
     /// Suspends a few markets and re-opens suspended ones.
@@ -605,10 +547,13 @@ impl Simulator {
             .map(|g| g.id)
             .collect();
         for id in due {
+            let start_ts = catalogue.games().get(&id).map_or(now_s, |g| g.start_ts);
             let Some(play) = self.plays.get_mut(&id) else {
                 continue;
             };
-            play.live_since = Some(now_s);
+            // Its clock runs from the kick-off (a tick may come later).
+            play.live_since =
+                Some(start_ts.clamp(now_s - self.settings.live_seconds.max(10), now_s));
             let state = spec(play.sport_id).states[0].to_string();
             let _ = catalogue.update_game(id, |g| {
                 g.game_type = GameType::Live;
@@ -619,6 +564,38 @@ impl Simulator {
                     score2: 0,
                 });
             });
+        }
+    }
+
+    /// At the start, games the cycle put under way get the score a game
+    /// would have by then (about the sport's expected scoring times the
+    /// part played, tilted by the edge).
+    fn score_games_under_way(&mut self, now_s: i64) {
+        let live_s = self.settings.live_seconds.max(10);
+        let ids: Vec<u64> = self
+            .plays
+            .iter()
+            .filter(|(_, p)| p.live_since.is_some_and(|since| since < now_s))
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let Some(play) = self.plays.get(&id).cloned() else {
+                continue;
+            };
+            let progress = (now_s - play.live_since.unwrap_or(now_s)) as f64 / live_s as f64;
+            let expected = f64::from(spec(play.sport_id).scoring) * progress.min(1.0);
+            let share = (0.5 + f64::from(play.edge) * 0.08).clamp(0.1, 0.9);
+            let mut side = |share: f64| -> u32 {
+                let factor = self.rng.random_range(0.0..2.0);
+                (expected * share * factor).round() as u32
+            };
+            let score = (side(share), side(1.0 - share));
+            if let Some(entry) = self.plays.get_mut(&id) {
+                entry.score = score;
+                if progress >= 0.5 {
+                    entry.first_half = Some((score.0 / 2, score.1 / 2));
+                }
+            }
         }
     }
 
@@ -753,23 +730,28 @@ impl Simulator {
     fn start_racing(&mut self, catalogue: &mut Catalogue, now_s: i64) {
         catalogue.insert_sport(Sport {
             id: RACING_SPORT_ID,
-            name: "Virtual Horse Racing".to_string(),
+            name: RACING_NAME.eng.to_string(),
             alias: "VirtualHorseRacing".to_string(),
             order: SPORTS.len() as i64,
+            names: RACING_NAME.names(),
         });
         let region_id = self.race_id();
         let _ = catalogue.insert_region(Region {
             id: region_id,
             sport_id: RACING_SPORT_ID,
-            name: RACE_REGION.to_string(),
-            alias: RACE_REGION.to_string(),
+            name: RACING_REGION.eng.to_string(),
+            alias: RACING_REGION.eng.to_string(),
+            order: 0,
+            names: RACING_REGION.names(),
         });
-        for track in RACE_TRACKS {
+        for (order, track) in RACING_TRACKS.iter().enumerate() {
             let competition_id = self.race_id();
             let _ = catalogue.insert_competition(Competition {
                 id: competition_id,
                 region_id,
-                name: track.to_string(),
+                name: track.eng.to_string(),
+                order: order as i64,
+                names: track.names(),
             });
             let started = now_s - self.race_rng.random_range(1..RACE_SECONDS / 2);
             self.add_race(catalogue, competition_id, started);
@@ -1110,39 +1092,43 @@ impl Simulator {
 
 impl Feed for Simulator {
     fn start(&mut self, catalogue: &mut Catalogue, now_s: i64) {
+        let mut competition_order = 0;
         for (order, sport) in SPORTS.iter().enumerate() {
             catalogue.insert_sport(Sport {
                 id: sport.id,
-                name: sport.name.to_string(),
+                name: sport.name.eng.to_string(),
                 alias: sport.alias.to_string(),
                 order: order as i64,
+                names: sport.name.names(),
             });
-            for (region_name, competitions) in sport.regions {
+            for (region_order, region) in sport.regions.iter().enumerate() {
                 let region_id = self.id();
                 let _ = catalogue.insert_region(Region {
                     id: region_id,
                     sport_id: sport.id,
-                    name: region_name.to_string(),
-                    alias: region_name.replace(' ', ""),
+                    name: region.name.eng.to_string(),
+                    alias: region.name.eng.replace(' ', ""),
+                    order: region_order as i64,
+                    names: region.name.names(),
                 });
-                for competition in *competitions {
+                for league in region.leagues {
                     let competition_id = self.id();
+                    competition_order += 1;
                     let _ = catalogue.insert_competition(Competition {
                         id: competition_id,
                         region_id,
-                        name: competition.to_string(),
+                        name: league.name.eng.to_string(),
+                        order: competition_order,
+                        names: league.name.names(),
                     });
-                    // One game already under way in each competition.
-                    let started = now_s
-                        - self
-                            .rng
-                            .random_range(1..(self.settings.live_seconds / 2).max(2));
-                    self.add_game(catalogue, competition_id, sport.id, started);
-                    self.populate_competition(catalogue, competition_id, sport.id, now_s);
                 }
             }
         }
+        self.schedule(catalogue, now_s);
         self.go_live(catalogue, now_s);
+        self.score_games_under_way(now_s);
+        // Games already under way show their clocks at once.
+        let _ = self.play_live(catalogue, now_s);
         self.start_racing(catalogue, now_s);
         self.races_go_off(catalogue, now_s);
     }
@@ -1217,29 +1203,15 @@ impl Feed for Simulator {
 
     fn tick(&mut self, catalogue: &mut Catalogue, now_s: i64) -> Vec<Finished> {
         self.go_live(catalogue, now_s);
-        for _ in 0..self.settings.price_moves_per_tick {
-            self.move_price(catalogue);
-        }
+        self.move_prices(catalogue, self.settings.price_moves_per_tick);
         self.flip_suspensions(catalogue);
         let done = self.play_live(catalogue, now_s);
         let finished: Vec<Finished> = done
             .into_iter()
             .filter_map(|id| self.finish(catalogue, id))
             .collect();
-        let competitions: Vec<(u64, u64)> = catalogue
-            .competitions()
-            .values()
-            .filter_map(|c| {
-                catalogue
-                    .regions()
-                    .get(&c.region_id)
-                    .map(|r| (c.id, r.sport_id))
-            })
-            .filter(|(_, sport_id)| *sport_id != RACING_SPORT_ID)
-            .collect();
-        for (competition_id, sport_id) in competitions {
-            self.populate_competition(catalogue, competition_id, sport_id, now_s);
-        }
+        self.schedule(catalogue, now_s);
+        self.go_live(catalogue, now_s);
         let mut finished = finished;
         finished.extend(self.tick_racing(catalogue, now_s));
         finished
@@ -1289,19 +1261,29 @@ mod tests {
     }
 
     #[test]
-    fn teams_play_in_their_own_region() {
-        let (catalogue, _) = run(4, 3);
-        let english = ["Arsenal", "Chelsea", "Liverpool", "Everton"];
+    fn every_competition_plays_its_own_clubs() {
+        let (catalogue, _) = run(4, 30);
         for game in catalogue.games().values() {
             let lineage = catalogue.lineage(game.id).unwrap();
-            if lineage.region.name == "England" {
+            if lineage.sport.id == RACING_SPORT_ID {
+                continue;
+            }
+            let league = league(spec(lineage.sport.id), &lineage.competition.name).unwrap();
+            for team in [Some(game.team1_name.as_str()), game.team2_name.as_deref()] {
+                let team = team.unwrap();
                 assert!(
-                    english.contains(&game.team1_name.as_str()),
-                    "{}",
-                    game.team1_name
+                    league.clubs.contains(&team),
+                    "{team} in {}",
+                    lineage.competition.name
                 );
             }
         }
+        // Liverpool never plays in the Championship, nor Bayern in LaLiga.
+        assert!(league(spec(1), "Championship")
+            .unwrap()
+            .clubs
+            .iter()
+            .all(|c| !league(spec(1), "Premier League").unwrap().clubs.contains(c)));
     }
 
     #[test]
@@ -1582,5 +1564,179 @@ mod tests {
         upgraded.tick(&mut old, t0 + 21);
         assert!(old.sports().contains_key(&RACING_SPORT_ID));
         assert_eq!(racing_games(&old).len(), 2 * (1 + RACES_AHEAD));
+    }
+}
+
+/// The living demo feed (issue 17): live counts at every minute of two
+/// simulated days, the fixture list, virtual football and translations.
+#[cfg(test)]
+mod living_feed {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Games live at every moment, per sport.
+    const TARGETS: &[(u64, usize)] = &[(1, 6), (3, 3), (4, 3), (2, 2), (75, 1)];
+
+    fn sport_of(catalogue: &Catalogue, game: &Game) -> u64 {
+        catalogue.lineage(game.id).map_or(0, |l| l.sport.id)
+    }
+
+    #[test]
+    fn live_counts_hold_at_every_minute_over_48_hours() {
+        let mut sim = Simulator::new(SimulatorSettings::default());
+        let mut catalogue = Catalogue::new();
+        // Any hour of the day: start at 03:17 UTC.
+        let t0 = 1_800_000_000 / 86_400 * 86_400 + 3 * 3600 + 17 * 60;
+        sim.start(&mut catalogue, t0);
+        for minute in 0..=48 * 60 {
+            let now = t0 + minute * 60;
+            if minute > 0 {
+                sim.tick(&mut catalogue, now);
+            }
+            let mut live: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+            for game in catalogue.games().values() {
+                if game.game_type == GameType::Live {
+                    let clock = game.info.as_ref().map_or(0, |i| i.clock);
+                    live.entry(sport_of(&catalogue, game))
+                        .or_default()
+                        .push(clock);
+                }
+            }
+            for (sport, target) in TARGETS {
+                let clocks = live.get(sport).cloned().unwrap_or_default();
+                assert!(
+                    clocks.len() >= *target,
+                    "minute {minute}: sport {sport} has {} live games",
+                    clocks.len()
+                );
+                // Staggered: at different minutes of their games (tennis
+                // and esports have no clock).
+                if spec(*sport).minutes > 0 {
+                    let mut minutes: Vec<u32> = clocks.iter().map(|c| c / 60).collect();
+                    minutes.sort();
+                    minutes.dedup();
+                    assert!(
+                        minutes.len() >= *target,
+                        "minute {minute}: sport {sport} clocks {clocks:?}"
+                    );
+                }
+            }
+            // Several kick-offs within the next hour, and virtual football
+            // kicking off within every five minutes.
+            let soon = catalogue
+                .games()
+                .values()
+                .filter(|g| g.game_type == GameType::Prematch && g.start_ts <= now + 3600)
+                .filter(|g| sport_of(&catalogue, g) != RACING_SPORT_ID)
+                .count();
+            assert!(
+                soon >= 5,
+                "minute {minute}: {soon} kick-offs within the hour"
+            );
+            let virtual_next = catalogue
+                .games()
+                .values()
+                .filter(|g| sport_of(&catalogue, g) == 300 && g.start_ts > now)
+                .map(|g| g.start_ts)
+                .min()
+                .unwrap();
+            assert!(
+                virtual_next <= now + 300,
+                "minute {minute}: virtual football"
+            );
+            if minute % 360 == 0 {
+                fixture_list_is_plausible(&catalogue, now);
+            }
+        }
+    }
+
+    /// Games on every one of the next eight days; no club plays two games
+    /// at once, nor more than two in four days in the fixture list.
+    fn fixture_list_is_plausible(catalogue: &Catalogue, now: i64) {
+        let today = now.div_euclid(86_400);
+        for day in today + 1..=today + 7 {
+            let football = catalogue
+                .games()
+                .values()
+                .filter(|g| g.start_ts.div_euclid(86_400) == day && sport_of(catalogue, g) == 1)
+                .count();
+            assert!(football >= 5, "day {day}: {football} football games");
+        }
+        let live_s = SimulatorSettings::default().live_seconds;
+        for competition in catalogue.competitions().values() {
+            let mut by_club: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+            for game in catalogue.games_of(competition.id) {
+                for team in [Some(game.team1_name.as_str()), game.team2_name.as_deref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    by_club.entry(team).or_default().push(game.start_ts);
+                }
+            }
+            for (club, mut starts) in by_club {
+                starts.sort();
+                for pair in starts.windows(2) {
+                    assert!(
+                        pair[1] - pair[0] >= live_s,
+                        "{club} plays twice at once in {}",
+                        competition.name
+                    );
+                }
+                let fixtures: Vec<i64> = starts
+                    .into_iter()
+                    .filter(|s| *s > now + 3 * live_s)
+                    .collect();
+                for window in fixtures.windows(3) {
+                    assert!(
+                        window[2] - window[0] >= 4 * 86_400 || competition.name == "Virtual League",
+                        "{club} plays three games in four days in {}",
+                        competition.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sport_region_and_competition_names_come_in_three_languages() {
+        let mut sim = Simulator::new(SimulatorSettings::default());
+        let mut catalogue = Catalogue::new();
+        sim.start(&mut catalogue, 1_800_000_000);
+        for sport in catalogue.sports().values() {
+            for language in ["eng", "zhh", "tha"] {
+                assert!(
+                    sport.names.contains_key(language),
+                    "{} {language}",
+                    sport.name
+                );
+            }
+        }
+        assert_eq!(catalogue.sports()[&1].names["zhh"], "足球");
+        assert_eq!(catalogue.sports()[&1].names["tha"], "ฟุตบอล");
+        for region in catalogue.regions().values() {
+            assert_eq!(region.names.len(), 3, "{}", region.name);
+        }
+        for competition in catalogue.competitions().values() {
+            assert_eq!(competition.names.len(), 3, "{}", competition.name);
+            assert_ne!(competition.names["zhh"], competition.name);
+        }
+    }
+
+    #[test]
+    fn the_schedule_is_deterministic_for_a_seed() {
+        let build = |seed| {
+            let mut sim = Simulator::new(SimulatorSettings {
+                seed,
+                ..Default::default()
+            });
+            let mut catalogue = Catalogue::new();
+            sim.start(&mut catalogue, 1_800_000_000);
+            for m in 1..=30 {
+                sim.tick(&mut catalogue, 1_800_000_000 + m * 60);
+            }
+            catalogue
+        };
+        assert_eq!(build(3), build(3));
+        assert_ne!(build(3), build(4));
     }
 }

@@ -50,9 +50,9 @@ use std::collections::BTreeMap;
 use rust_decimal::{Decimal, RoundingStrategy};
 use serde::{Deserialize, Serialize};
 
+use super::arith::place_odds;
 use super::model::{Leg, ValidBet};
 use super::settle::{outcome_factor, settle, ExpressBonus, LegResults, MAX_LINE_ODDS};
-use super::slip::place_odds;
 use super::{Bet, BetCommand, BetType, Placement};
 use crate::money::round_odds;
 use crate::result::SelectionOutcome;

@@ -1,6 +1,9 @@
 //! Bets: placement rules, settlement and the Bet aggregate.
 //!
 //! - `model`: the request, quote, limits, accepted bet and refusal shapes.
+//! - `arith`: the betslip arithmetic (line stakes, better odds, place
+//!   odds, the odds limit), twinned in the client and held to the shared
+//!   vectors in `testdata/betslip_vectors.json`.
 //! - `slip`: `validate` turns a member's `do_bet` request plus what the live
 //!   catalogue says now (one `Quote` per pick) into a `ValidBet` with the
 //!   accepted prices, or refuses it with a catalogue code (spec 000 sections
@@ -20,6 +23,9 @@
 //! mode -1..2, status -5..5).
 
 mod aggregate;
+pub mod arith;
+#[cfg(test)]
+mod arith_tests;
 mod cashout;
 #[cfg(test)]
 mod cashout_tests;
@@ -38,6 +44,7 @@ mod slip_tests;
 mod tests;
 
 pub use aggregate::{Bet, Placement};
+pub use arith::{better_odds, combination_count, place_odds};
 pub use cashout::{
     at_one_place, auto_cashout_bounds, auto_cashout_due, cash_out_offered, cashout_amount, reprice,
     running_bet, stake_part, AcceptedTerms, AutoCashout, CounterOffer, AUTO_MAX_FACTOR,
@@ -53,7 +60,7 @@ pub use request_id::{RequestId, REQUEST_ID_MAX};
 pub use settle::{
     outcome_factor, settle, status_of, BetSettlement, ExpressBonus, LegResults, MAX_LINE_ODDS,
 };
-pub use slip::{better_odds, combination_count, combinations, place_odds, validate};
+pub use slip::{combinations, validate};
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

@@ -43,8 +43,8 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::arith::place_odds;
 use super::model::{Leg, ValidBet};
-use super::slip::place_odds;
 use super::{BetStatus, BetType};
 use crate::result::SelectionOutcome;
 use crate::Currency;

@@ -3,10 +3,10 @@
 //! accepted prices or a `BetRefusal` with its catalogue code out.
 //!
 //! Readings chosen where the spec is open:
-//! - `amount` is the unit stake: a single, express or chain stakes it once;
-//!   a system splits it over its combinations (rounded down to the
-//!   currency, the unspent cents are not taken); each-way doubles it (a win
-//!   part and a place part of the same size).
+//! - `amount` is the total stake (see `arith`, the one place of the
+//!   betslip arithmetic): split over the bet's lines (a system's
+//!   combinations; each-way halves it into a win and a place part), each
+//!   line stake rounded down to the currency, the unspent cents not taken.
 //! - The minimum stake applies to the smallest line (one part of one
 //!   combination); the maximum, the member limit and the balance apply to
 //!   the total stake taken. Stake limits answer 1560 / 1550 (the betting
@@ -18,72 +18,29 @@
 //!   a change (1800 with `new_base`) unless mode 2. Without it, no check.
 //! - The express odds limit is 1000 (`EXPRESS_ODDS_LIMIT`; the spec's other
 //!   reading, 10000, is `EXPRESS_ODDS_LIMIT_HIGH`). It applies to an express
-//!   and to every combination of a system (each is an express); SP legs
-//!   count as unknown and are left out of the product.
+//!   and to every combination of a system (each is an express), not to a
+//!   chain; SP legs count as unknown and are left out of the product.
 //! - Better odds (`is_offer`) apply to single bets on a fixed price only
-//!   (ignored elsewhere): see `better_odds`.
+//!   (ignored elsewhere): see `better_odds`. The pick's price is the
+//!   offered (raised) price the member saw; it is compared with the raised
+//!   live price (the plain live price is taken too), and 1800 carries the
+//!   plain live price in `new_price`, which the client raises again.
 //! - Bankers count in system bets only; elsewhere the flag is ignored.
 //! - A chain's legs keep the order of the request (see `settle`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
+use super::arith::{
+    better_odds, charged, combination_count, line_count, line_stake, odds_limit_applies, place_odds,
+};
 use super::model::*;
 use super::settle::{settle, ExpressBonus, LegResults};
 use super::{AcceptMode, BetType};
 use crate::money::round_odds;
 use crate::result::SelectionOutcome;
 use crate::Currency;
-
-/// Better odds (spec 000 section 9): the price raised by 10% of its margin
-/// over 1, rounded up; "rounded up above 10" read as: a raised price above
-/// 10 is rounded up to 2 places, any other up to 3 (the odds precision).
-/// Prices below 1.06 are left as they are, and so is a price too long to
-/// raise (past about 7.2 x 10^28, where a Decimal would overflow).
-pub fn better_odds(price: Decimal) -> Decimal {
-    if price < Decimal::new(106, 2) {
-        return price;
-    }
-    let Some(raised) = price.checked_add((price - Decimal::ONE) / Decimal::TEN) else {
-        return price;
-    };
-    let places = if raised > Decimal::TEN { 2 } else { 3 };
-    raised
-        .round_dp_with_strategy(places, RoundingStrategy::ToPositiveInfinity)
-        .normalize()
-}
-
-/// Each-way place odds: 1 + (price - 1) x coefficient, at 3 places.
-pub fn place_odds(price: Decimal, ew_coeff: Decimal) -> Decimal {
-    round_odds(Decimal::ONE + (price - Decimal::ONE) * ew_coeff)
-}
-
-/// How many lines `combinations(n, k, bankers)` would make:
-/// C(n - bankers, k - bankers), saturating at `u64::MAX` (so a count can be
-/// checked against a cap before anything is generated).
-pub fn combination_count(n: usize, k: usize, bankers: usize) -> u64 {
-    let (Some(free), Some(pick)) = (n.checked_sub(bankers), k.checked_sub(bankers)) else {
-        return 0;
-    };
-    if pick > free {
-        return 0;
-    }
-    let pick = pick.min(free - pick) as u128;
-    let free = free as u128;
-    let mut count: u128 = 1;
-    for i in 0..pick {
-        // count * (free - i) / (i + 1) stays a whole number at every step.
-        count = match count.checked_mul(free - i) {
-            Some(c) => c / (i + 1),
-            None => return u64::MAX,
-        };
-        if count > u64::MAX as u128 {
-            return u64::MAX;
-        }
-    }
-    count as u64
-}
 
 /// The k-subsets of 0..n that contain every banker, in lexicographic
 /// order: C(n - bankers, k - bankers) of them.
@@ -143,7 +100,12 @@ pub fn validate(
         .map(|pick| check_pick(request, pick, quotes.get(&pick.event_id)))
         .collect::<Result<Vec<_>, _>>()?;
     check_combination(request.bet_type, &picked)?;
-    check_prices(request.mode, &request.selections, &picked)?;
+    check_prices(
+        request.mode,
+        is_boosted(request),
+        &request.selections,
+        &picked,
+    )?;
     let legs = accepted_legs(request, &picked);
     let boosted = is_boosted(request)
         && request
@@ -153,25 +115,18 @@ pub fn validate(
             .any(|(p, q)| p.price != SP_PRICE && better_odds(q.price) != q.price);
     let combos = combinations_of(request.bet_type, size, &legs);
     check_odds_limit(request.bet_type, &legs, &combos, limits.max_express_odds)?;
-    let parts = if request.each_way { 2 } else { 1 };
-    let unit_stake = match request.bet_type {
-        BetType::System => (request.amount / Decimal::from(combos.len()))
-            .round_dp_with_strategy(limits.currency.places(), RoundingStrategy::ToZero),
-        _ => request.amount,
-    };
+    let lines = line_count(combos.len(), request.each_way);
+    let unit_stake = line_stake(request.amount, lines, limits.currency);
     let super_bet = request.mode == AcceptMode::SuperBet;
-    // A member's amount times the lines may not fit a Decimal: such a
-    // stake is above any maximum (and any balance).
-    let stake = unit_stake
-        .checked_mul(Decimal::from(combos.len() * parts))
-        .map(|s| limits.currency.round(s))
-        .ok_or(if super_bet {
-            BetRefusal::InsufficientBalance
-        } else {
-            BetRefusal::AboveMax {
-                max: limits.max_stake,
-            }
-        })?;
+    // Defensive: the line stake times the lines never exceeds the amount,
+    // but a stake that did not fit would be above any maximum.
+    let stake = charged(unit_stake, lines, limits.currency).ok_or(if super_bet {
+        BetRefusal::InsufficientBalance
+    } else {
+        BetRefusal::AboveMax {
+            max: limits.max_stake,
+        }
+    })?;
     check_limits(unit_stake, stake, super_bet, limits, balance)?;
     let mut bet = ValidBet {
         bet_type: request.bet_type,
@@ -302,11 +257,23 @@ fn check_combination(bet_type: BetType, quotes: &[&Quote]) -> Result<(), BetRefu
 
 /// 1800 when a price or base moved in a way the mode does not accept; the
 /// details list every moved selection so the client can refresh them all.
-fn check_prices(mode: AcceptMode, picks: &[Pick], quotes: &[&Quote]) -> Result<(), BetRefusal> {
+/// A better-odds single is held to the raised live price (or the plain one).
+fn check_prices(
+    mode: AcceptMode,
+    boosted: bool,
+    picks: &[Pick],
+    quotes: &[&Quote],
+) -> Result<(), BetRefusal> {
     let mut details = Vec::new();
     let mut refused = false;
     for (pick, quote) in picks.iter().zip(quotes) {
-        let price_moved = pick.price != SP_PRICE && pick.price != quote.price;
+        let offered = if boosted {
+            better_odds(quote.price)
+        } else {
+            quote.price
+        };
+        let price_moved =
+            pick.price != SP_PRICE && pick.price != offered && pick.price != quote.price;
         let base_moved = pick.base.is_some() && pick.base != quote.base;
         if !price_moved && !base_moved {
             continue;
@@ -314,7 +281,7 @@ fn check_prices(mode: AcceptMode, picks: &[Pick], quotes: &[&Quote]) -> Result<(
         let price_ok = !price_moved
             || match mode {
                 AcceptMode::Any => true,
-                AcceptMode::Higher => quote.price > pick.price,
+                AcceptMode::Higher => offered > pick.price,
                 AcceptMode::NoChanges | AcceptMode::SuperBet => false,
             };
         let base_ok = !base_moved || mode == AcceptMode::Any;
@@ -402,7 +369,7 @@ fn check_odds_limit(
     combos: &[Vec<usize>],
     limit: Decimal,
 ) -> Result<(), BetRefusal> {
-    if !matches!(bet_type, BetType::Express | BetType::System) {
+    if !odds_limit_applies(bet_type) {
         return Ok(());
     }
     for combo in combos {

@@ -434,8 +434,8 @@ fn better_odds_apply_to_singles_only() {
 }
 
 #[test]
-fn each_way_doubles_the_stake_and_adds_place_odds() {
-    let mut req = request(BetType::Single, dec!(10), vec![pick(1, dec!(5))]);
+fn each_way_halves_the_amount_and_adds_place_odds() {
+    let mut req = request(BetType::Single, dec!(20), vec![pick(1, dec!(5))]);
     req.each_way = true;
     let bet = place(&req, &market(&[dec!(5)])).unwrap();
     assert_eq!(bet.stake, dec!(20.00));
@@ -664,7 +664,8 @@ fn each_way_and_sp_bets_are_accepted_on_the_terms_the_catalogue_gives() {
         .unwrap();
     let racing = quotes(&catalogue);
     let bet = validate(&ew, &racing, &limits(), dec!(100)).unwrap();
-    assert_eq!(bet.stake, dec!(20));
+    // The amount is the total: 5 on the win part and 5 on the place part.
+    assert_eq!((bet.unit_stake, bet.stake), (dec!(5), dec!(10)));
     // 1 + 1.1 / 4 = 1.275.
     assert_eq!(bet.legs[0].place_price, Some(dec!(1.275)));
     assert_eq!(bet.legs[0].ew_coeff, Some(dec!(0.25)));

@@ -38,7 +38,8 @@ use serde::{Deserialize, Serialize};
 pub use changes::{ChangeSet, Removed};
 pub use handicap::{handicap_lines, split_quarter};
 pub use model::{
-    Competition, Event, Game, GameType, LiveInfo, Market, Region, Sport, UnknownGameType,
+    localized, Competition, Event, Game, GameType, LiveInfo, Market, Names, Region, Sport,
+    UnknownGameType,
 };
 pub use search::{
     game_link, link_for, min_term_length, search, SearchCompetition, SearchGame, SearchGroup,

@@ -2,8 +2,19 @@
 //! travel as strings, like every `Decimal` in this workspace, and are read
 //! from strings or numbers.
 
+use std::collections::BTreeMap;
+
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+
+/// A name per language (`"eng"`, `"zhh"`, `"tha"` ...), besides the row's
+/// `name` (the default when the session's language has none).
+pub type Names = BTreeMap<String, String>;
+
+/// The row's name in `language`, or its default name.
+pub fn localized<'a>(names: &'a Names, default: &'a str, language: &str) -> &'a str {
+    names.get(language).map_or(default, String::as_str)
+}
 
 /// A sport (Football, Basketball ...). `order` is the menu position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -12,6 +23,9 @@ pub struct Sport {
     pub name: String,
     pub alias: String,
     pub order: i64,
+    /// Translations of `name` (optional; a Swarm session's language picks one).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: Names,
 }
 
 /// A region (country or area) inside one sport.
@@ -21,6 +35,11 @@ pub struct Region {
     pub sport_id: u64,
     pub name: String,
     pub alias: String,
+    /// Menu position inside the sport (0 when the feed gives none).
+    #[serde(default)]
+    pub order: i64,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: Names,
 }
 
 /// A competition (league, cup) inside one region.
@@ -29,6 +48,11 @@ pub struct Competition {
     pub id: u64,
     pub region_id: u64,
     pub name: String,
+    /// Menu position inside the region (0 when the feed gives none).
+    #[serde(default)]
+    pub order: i64,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub names: Names,
 }
 
 /// How a game is listed. The wire carries the number.

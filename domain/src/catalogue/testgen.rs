@@ -82,6 +82,7 @@ pub fn catalogue(rng: &mut Rng) -> Catalogue {
             name: name.into(),
             alias: alias.into(),
             order: rng.below(5) as i64,
+            names: Default::default(),
         });
         for _ in 0..rng.below(3) {
             add_region(rng, &mut c, id);
@@ -114,6 +115,8 @@ fn add_region(rng: &mut Rng, c: &mut Catalogue, sport_id: u64) {
         sport_id,
         name,
         alias,
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     for _ in 0..rng.below(3) {
@@ -130,6 +133,8 @@ fn add_competition(rng: &mut Rng, c: &mut Catalogue, region_id: u64) {
         id,
         region_id,
         name,
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     for _ in 0..rng.below(4) {
@@ -261,6 +266,7 @@ pub fn sport(id: u64, name: &str, order: i64) -> Sport {
         name: name.into(),
         alias: name.replace(' ', ""),
         order,
+        names: Default::default(),
     }
 }
 
@@ -318,6 +324,8 @@ pub fn small() -> Catalogue {
         sport_id: 1,
         name: "England".into(),
         alias: "England".into(),
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     c.insert_region(Region {
@@ -325,18 +333,24 @@ pub fn small() -> Catalogue {
         sport_id: 3,
         name: "USA".into(),
         alias: "USA".into(),
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     c.insert_competition(Competition {
         id: 100,
         region_id: 10,
         name: "Premier League".into(),
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     c.insert_competition(Competition {
         id: 300,
         region_id: 30,
         name: "NBA".into(),
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     c.insert_game(game(1000, 100, "Arsenal", Some("Chelsea")))

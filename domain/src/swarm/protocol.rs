@@ -65,9 +65,10 @@ pub enum Command {
     BookBet,
     GetBooking,
     Ping,
+    GetBalance,
 }
 
-const COMMANDS: [(Command, &str); 20] = [
+const COMMANDS: [(Command, &str); 21] = [
     (Command::RequestSession, "request_session"),
     (Command::Login, "login"),
     (Command::RestoreLogin, "restore_login"),
@@ -88,6 +89,7 @@ const COMMANDS: [(Command, &str); 20] = [
     (Command::BookBet, "book_bet"),
     (Command::GetBooking, "get_booking"),
     (Command::Ping, "ping"),
+    (Command::GetBalance, "get_balance"),
 ];
 
 impl Command {

@@ -1,24 +1,34 @@
 //! The `get` command's query: `what` names the levels (and fields) to
-//! answer, `where` filters rows on any level. Parsing checks every name,
-//! operator and operand against the level's fields, so a malformed query
-//! is a typed `QueryError` (protocol code 3), never a panic and never a
-//! silently empty answer.
+//! answer, `where` filters rows on any level. Parsing is liberal where the
+//! real protocol is (a field a level does not have is left out of the
+//! answer, and a condition on one is ignored) and strict on types: a known
+//! field with a wrong operand, an unknown operator or a malformed shape is
+//! a typed `QueryError` (protocol code 3) naming the field, never a panic
+//! and never a silently empty answer.
 //!
-//! `what`: `{"<level>": [fields]}`; an empty list means every field, and
-//! `"@count"` (or `["@count"]`) asks for the number of matching rows
-//! instead of the rows. A count must be the deepest level asked.
+//! `what`: `{"<level>": <selection>}`; a selection is a list of field
+//! names (`["id", "name"]`), the same list nested once (`[["id",
+//! "name"]]`), an empty list (every field) or `"@count"` (also
+//! `["@count"]`): the number of matching rows in place of the rows. A
+//! count must be the deepest level asked.
 //!
-//! `where`: `{"<level>": {<condition>...}}`; the conditions of a level
-//! all hold (and). A condition is `"<field>": <operand>` or one of
-//! `"@or": [{<conditions>}, ...]`, `"@and": [{<conditions>}, ...]`,
-//! `"@node_limit": n`. An operand is a plain value (equality) or an object
-//! of operators, all of which hold: `@in` / `@nin` (list), `@gt`, `@gte`,
-//! `@lt`, `@lte` (number, or string for text fields), `@like` (string:
-//! case-insensitive substring, text fields only), and `@or` / `@and` (list
-//! of operands) to combine operators on one field. `null` is equality with
-//! an absent optional field. Numbers and decimals take JSON numbers or
-//! numeric strings; flags take true/false or 1/0; `game.info` cannot be
-//! filtered.
+//! `where`: `{"<level>": {<condition>...}}` (or `null`: no conditions);
+//! the conditions of a level all hold (and). A condition is `"<field>":
+//! <operand>` or one of `"@or": [{<conditions>}, ...]`, `"@and":
+//! [{<conditions>}, ...]`, `"@node_limit": n` (at most n rows under each
+//! parent), `"@limit": n` (at most n rows of the level in the whole
+//! answer). An operand is a plain value (equality) or an object of
+//! operators, all of which hold: `@in` / `@nin` (list), `@ne`, `@gt`,
+//! `@gte`, `@lt`, `@lte` (number, or string for text fields; a number may
+//! be `{"@now": seconds}`, the time of the answer plus seconds), `@now`
+//! (an object of operators on the field less the time of the answer:
+//! `{"@now": {"@gte": 0, "@lt": 3600}}` = within the next hour), `@like`
+//! (case-insensitive substring on a text field: a string, or a map
+//! language -> string that holds when the name in any of those languages
+//! contains its term), and `@or` / `@and` (list of operands) to combine
+//! operators on one field. `null` is equality with an absent optional
+//! field. Numbers and decimals take JSON numbers or numeric strings;
+//! flags take true/false or 1/0; `game.info` cannot be filtered.
 
 use std::cmp::Ordering;
 use std::str::FromStr;
@@ -26,7 +36,7 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
-use super::schema::{self, Kind, Scalar};
+use super::schema::{self, Ctx, Kind, Scalar};
 use crate::catalogue::Level;
 
 /// Why a `get` was refused.
@@ -55,7 +65,11 @@ pub enum QueryError {
     NotFilterable { level: Level, field: String },
     #[error("@node_limit on {0} must be a whole number of at least 0")]
     BadNodeLimit(Level),
-    #[error("what.{0} must be a list of field names or \"@count\"")]
+    #[error("@limit on {0} must be a whole number of at least 0")]
+    BadLimit(Level),
+    #[error(
+        "what.{0} must be a list of field names (or a list of one such list), [] or \"@count\""
+    )]
     BadSelection(Level),
     #[error("@count on {0} must be the deepest level asked")]
     CountNotDeepest(Level),
@@ -85,10 +99,11 @@ pub enum Selection {
     Count,
 }
 
-/// A parsed `get` query.
+/// A parsed `get` query, with the language its names are answered in.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Query {
     levels: [LevelQuery; 6],
+    language: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -96,6 +111,7 @@ struct LevelQuery {
     selection: Option<Selection>,
     conditions: Vec<Condition>,
     node_limit: Option<usize>,
+    limit: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -108,10 +124,15 @@ enum Condition {
 #[derive(Debug, Clone, PartialEq)]
 enum Predicate {
     Eq(Operand),
+    Ne(Operand),
     In(Vec<Operand>),
     Nin(Vec<Operand>),
     Compare(Ordering, bool, Operand),
     Like(String),
+    /// `@like` with a map: (language, lowercase term) pairs, any holds.
+    LikeIn(Vec<(String, String)>),
+    /// `@now` as an operator: the inner predicate on (value - now).
+    SinceNow(Box<Predicate>),
     All(Vec<Predicate>),
     Any(Vec<Predicate>),
 }
@@ -119,6 +140,8 @@ enum Predicate {
 #[derive(Debug, Clone, PartialEq)]
 enum Operand {
     Num(Decimal),
+    /// `{"@now": seconds}`: the time of the answer plus seconds.
+    Now(i64),
     Str(String),
     Bool(bool),
     Null,
@@ -169,6 +192,27 @@ fn text_of(value: &Value) -> String {
 }
 
 impl Query {
+    /// This query answering names in `language` (a session's language;
+    /// rows without a translation answer their default name).
+    pub fn with_language(mut self, language: &str) -> Self {
+        self.language = Some(language.to_string());
+        self
+    }
+
+    /// The language names are answered in ("eng" unless set).
+    pub fn language(&self) -> &str {
+        self.language.as_deref().unwrap_or("eng")
+    }
+
+    /// Whether an answer depends on the time (`@now`), so it may change
+    /// with no catalogue change.
+    pub fn uses_now(&self) -> bool {
+        self.levels
+            .iter()
+            .flat_map(|l| &l.conditions)
+            .any(Condition::uses_now)
+    }
+
     /// Parses `what` and `where` (`where` may be `null`).
     pub fn parse(what: &Value, where_: &Value) -> Result<Self, QueryError> {
         let mut query = Query::default();
@@ -225,11 +269,16 @@ impl Query {
         self.levels[level.depth()].node_limit
     }
 
-    pub(crate) fn matches(&self, level: Level, row: schema::Row<'_>) -> bool {
+    /// The `@limit` of `level` (rows in the whole answer), if any.
+    pub fn limit(&self, level: Level) -> Option<usize> {
+        self.levels[level.depth()].limit
+    }
+
+    pub(crate) fn matches(&self, level: Level, row: schema::Row<'_>, ctx: &Ctx<'_>) -> bool {
         self.levels[level.depth()]
             .conditions
             .iter()
-            .all(|c| c.holds(row))
+            .all(|c| c.holds(row, ctx))
     }
 
     fn check_asked(&self) -> Result<(), QueryError> {
@@ -244,15 +293,26 @@ impl Query {
     }
 
     fn parse_level_where(&mut self, level: Level, conditions: &Value) -> Result<(), QueryError> {
+        if conditions.is_null() {
+            return Ok(());
+        }
         let object = conditions
             .as_object()
             .ok_or(QueryError::NotAnObject("where.<level>"))?;
         let slot = &mut self.levels[level.depth()];
         for (key, value) in object {
-            if key == "@node_limit" {
-                slot.node_limit = Some(parse_node_limit(level, value)?);
-            } else {
-                slot.conditions.push(parse_condition(level, key, value)?);
+            match key.as_str() {
+                "@node_limit" => slot.node_limit = Some(parse_node_limit(level, value)?),
+                "@limit" => {
+                    let limit =
+                        parse_node_limit(level, value).map_err(|_| QueryError::BadLimit(level))?;
+                    slot.limit = Some(limit);
+                }
+                _ => {
+                    if let Some(condition) = parse_condition(level, key, value)? {
+                        slot.conditions.push(condition);
+                    }
+                }
             }
         }
         Ok(())
@@ -263,12 +323,17 @@ fn parse_level(name: &str) -> Result<Level, QueryError> {
     Level::from_str(name).map_err(|_| QueryError::UnknownLevel(name.to_string()))
 }
 
+/// Field names the level does not have are left out of the answer.
 fn parse_selection(level: Level, value: &Value) -> Result<Selection, QueryError> {
-    let list = match value {
+    let mut list = match value {
         Value::String(s) if s == "@count" => return Ok(Selection::Count),
         Value::Array(list) => list,
         _ => return Err(QueryError::BadSelection(level)),
     };
+    // `[[...]]`: the list nested once.
+    if let [Value::Array(inner)] = list.as_slice() {
+        list = inner;
+    }
     if list.is_empty() {
         return Ok(Selection::All);
     }
@@ -278,19 +343,13 @@ fn parse_selection(level: Level, value: &Value) -> Result<Selection, QueryError>
     let mut names = Vec::new();
     for item in list {
         let name = item.as_str().ok_or(QueryError::BadSelection(level))?;
-        let (name, _) = schema::field(level, name).ok_or_else(|| unknown_field(level, name))?;
-        if !names.contains(&name) {
-            names.push(name);
+        if let Some((name, _)) = schema::field(level, name) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
         }
     }
     Ok(Selection::Fields(names))
-}
-
-fn unknown_field(level: Level, field: &str) -> QueryError {
-    QueryError::UnknownField {
-        level,
-        field: field.to_string(),
-    }
 }
 
 fn parse_node_limit(level: Level, value: &Value) -> Result<usize, QueryError> {
@@ -300,15 +359,22 @@ fn parse_node_limit(level: Level, value: &Value) -> Result<usize, QueryError> {
         .ok_or(QueryError::BadNodeLimit(level))
 }
 
-/// One `key: value` of a level's conditions.
-fn parse_condition(level: Level, key: &str, value: &Value) -> Result<Condition, QueryError> {
+/// One `key: value` of a level's conditions; `None` for a field the
+/// level does not have (the condition is ignored, as the real protocol
+/// answers clients that filter on fields of another feed).
+fn parse_condition(
+    level: Level,
+    key: &str,
+    value: &Value,
+) -> Result<Option<Condition>, QueryError> {
     match key {
-        "@or" => Ok(Condition::Or(parse_groups(level, key, value)?)),
-        "@and" => Ok(Condition::And(parse_groups(level, key, value)?)),
+        "@or" => Ok(Some(Condition::Or(parse_groups(level, key, value)?))),
+        "@and" => Ok(Some(Condition::And(parse_groups(level, key, value)?))),
         op if op.starts_with('@') => Err(operator_error(op)),
         field => {
-            let (name, kind) =
-                schema::field(level, field).ok_or_else(|| unknown_field(level, field))?;
+            let Some((name, kind)) = schema::field(level, field) else {
+                return Ok(None);
+            };
             if kind == Kind::Object {
                 return Err(QueryError::NotFilterable {
                     level,
@@ -316,7 +382,7 @@ fn parse_condition(level: Level, key: &str, value: &Value) -> Result<Condition, 
                 });
             }
             let ctx = FieldCtx { level, name, kind };
-            Ok(Condition::Field(name, ctx.predicate(value)?))
+            Ok(Some(Condition::Field(name, ctx.predicate(value)?)))
         }
     }
 }
@@ -329,9 +395,9 @@ fn parse_groups(level: Level, op: &str, value: &Value) -> Result<Vec<Vec<Conditi
             let object = group.as_object().ok_or_else(|| group_error(level, op))?;
             object
                 .iter()
-                .map(|(k, v)| match k.as_str() {
-                    "@node_limit" => Err(QueryError::MisplacedOperator(k.clone())),
-                    _ => parse_condition(level, k, v),
+                .filter_map(|(k, v)| match k.as_str() {
+                    "@node_limit" | "@limit" => Some(Err(QueryError::MisplacedOperator(k.clone()))),
+                    _ => parse_condition(level, k, v).transpose(),
                 })
                 .collect()
         })
@@ -347,12 +413,13 @@ fn group_error(level: Level, op: &str) -> QueryError {
     }
 }
 
-const FIELD_OPERATORS: [&str; 9] = [
-    "@in", "@nin", "@gt", "@gte", "@lt", "@lte", "@like", "@or", "@and",
+const FIELD_OPERATORS: [&str; 11] = [
+    "@in", "@nin", "@ne", "@gt", "@gte", "@lt", "@lte", "@like", "@now", "@or", "@and",
 ];
 
 fn operator_error(op: &str) -> QueryError {
-    let known = FIELD_OPERATORS.contains(&op) || op == "@node_limit" || op == "@count";
+    let known =
+        FIELD_OPERATORS.contains(&op) || op == "@node_limit" || op == "@limit" || op == "@count";
     if known {
         QueryError::MisplacedOperator(op.to_string())
     } else {
@@ -388,6 +455,8 @@ impl FieldCtx {
         match op {
             "@in" => Ok(Predicate::In(self.operand_list(op, value)?)),
             "@nin" => Ok(Predicate::Nin(self.operand_list(op, value)?)),
+            "@ne" => Ok(Predicate::Ne(self.operand(op, value)?)),
+            "@now" => self.since_now(value),
             "@gt" => self.compare(op, Ordering::Greater, false, value),
             "@gte" => self.compare(op, Ordering::Greater, true, value),
             "@lt" => self.compare(op, Ordering::Less, false, value),
@@ -415,9 +484,32 @@ impl FieldCtx {
     }
 
     fn like(&self, value: &Value) -> Result<Predicate, QueryError> {
+        const EXPECTED: &str = "a string or a map of language to string, on a text field";
         match (self.kind, value) {
             (Kind::Str, Value::String(s)) => Ok(Predicate::Like(s.to_lowercase())),
-            _ => Err(self.wrong("@like", "a string, on a text field")),
+            (Kind::Str, Value::Object(terms)) if !terms.is_empty() => terms
+                .iter()
+                .map(|(language, term)| match term {
+                    Value::String(t) => Ok((language.clone(), t.to_lowercase())),
+                    _ => Err(self.wrong("@like", EXPECTED)),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Predicate::LikeIn),
+            _ => Err(self.wrong("@like", EXPECTED)),
+        }
+    }
+
+    /// `{"@now": {"@gte": 0, "@lt": 3600}}`: operators on (value - now),
+    /// on a whole-number field (a time).
+    fn since_now(&self, value: &Value) -> Result<Predicate, QueryError> {
+        if self.kind != Kind::Int {
+            return Err(self.wrong("@now", "a time field (whole seconds)"));
+        }
+        match value {
+            Value::Object(ops) if !ops.is_empty() => {
+                Ok(Predicate::SinceNow(Box::new(self.operators(ops)?)))
+            }
+            _ => Err(self.wrong("@now", "an object of operators such as {\"@gte\": 0}")),
         }
     }
 
@@ -435,6 +527,14 @@ impl FieldCtx {
 
     /// One value, checked against the field's kind.
     fn operand(&self, op: &str, value: &Value) -> Result<Operand, QueryError> {
+        if let Some(offset) = value.as_object().and_then(|o| o.get("@now")) {
+            return match (self.kind, offset.as_i64()) {
+                (Kind::Int, Some(seconds)) if value.as_object().is_some_and(|o| o.len() == 1) => {
+                    Ok(Operand::Now(seconds))
+                }
+                _ => Err(self.wrong(op, "{\"@now\": whole seconds}, on a time field")),
+            };
+        }
         let operand = match (self.kind, value) {
             (_, Value::Null) => Some(Operand::Null),
             (Kind::Int | Kind::Dec, Value::Number(n)) => number(n).map(Operand::Num),
@@ -498,19 +598,44 @@ impl Condition {
         }
     }
 
-    fn holds(&self, row: schema::Row<'_>) -> bool {
+    fn uses_now(&self) -> bool {
         match self {
-            Condition::Field(name, predicate) => predicate.holds(&row.scalar(name)),
-            Condition::Or(groups) => groups.iter().any(|g| g.iter().all(|c| c.holds(row))),
-            Condition::And(groups) => groups.iter().all(|g| g.iter().all(|c| c.holds(row))),
+            Condition::Field(_, predicate) => predicate.uses_now(),
+            Condition::Or(groups) | Condition::And(groups) => {
+                groups.iter().flatten().any(Condition::uses_now)
+            }
         }
     }
+
+    fn holds(&self, row: schema::Row<'_>, ctx: &Ctx<'_>) -> bool {
+        match self {
+            Condition::Field(name, predicate) => predicate.holds(
+                &row.scalar(name, ctx),
+                &Subject {
+                    row,
+                    field: name,
+                    ctx,
+                },
+            ),
+            Condition::Or(groups) => groups.iter().any(|g| g.iter().all(|c| c.holds(row, ctx))),
+            Condition::And(groups) => groups.iter().all(|g| g.iter().all(|c| c.holds(row, ctx))),
+        }
+    }
+}
+
+/// The row and field a predicate looks at (for `@like` maps and `@now`).
+struct Subject<'r, 'c> {
+    row: schema::Row<'r>,
+    field: &'static str,
+    ctx: &'c Ctx<'c>,
 }
 
 impl Predicate {
     fn terms(&self) -> usize {
         match self {
             Predicate::In(list) | Predicate::Nin(list) => 1 + list.len(),
+            Predicate::LikeIn(terms) => 1 + terms.len(),
+            Predicate::SinceNow(inner) => 1 + inner.terms(),
             Predicate::All(parts) | Predicate::Any(parts) => {
                 1 + parts.iter().map(Predicate::terms).sum::<usize>()
             }
@@ -518,30 +643,68 @@ impl Predicate {
         }
     }
 
-    fn holds(&self, value: &Scalar<'_>) -> bool {
+    fn uses_now(&self) -> bool {
         match self {
-            Predicate::Eq(operand) => equals(value, operand),
-            Predicate::In(list) => list.iter().any(|o| equals(value, o)),
-            Predicate::Nin(list) => !list.iter().any(|o| equals(value, o)),
-            Predicate::Compare(ord, or_equal, operand) => match order(value, operand) {
+            Predicate::SinceNow(_) => true,
+            Predicate::Eq(o) | Predicate::Ne(o) | Predicate::Compare(_, _, o) => {
+                matches!(o, Operand::Now(_))
+            }
+            Predicate::In(list) | Predicate::Nin(list) => {
+                list.iter().any(|o| matches!(o, Operand::Now(_)))
+            }
+            Predicate::All(parts) | Predicate::Any(parts) => parts.iter().any(Predicate::uses_now),
+            Predicate::Like(_) | Predicate::LikeIn(_) => false,
+        }
+    }
+
+    fn holds(&self, value: &Scalar<'_>, at: &Subject<'_, '_>) -> bool {
+        let now = at.ctx.now_s;
+        match self {
+            Predicate::Eq(operand) => equals(value, operand, now),
+            Predicate::Ne(operand) => !equals(value, operand, now),
+            Predicate::In(list) => list.iter().any(|o| equals(value, o, now)),
+            Predicate::Nin(list) => !list.iter().any(|o| equals(value, o, now)),
+            Predicate::Compare(ord, or_equal, operand) => match order(value, operand, now) {
                 Some(Ordering::Equal) => *or_equal,
                 Some(found) => found == *ord,
                 None => false,
             },
-            Predicate::Like(needle) => match value {
-                Scalar::Str(s) => s.to_lowercase().contains(needle.as_str()),
+            Predicate::Like(needle) => value
+                .text()
+                .is_some_and(|s| s.to_lowercase().contains(needle.as_str())),
+            Predicate::LikeIn(terms) => terms.iter().any(|(language, needle)| {
+                let text = if at.field == "name" {
+                    at.row.name_in(language)
+                } else {
+                    value.text()
+                };
+                text.is_some_and(|s| s.to_lowercase().contains(needle.as_str()))
+            }),
+            Predicate::SinceNow(inner) => match value {
+                Scalar::Num(n) => inner.holds(&Scalar::Num(*n - Decimal::from(now)), at),
                 _ => false,
             },
-            Predicate::All(parts) => parts.iter().all(|p| p.holds(value)),
-            Predicate::Any(parts) => parts.iter().any(|p| p.holds(value)),
+            Predicate::All(parts) => parts.iter().all(|p| p.holds(value, at)),
+            Predicate::Any(parts) => parts.iter().any(|p| p.holds(value, at)),
         }
     }
 }
 
-fn equals(value: &Scalar<'_>, operand: &Operand) -> bool {
-    match (value, operand) {
+/// An operand's value at `now` (only `@now` depends on it).
+fn resolve(operand: &Operand, now: i64) -> std::borrow::Cow<'_, Operand> {
+    match operand {
+        Operand::Now(offset) => {
+            std::borrow::Cow::Owned(Operand::Num(Decimal::from(now.saturating_add(*offset))))
+        }
+        other => std::borrow::Cow::Borrowed(other),
+    }
+}
+
+fn equals(value: &Scalar<'_>, operand: &Operand, now: i64) -> bool {
+    match (value, resolve(operand, now).as_ref()) {
         (Scalar::Num(a), Operand::Num(b)) => a == b,
         (Scalar::Str(a), Operand::Str(b)) => *a == b,
+        (Scalar::Text(a), Operand::Str(b)) => a == b,
         (Scalar::Bool(a), Operand::Bool(b)) => a == b,
         (Scalar::Null, Operand::Null) => true,
         _ => false,
@@ -550,10 +713,11 @@ fn equals(value: &Scalar<'_>, operand: &Operand) -> bool {
 
 /// The row's value against the operand; `None` when they do not compare
 /// (an absent value never passes @gt and friends).
-fn order(value: &Scalar<'_>, operand: &Operand) -> Option<Ordering> {
-    match (value, operand) {
+fn order(value: &Scalar<'_>, operand: &Operand, now: i64) -> Option<Ordering> {
+    match (value, resolve(operand, now).as_ref()) {
         (Scalar::Num(a), Operand::Num(b)) => Some(a.cmp(b)),
         (Scalar::Str(a), Operand::Str(b)) => Some((*a).cmp(b.as_str())),
+        (Scalar::Text(a), Operand::Str(b)) => Some(a.as_str().cmp(b.as_str())),
         _ => None,
     }
 }

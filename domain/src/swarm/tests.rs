@@ -42,17 +42,22 @@ fn fixture() -> Catalogue {
         sport_id: 5,
         name: "World".into(),
         alias: "World".into(),
+        order: 0,
+        names: Default::default(),
     })
     .unwrap();
     c
 }
+
+/// The time answers are given at (for `@now`).
+const NOW: i64 = 1_700_000_000;
 
 fn query(what: Value, where_: Value) -> Query {
     Query::parse(&what, &where_).unwrap()
 }
 
 fn answer(what: Value, where_: Value) -> Value {
-    run(&fixture(), &query(what, where_))
+    run(&fixture(), &query(what, where_), NOW)
 }
 
 fn refused(what: Value, where_: Value) -> QueryError {
@@ -76,7 +81,7 @@ fn answers_nest_every_asked_level_keyed_by_id_strings() {
     assert_eq!(game["team1_name"], "Arsenal");
     assert_eq!(
         game["market"]["10000"]["event"]["100002"],
-        json!({"price": "3.250"})
+        json!({"price": 3.25})
     );
     assert_eq!(a["sport"]["1"]["name"], "Football");
 }
@@ -87,7 +92,7 @@ fn an_empty_field_list_answers_every_field() {
     assert_eq!(
         a,
         json!({"event": {"100011": {"id": 100011, "market_id": 10001, "name": "Home",
-               "type": "Home", "price": "1.950", "is_suspended": false}}})
+               "type": "Home", "price": 1.95, "is_suspended": false, "order": 1}}})
     );
     let g = answer(json!({"game": []}), json!({"game": {"id": 3000}}));
     assert_eq!(g["game"]["3000"]["info"]["score1"], 70);
@@ -148,10 +153,10 @@ fn rows_without_children_are_answered_when_nothing_below_is_filtered() {
 #[test]
 fn count_answers_the_number_of_matching_rows_in_place_of_the_map() {
     let a = answer(json!({"sport": ["name"], "game": "@count"}), json!({}));
-    assert_eq!(a["sport"]["1"]["game"], json!({"@count": 2}));
-    assert_eq!(a["sport"]["5"]["game"], json!({"@count": 0}));
+    assert_eq!(a["sport"]["1"]["game"], json!(2));
+    assert_eq!(a["sport"]["5"]["game"], json!(0));
     let root = answer(json!({"game": ["@count"]}), json!({"game": {"type": 1}}));
-    assert_eq!(root, json!({"game": {"@count": 2}}));
+    assert_eq!(root, json!({"game": 2}));
 }
 
 #[test]
@@ -292,7 +297,7 @@ fn node_limit_does_not_change_a_count() {
         json!({"game": "@count"}),
         json!({"game": {"@node_limit": 1}}),
     );
-    assert_eq!(a, json!({"game": {"@count": 3}}));
+    assert_eq!(a, json!({"game": 3}));
 }
 
 #[test]
@@ -349,7 +354,7 @@ fn flags_take_booleans_or_one_and_zero() {
             json!({"event": ["id"]}),
             json!({"event": {"is_suspended": flag}}),
         );
-        ids(&run(&c, &q)["event"])
+        ids(&run(&c, &q, NOW)["event"])
     };
     assert_eq!(live(json!(true)), ["100002"]);
     assert_eq!(live(json!(1)), ["100002"]);
@@ -371,15 +376,18 @@ fn an_unknown_level_is_refused() {
 }
 
 #[test]
-fn an_unknown_field_is_refused() {
-    assert!(matches!(
-        refused(json!({"game": ["id", "score"]}), json!({})),
-        QueryError::UnknownField { field, .. } if field == "score"
-    ));
-    assert!(matches!(
-        refused(json!({"game": []}), json!({"game": {"colour": 1}})),
-        QueryError::UnknownField { field, .. } if field == "colour"
-    ));
+fn a_field_the_level_does_not_have_is_left_out_never_refused() {
+    let a = answer(
+        json!({"game": ["id", "score", "video_id", "tv_type"]}),
+        json!({"game": {"id": 1000}}),
+    );
+    assert_eq!(a, json!({"game": {"1000": {"id": 1000}}}));
+    // A condition on such a field is ignored.
+    let b = answer(
+        json!({"game": ["id"]}),
+        json!({"game": {"colour": 1, "show_type": {"@ne": "OUTRIGHT"}, "id": 1000}}),
+    );
+    assert_eq!(b, json!({"game": {"1000": {"id": 1000}}}));
 }
 
 #[test]
@@ -476,10 +484,13 @@ fn what_must_be_an_object_naming_levels_with_field_lists() {
         refused(json!({"game": [1]}), json!({})),
         QueryError::BadSelection(_)
     ));
-    assert!(matches!(
-        refused(json!({"game": ["@count", "id"]}), json!({})),
-        QueryError::UnknownField { .. }
-    ));
+    assert_eq!(
+        answer(
+            json!({"game": ["@count", "id"]}),
+            json!({"game": {"id": 1000}})
+        ),
+        json!({"game": {"1000": {"id": 1000}}})
+    );
     assert_eq!(
         refused(json!({"game": []}), json!([1])),
         QueryError::NotAnObject("where")
@@ -695,7 +706,7 @@ fn no_input_makes_parsing_or_running_panic() {
         let what = random_json(&mut rng, 3);
         let where_ = random_json(&mut rng, 4);
         if let Ok(q) = Query::parse(&what, &where_) {
-            run(&c, &q);
+            run(&c, &q, NOW);
         }
         let request =
             json!({"command": "get", "params": {"what": what, "where": where_}, "rid": 1});
@@ -777,10 +788,10 @@ fn merging_the_diff_of_two_answers_into_the_old_one_gives_the_new_one() {
     for round in 0..400 {
         let mut catalogue = testgen::catalogue(&mut rng);
         let query = Query::parse(&random_what(&mut rng), &random_where(&mut rng)).unwrap();
-        let mut held = run(&catalogue, &query);
+        let mut held = run(&catalogue, &query, NOW);
         for _ in 0..1 + rng.below(4) {
             testgen::mutate(&mut rng, &mut catalogue);
-            let new = run(&catalogue, &query);
+            let new = run(&catalogue, &query, NOW);
             match diff(&held, &new) {
                 Some(d) => {
                     changed += 1;
@@ -833,7 +844,7 @@ fn markets_serve_their_each_way_and_sp_terms() {
         m.sp_allowed = true;
     })
     .unwrap();
-    let all = run(&c, &query(json!({"market": []}), json!({})));
+    let all = run(&c, &query(json!({"market": []}), json!({})), NOW);
     let racing = &all["market"]["10000"];
     assert_eq!(racing["ew_allowed"], true);
     assert_eq!(racing["ew_places"], 3);
@@ -851,6 +862,7 @@ fn markets_serve_their_each_way_and_sp_terms() {
             json!({"market": ["id"]}),
             json!({"market": {"sp_allowed": true}}),
         ),
+        NOW,
     );
     assert_eq!(ids(&sp["market"]), ["10000"]);
 }
@@ -883,4 +895,173 @@ fn a_query_with_more_than_a_thousand_terms_is_refused_before_it_runs() {
         &json!({"event": {"id": {"@in": ids}}}),
     )
     .unwrap();
+}
+
+// Liberal query shapes of the real protocol (issue 17).
+
+#[test]
+fn what_may_be_a_list_nested_once() {
+    let a = answer(
+        json!({"game": [["id", "team1_name"]]}),
+        json!({"game": {"id": 1000}}),
+    );
+    assert_eq!(
+        a,
+        json!({"game": {"1000": {"id": 1000, "team1_name": "Arsenal"}}})
+    );
+}
+
+#[test]
+fn a_level_whose_where_is_null_has_no_conditions() {
+    let a = answer(
+        json!({"game": ["id"]}),
+        json!({"game": null, "market": null}),
+    );
+    assert_eq!(ids(&a["game"]), ["1000", "1001", "3000"]);
+}
+
+#[test]
+fn at_now_compares_with_the_time_of_the_answer() {
+    // Kick-offs: 1001 long before NOW (1_600_000_000), 1000 and 3000 at NOW.
+    let upcoming = answer(
+        json!({"game": ["id"]}),
+        json!({"game": {"start_ts": {"@gte": {"@now": 0}}}}),
+    );
+    assert_eq!(ids(&upcoming["game"]), ["1000", "3000"]);
+    let started = answer(
+        json!({"game": ["id"]}),
+        json!({"game": {"start_ts": {"@lt": {"@now": 0}}}}),
+    );
+    assert_eq!(ids(&started["game"]), ["1001"]);
+    let next_hour = json!({"game": {"start_ts": {"@now": {"@gte": 0, "@lt": 3600}}}});
+    let q = query(json!({"game": ["id"]}), next_hour);
+    assert!(q.uses_now());
+    assert_eq!(ids(&run(&fixture(), &q, NOW)["game"]), ["1000", "3000"]);
+    // Two hours later the same subscription answers nothing.
+    assert_eq!(run(&fixture(), &q, NOW + 7200)["game"], json!({}));
+}
+
+#[test]
+fn at_now_takes_whole_seconds_on_a_time_field() {
+    assert!(matches!(
+        refused(json!({"game": []}), json!({"game": {"start_ts": {"@gte": {"@now": "soon"}}}})),
+        QueryError::WrongOperandType { field, .. } if field == "start_ts"
+    ));
+    assert!(matches!(
+        refused(json!({"game": []}), json!({"game": {"team1_name": {"@now": {"@gte": 0}}}})),
+        QueryError::WrongOperandType { field, .. } if field == "team1_name"
+    ));
+}
+
+#[test]
+fn at_limit_keeps_the_first_rows_of_a_level_in_the_whole_answer() {
+    let a = answer(
+        json!({"sport": ["id"], "game": ["id"]}),
+        json!({"game": {"@limit": 2}}),
+    );
+    // Football (order 1) first: Everton (earlier kick-off), then Arsenal.
+    assert_eq!(ids(&a["sport"]["1"]["game"]), ["1000", "1001"]);
+    assert_eq!(a["sport"]["3"]["game"], json!({}));
+    let one = answer(json!({"game": ["id"]}), json!({"game": {"@limit": 1}}));
+    assert_eq!(
+        ids(&one["game"]),
+        ["1001"],
+        "the earliest kick-off of the first sport"
+    );
+    assert!(matches!(
+        refused(json!({"game": []}), json!({"game": {"@limit": -1}})),
+        QueryError::BadLimit(_)
+    ));
+}
+
+#[test]
+fn at_ne_excludes_one_value() {
+    let a = answer(
+        json!({"game": ["id"]}),
+        json!({"game": {"type": {"@ne": 1}}}),
+    );
+    assert_eq!(ids(&a["game"]), ["1000"]);
+}
+
+#[test]
+fn names_are_answered_and_searched_in_the_sessions_language() {
+    let mut c = fixture();
+    c.update_sport(1, |s| {
+        s.names.insert("zhh".into(), "足球".into());
+        s.names.insert("tha".into(), "ฟุตบอล".into());
+    })
+    .unwrap();
+    let q = query(json!({"sport": ["name"]}), json!({"sport": {"id": 1}}));
+    assert_eq!(run(&c, &q, NOW)["sport"]["1"]["name"], "Football");
+    let zhh = q.clone().with_language("zhh");
+    assert_eq!(run(&c, &zhh, NOW)["sport"]["1"]["name"], "足球");
+    // A language without a translation answers the default name.
+    let kor = q.with_language("kor");
+    assert_eq!(run(&c, &kor, NOW)["sport"]["1"]["name"], "Football");
+    // @like with a map: the name in any listed language.
+    let like = query(
+        json!({"sport": ["id"]}),
+        json!({"sport": {"name": {"@like": {"tha": "ฟุต", "eng": "zzz"}}}}),
+    );
+    assert_eq!(ids(&run(&c, &like, NOW)["sport"]), ["1"]);
+    let none = query(
+        json!({"sport": ["id"]}),
+        json!({"sport": {"name": {"@like": {"eng": "ฟุต"}}}}),
+    );
+    assert_eq!(run(&c, &none, NOW)["sport"], json!({}));
+    assert!(matches!(
+        refused(json!({"sport": []}), json!({"sport": {"name": {"@like": {"eng": 5}}}})),
+        QueryError::WrongOperandType { field, .. } if field == "name"
+    ));
+}
+
+#[test]
+fn markets_carry_their_type_and_display_fields_and_events_their_order() {
+    let a = answer(
+        json!({"market": ["type", "market_type", "col_count", "display_key", "express_id"],
+               "event": ["order", "price"]}),
+        json!({"market": {"type": "P1XP2"}}),
+    );
+    let m = &a["market"]["10000"];
+    assert_eq!(m["type"], "P1XP2");
+    assert_eq!(m["market_type"], "P1XP2");
+    assert_eq!(m["col_count"], 3);
+    assert_eq!(m["display_key"], "WINNER");
+    assert_eq!(m["express_id"], 1);
+    assert!(m["event"]["100002"]["price"].is_number());
+    let orders: Vec<i64> = m["event"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|e| e["order"].as_i64().unwrap())
+        .collect();
+    let mut sorted = orders.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), orders.len(), "each event its own order");
+}
+
+#[test]
+fn games_carry_is_started_and_visible_in_prematch_and_sports_their_type() {
+    let a = answer(
+        json!({"sport": ["type"], "game": ["is_started", "visible_in_prematch"]}),
+        json!({"game": {"is_started": 1}}),
+    );
+    assert_eq!(a["sport"]["3"]["type"], 0);
+    assert_eq!(a["sport"]["3"]["game"]["3000"]["is_started"], true);
+    assert_eq!(
+        a["sport"]["3"]["game"]["3000"]["visible_in_prematch"],
+        false
+    );
+    assert!(a["sport"].get("1").unwrap()["game"].get("1000").is_none());
+}
+
+#[test]
+fn a_wrong_type_on_a_known_field_still_names_the_field() {
+    match refused(json!({"game": []}), json!({"game": {"type": "live"}})) {
+        e @ QueryError::WrongOperandType { .. } => {
+            assert!(e.to_string().contains("game.type"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -147,6 +147,24 @@ impl Wallet {
             code: error.code().0,
         };
         use WalletAction::*;
+        if let PayFrozen { amount } = &cmd.action {
+            let amount = exact(*amount)?;
+            if self.ledger.balances.frozen < amount {
+                return Ok(vec![reject(WalletError::InsufficientBalance)]);
+            }
+            return Ok(vec![
+                WalletEvent::Unfrozen {
+                    reference: reference.clone(),
+                    amount,
+                },
+                WalletEvent::Debited {
+                    reference,
+                    pot: Pot::Main,
+                    amount,
+                    kind: super::MovementKind::Withdrawal,
+                },
+            ]);
+        }
         let event = match &cmd.action {
             Credit { amount, pot, kind } => WalletEvent::Credited {
                 reference: reference.clone(),
@@ -212,6 +230,7 @@ impl Wallet {
                     }
                 }
             }
+            PayFrozen { .. } => unreachable!("decided above"),
             Unfreeze { amount } => {
                 let amount = exact(*amount)?;
                 if self.ledger.balances.frozen < amount {

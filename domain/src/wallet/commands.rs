@@ -80,6 +80,12 @@ pub enum WalletAction {
     Unfreeze {
         amount: Decimal,
     },
+    /// A withdrawal is paid out of the frozen balance: `Unfrozen` and a
+    /// `Debited` (kind Withdrawal) under one reference, so no other
+    /// movement can take the money in between.
+    PayFrozen {
+        amount: Decimal,
+    },
 }
 
 /// What the caller learns: the balances after the command and whether the

@@ -52,6 +52,21 @@ const CATALOGUE: Record<number, Message['key']> = {
   1930: 'betslip.booking_not_found',
   1931: 'betslip.booking_too_many',
   2400: 'error.2400',
+  // stake limits, self-exclusion, payments (spec 000 section 8) and the rest of the platform's bet codes
+  1550: 'error.1550',
+  1560: 'error.1560',
+  2406: 'error.self_excluded',
+  2428: 'error.self_excluded',
+  20003: 'error.20003',
+  20004: 'error.20004',
+  20007: 'error.20007',
+  1907: 'error.1907',
+  1908: 'error.1908',
+  1909: 'error.1909',
+  1910: 'error.1910',
+  1911: 'error.1911',
+  1913: 'error.1913',
+  1914: 'error.1914',
   1010: 'error.1010',
   1012: 'validation.phone_invalid',
   1014: 'error.1014',
@@ -84,6 +99,25 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
   'error.1800': 'The odds have changed',
   'error.1912': 'This free bet cannot be used.',
   'error.2400': 'Insufficient balance',
+  'error.1550': 'The stake is above the maximum',
+  'error.1560': 'The stake is below the minimum',
+  'error.self_excluded': 'Your account is self-excluded from betting',
+  'error.20003': 'The amount is below the minimum',
+  'error.20004': 'The amount is above the maximum',
+  'error.20007': 'You already have a valid withdrawal request',
+  'error.1907': 'Starting price is not available for this event.',
+  'error.1908': 'Each way is not available for this event.',
+  'error.1909': 'The bet is not valid.',
+  'error.1910': 'This bet cannot be changed now.',
+  'error.1911': 'This bet was not found.',
+  'error.1913': 'Too many events in betslip.',
+  'error.1914': 'Too many combinations in this system bet.',
+  'error.websocket_disconnected': 'Your connection is lost, please refresh and try again',
+  'error.event_locked': 'Handicap is locked',
+  'error.limit_error': 'Odds have been corrected',
+  'error.onhold': 'Waiting for confirmation',
+  'error.too_many_requests': 'Too many requests, please wait a moment and try again',
+  'error.request_failed': 'The request could not be completed, please try again',
   'error.1010': 'Invalid password format',
   'validation.phone_invalid': 'This is not a valid phone number',
   'error.1014': 'This phone number is already registered',
@@ -122,3 +156,46 @@ export function fillPlaceholders(template: string, args: ReadonlyArray<string | 
     return value === undefined ? whole : String(value);
   });
 }
+
+/**
+ * The spec's named errors (section 8) with their language-file keys: the client raises these itself.
+ * CHANGE_ODD reads as 1800 'The odds have changed', GAME_STARTED as 1100.
+ */
+export const NAMED_ERRORS = {
+  WEBSOCKET_DISCONNECTED: 'error.websocket_disconnected',
+  ONHOLD: 'error.onhold',
+  CHANGE_ODD: 'error.1800',
+  EVENT_LOCKED: 'error.event_locked',
+  LIMIT_ERROR: 'error.limit_error',
+  GAME_STARTED: 'error.game_started',
+} as const;
+export type NamedError = keyof typeof NAMED_ERRORS;
+
+export const messageForName = (name: NamedError): Message => ({ key: NAMED_ERRORS[name], args: [] });
+
+/** Swarm protocol codes (the envelope's `code`, not a bet's `result`): 5 session lost, 12 not logged in, 29 too many. */
+const SWARM_SESSION_LOST = 5;
+const SWARM_TOO_MANY = 29;
+
+/**
+ * What a member reads when a live-data command failed: a language-file message, never the server's or the
+ * socket's own text ('swarm code 3', 'websocket closed'). `err` is a SwarmError-like `{code}` or any Error.
+ */
+export function messageForFailure(err: unknown): Message {
+  const code = typeof err === 'object' && err !== null && 'code' in err ? Number((err as { code: unknown }).code) : NaN;
+  if (Number.isFinite(code)) {
+    if (code === NOT_LOGGED_IN) return { key: 'error.12', args: [] };
+    if (code === SWARM_SESSION_LOST) return messageForName('WEBSOCKET_DISCONNECTED');
+    if (code === SWARM_TOO_MANY) return { key: 'error.too_many_requests', args: [] };
+    return { key: 'error.request_failed', args: [] };
+  }
+  const text = err instanceof Error ? err.message : '';
+  if (/websocket|answer timeout|swarm/i.test(text)) return messageForName('WEBSOCKET_DISCONNECTED');
+  return { key: 'error.network', args: [] };
+}
+
+/** A refused command's `result` code: the catalogue message, or 'Unknown error (N)' (never the server's text). */
+export const messageForRefusal = (code: unknown): Message => {
+  const n = Number(code);
+  return messageForCode(Number.isFinite(n) ? n : CLIENT_CODES.BAD_RESPONSE);
+};

@@ -10,6 +10,7 @@ import { Popups } from '../features/shell/Popups';
 import { Footer } from '../features/shell/Footer';
 import { BetslipLauncher } from '../features/betslip/BetslipLauncher';
 import { WinningTips } from '../features/realtime/WinningTips';
+import { LiveChat } from '../features/livechat/LiveChat';
 import { configActions } from '../features/config/configSlice';
 import { selectMainMenu } from '../features/config/selectors';
 import { useT } from '../features/i18n/useT';
@@ -39,7 +40,14 @@ const history = () => import('../features/history/HistoryPages');
 const HistoryBetsPage = lazy(() => history().then((m) => ({ default: m.HistoryBetsPage })));
 const HistoryBetPage = lazy(() => history().then((m) => ({ default: m.HistoryBetPage })));
 const BetRecordPanel = lazy(() => history().then((m) => ({ default: m.BetRecordPanel })));
+const MessagesPage = lazy(() => import('../features/messages/MessagesPage').then((m) => ({ default: m.MessagesPage })));
+const HallOfHonor = lazy(() => import('../features/vip/HallPages').then((m) => ({ default: m.HallOfHonor })));
+const CasinoPage = lazy(() => import('../features/casino/CasinoPage').then((m) => ({ default: m.CasinoPage })));
+const PaymentRoute = lazy(() => import('../features/payments/PaymentRoute').then((m) => ({ default: m.PaymentRoute })));
 // The staff back office: its own chunk, its own login, none of the member shell.
+const seasons = () => import('../features/seasons/SeasonPages');
+const SeasonPage = lazy(() => seasons().then((m) => ({ default: m.SeasonPage })));
+const HomeTeamPage = lazy(() => seasons().then((m) => ({ default: m.HomeTeamPage })));
 const BackofficeApp = lazy(() => import('../features/backoffice/BackofficeApp').then((m) => ({ default: m.BackofficeApp })));
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
@@ -88,6 +96,7 @@ export function App() {
       <BetslipLauncher visible={SLIP_PAGES.includes(matchRoute(pathname, menu).page)} />
       <Popups />
       <WinningTips />
+      <LiveChat floating={!nativeApp} />
       <NoticeToast />
     </div>
   );
@@ -118,6 +127,18 @@ function Page() {
       return <HistoryBetsPage />;
     case 'historyBet':
       return <HistoryBetPage id={route.id} />;
+    case 'messages':
+      return <MessagesPage />;
+    case 'honor':
+      return <HallOfHonor sub={route.sub} />;
+    case 'casino':
+      return <CasinoPage key={`${route.section}/${route.type ?? ''}`} section={route.section} type={route.type} />;
+    case 'season':
+      return <SeasonPage key={route.path} path={route.path} />;
+    case 'homeTeam':
+      return <HomeTeamPage />;
+    case 'payments':
+      return <PaymentRoute name={route.name} />;
     case 'backoffice': // drawn by App without the member shell
     case 'notFound':
       return <EmptyState textKey="empty.page_not_found" />;

@@ -52,7 +52,7 @@ describe('main menu order rules', () => {
     expect(matchRoute('/prematch', menu)).toMatchObject({ page: 'sport' });
     for (const always of ['/today', '/esports', '/virtualsports']) expect(matchRoute(always, menu)).toMatchObject({ page: 'sport' });
     expect(matchRoute('/casino', menu)).toEqual({ page: 'notFound' });
-    expect(matchRoute('/casino', MENU)).toEqual({ page: 'section', section: 'casino' });
+    expect(matchRoute('/casino', MENU)).toEqual({ page: 'casino', section: 'casino' });
   });
 
   it('shows the configured order, beginning prematch, live, and appends the always-allowed sections', () => {

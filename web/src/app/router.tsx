@@ -4,6 +4,7 @@
  * router.test.ts. Scrolls to the top (300 ms) on every path change.
  */
 import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { isSeasonPath } from '../features/seasons/model';
 
 const listeners = new Set<() => void>();
 
@@ -99,17 +100,70 @@ export type Route =
   | { page: 'historyBets' }
   | { page: 'historyBet'; id: string }
   | { page: 'backoffice' }
+  | { page: 'messages' }
+  | { page: 'honor'; sub: 'main' | 'growup' | 'mbdetails' | 'newhonor' }
+  | { page: 'casino'; section: string; type?: string }
+  | { page: 'season'; path: string }
+  | { page: 'homeTeam' }
+  | { page: 'payments'; name: PaymentPage }
   | { page: 'notFound' };
+
+/** Casino pages (features/casino): path segment to catalogue section, and the third-party game types. */
+const CASINO_PATHS: Record<string, string> = {
+  casino: 'casino', 'live-casino': 'live-casino', thirdparty: 'thirdparty', PPSlots: 'ppslots', catmin: 'catmin', specialty: 'specialty',
+};
+export const THIRD_PARTY_TYPES = ['4', '6', '8', '8pb', '9', '12'];
+
+/** /casino and /live-casino open only when the main menu names them (spec 001 section 2.1). */
+function matchCasino(first: string, second: string | undefined, more: number, menu: readonly string[]): Route | null {
+  const section = CASINO_PATHS[first];
+  if (!section) return null;
+  if ((first === 'casino' || first === 'live-casino') && !menu.includes(first)) return { page: 'notFound' };
+  if (more > 0) return { page: 'notFound' };
+  if (!second) return section === 'thirdparty' ? { page: 'notFound' } : { page: 'casino', section };
+  if ((section === 'thirdparty' || section === 'specialty') && THIRD_PARTY_TYPES.includes(second)) {
+    return { page: 'casino', section, type: second };
+  }
+  return { page: 'notFound' };
+}
+
+/** Payment pages under /usercenter and /fortunecenter (spec 001 section 2.1). */
+export const USERCENTER_PAYMENT_PAGES = ['deposit', 'depositprogress', 'withdraw', 'transfer', 'monthlyCard'] as const;
+export const WITHDRAW_PAGES = ['managebankcard', 'manageusdt', 'addbankcard', 'addusdt', 'withdrawprogress', 'submitwithdraw'] as const;
+export const FORTUNE_PAGES = ['reportcenter', 'flowreport'] as const;
+export type PaymentPage =
+  | (typeof USERCENTER_PAYMENT_PAGES)[number] | (typeof WITHDRAW_PAGES)[number] | (typeof FORTUNE_PAGES)[number] | 'fortunecenter';
+
+function matchPayments(first: string, second: string | undefined, rest: string[]): Route | null {
+  if (first === 'fortunecenter') {
+    if (!second) return { page: 'payments', name: 'fortunecenter' };
+    const name = FORTUNE_PAGES.find((p) => p === second);
+    return name && rest.length === 0 ? { page: 'payments', name } : { page: 'notFound' };
+  }
+  if (first !== 'usercenter') return null;
+  const name = USERCENTER_PAYMENT_PAGES.find((p) => p === second);
+  if (!name) return null;
+  if (rest.length === 0) return { page: 'payments', name };
+  const sub = WITHDRAW_PAGES.find((p) => p === rest[0]);
+  return name === 'withdraw' && sub && rest.length === 1 ? { page: 'payments', name: sub } : { page: 'notFound' };
+}
 
 export function matchRoute(pathname: string, menu: readonly string[]): Route {
   const [first, second, ...rest] = pathname.split('/').filter(Boolean);
   if (!first) return { page: 'home' };
   // the staff back office has its own screens and paths (features/backoffice/roles.ts)
   if (first === 'backoffice') return { page: 'backoffice' };
+  const casino = matchCasino(first, second, rest.length, menu);
+  if (casino) return casino;
+  // season pages share one template (features/seasons); the home-team chooser
+  if (!second && isSeasonPath(first)) return { page: 'season', path: `/${first}` };
+  if (first === 'hometeam' && !second) return { page: 'homeTeam' };
   if (first === 'setting') {
     const name = SETTING_PAGES.find((p) => p === second);
     return name && rest.length === 0 ? { page: 'setting', name } : { page: 'notFound' };
   }
+  const payments = matchPayments(first, second, rest);
+  if (payments) return payments;
   if (first === 'usercenter') {
     if (!second) return { page: 'usercenter' };
     return second === 'userinfo' && rest.length === 0 ? { page: 'userinfo' } : { page: 'notFound' };
@@ -118,6 +172,12 @@ export function matchRoute(pathname: string, menu: readonly string[]): Route {
     if (second === 'bets' && rest.length === 0) return { page: 'historyBets' };
     if (second === 'bet' && rest.length === 1 && /^[\w-]+$/.test(rest[0]!)) return { page: 'historyBet', id: rest[0]! };
     return { page: 'notFound' };
+  }
+  if (first === 'messages') return second ? { page: 'notFound' } : { page: 'messages' };
+  if (first === 'hallofhonor') {
+    if (!second) return { page: 'honor', sub: 'main' };
+    const sub = (['growup', 'mbdetails', 'newhonor'] as const).find((s) => s === second);
+    return sub && rest.length === 0 ? { page: 'honor', sub } : { page: 'notFound' };
   }
   if (first === 'scores') {
     if (!second) return { page: 'scores' };

@@ -18,7 +18,9 @@ describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
     expect(navFor('support')).toEqual(['queue']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance']);
+    expect(navFor('finance')).toEqual(['finance']);
+    expect(canUse('support', 'finance')).toBe(false);
     expect(navFor('intern')).toEqual([]);
     expect(canUse('support', 'audit')).toBe(false);
     expect(canUse('auditor', 'queue')).toBe(false);

@@ -3,14 +3,15 @@
  * counter-offer queue, auditors the audit trail, admins both. The back office's own
  * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
  */
-export type StaffRole = 'support' | 'auditor' | 'admin';
-export type BoSection = 'queue' | 'audit';
+export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance';
+export type BoSection = 'queue' | 'audit' | 'finance';
 
 const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   queue: ['support', 'admin'],
   audit: ['auditor', 'admin'],
+  finance: ['finance', 'admin'],
 };
-const SECTIONS: BoSection[] = ['queue', 'audit'];
+const SECTIONS: BoSection[] = ['queue', 'audit', 'finance'];
 
 export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
 

@@ -1,4 +1,5 @@
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { formatOdds } from '../../shared/odds';
 import { navigate } from '../../app/router';
 import { formatMoney } from '../../shared/money';
 import { historyActions } from '../history/historySlice';
@@ -6,16 +7,22 @@ import { useT } from '../i18n/useT';
 import { startText } from '../sport/parts';
 import { betslipActions } from './betslipSlice';
 import { SP_PRICE, roundMoney, type BetType } from './calc';
+import { dec } from './arith';
 import { TYPE_KEYS } from './BetslipPanel';
 import { selectBetSuccess, selectCurrency } from './selectors';
 
 /**
- * Potential win shown = amount x odds (spec 000 section 3, Bet success data); without k the server's possible_win,
- * and null when neither is known (a pick at SP: the odds come at the off).
+ * Potential win shown = amount x odds (spec 000 section 3, Bet success data), in exact decimals. The server's
+ * possible_win is that figure as the bet records it (from the exact product; each-way and systems by line), so it
+ * wins when given; null when neither is known (a pick at SP: the odds come at the off).
  */
 export const potentialWin = (amount: string | number, k: string | number | null | undefined, possible?: string | number | null) => {
-  if (k !== null && k !== undefined) return roundMoney(Number(amount) * Number(k)) || '0';
-  return possible === null || possible === undefined ? null : roundMoney(Number(possible)) || '0';
+  const recorded = dec(possible);
+  if (recorded) return roundMoney(recorded.toString()) || '0';
+  const a = dec(amount);
+  const odds = dec(k);
+  if (a && odds) return roundMoney(a.times(odds).toString()) || '0';
+  return null;
 };
 
 /** A leg's price in the answer: -1 (or none) for SP. */
@@ -49,7 +56,7 @@ export function BetSuccessPopup() {
           <dt>{t('betslip.bet_id')}</dt><dd data-testid="bet-success-id">{bet.bet_id}</dd>
           <dt>{t('betslip.bet_type')}</dt><dd>{t(TYPE_KEYS[bet.type as BetType] ?? 'betslip.type.single')}</dd>
           <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(bet.amount))} {bet.currency ?? currency}</dd>
-          {bet.k !== null && bet.k !== undefined && (<><dt>{t('betslip.odds')}</dt><dd>{Number(bet.k).toFixed(2)}</dd></>)}
+          {bet.k !== null && bet.k !== undefined && (<><dt>{t('betslip.odds')}</dt><dd>{formatOdds(bet.k, 'decimal')}</dd></>)}
           <dt>{t('betslip.potential_win')}</dt>
           <dd className="bet-success__win" data-testid="bet-success-win">{win === null ? '-' : `${formatMoney(win)} ${bet.currency ?? currency}`}</dd>
         </dl>
@@ -59,7 +66,7 @@ export function BetSuccessPopup() {
               <span className="bet-success__line">
                 <strong>{e.event_name}</strong>
                 {isSpPrice(e.price) ? <span className="bet-success__price">@{t('betslip.sp')}</span>
-                  : e.price !== undefined && <span className="bet-success__price">@{Number(e.price).toFixed(2)}</span>}
+                  : e.price !== undefined && <span className="bet-success__price">@{formatOdds(e.price ?? '', 'decimal')}</span>}
               </span>
               <span>{[e.home_team, e.away_team].filter(Boolean).join(' - ')}</span>
               {e.market_name && <span className="bet-success__muted">{e.market_name}</span>}

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { useT } from '../i18n/useT';
 import { betslipActions } from './betslipSlice';
+import { QuickBetBar } from './QuickBetBar';
 import { selectBetSuccess, selectSlipCount, selectSlipOpen } from './selectors';
 
 // The betslip UI and the success popup load on first use (first-load bundle budget).
@@ -25,6 +26,7 @@ export function BetslipLauncher({ visible }: { visible: boolean }) {
           <span className="slip-fab__count" data-testid="betslip-count">{count}</span>
         </button>
       )}
+      {visible && !open && <QuickBetBar />}
       <QuickBetNotices />
       {(open || success) && (
         <Suspense fallback={null}>

@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
+import { NAMED_ERRORS } from '../../api/errors';
 import { formatMoney } from '../../shared/money';
 import { STANDARD_LADDER, formatOdds } from '../../shared/odds';
 import { useT } from '../i18n/useT';
@@ -9,7 +10,7 @@ import { uiActions } from '../shell/uiSlice';
 import { betslipActions, type BetslipEvent, type SlipMessage } from './betslipSlice';
 import {
   CHAIN, EXPRESS, MSG, QUICK_BET_STAKES, SINGLE, SYSTEM, applyKey, baseChanged, checkQuickStake, isSp, minEvents, priceChanged,
-  roundMoney, sanitizeStake, type AcceptMode, type BetType, type KeyboardKey,
+  sanitizeStake, type AcceptMode, type BetType, type KeyboardKey,
 } from './calc';
 import { selectBetslip, selectSlipView, selectStakeBalance } from './selectors';
 
@@ -85,17 +86,22 @@ export function BetslipPanel() {
               <StakeInput locked={stakeLocked} keyboard={keyboard} setKeyboard={setKeyboard} />
               <dl className="slip__summary">
                 {view.totalOdds !== null ? (
-                  <><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds">{view.totalOdds.toFixed(2)}</dd></>
+                  <><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds">{formatOdds(view.totalOdds, 'decimal')}</dd></>
                 ) : view.sp && view.type !== SYSTEM && (
                   <><dt>{t('betslip.total_odds')}</dt><dd data-testid="total-odds" title={t('betslip.sp_unknown')}>-</dd></>
                 )}
                 {view.type === SYSTEM && (<><dt>{t('betslip.bets')}</dt><dd data-testid="bet-count">{view.bets}</dd></>)}
-                {slip.eachWayMode && (<><dt>{t('betslip.unit_stake')}</dt><dd>{slip.unitStake || '0'}</dd></>)}
+                {view.lines > 1 && view.unitStake !== '' && (
+                  <>
+                    <dt>{t('betslip.unit_stake')}</dt><dd data-testid="unit-stake">{formatMoney(view.unitStake)}</dd>
+                    <dt>{t('betslip.total_stake')}</dt><dd data-testid="total-stake">{formatMoney(view.charged)} {view.currency}</dd>
+                  </>
+                )}
                 <dt>{t('betslip.possible_win')}</dt>
                 {view.possibleWin === null ? (
                   <dd className="slip__win" data-testid="possible-win" title={t('betslip.sp_unknown')}>-</dd>
                 ) : (
-                  <dd className="slip__win" data-testid="possible-win">{formatMoney(roundMoney(view.possibleWin) || '0')} {view.currency}</dd>
+                  <dd className="slip__win" data-testid="possible-win">{formatMoney(view.possibleWin)} {view.currency}</dd>
                 )}
               </dl>
               {shown && <Message message={shown} />}
@@ -241,7 +247,7 @@ function SlipEvent({ event: e, system, all }: { event: BetslipEvent; system: boo
       </div>
       <div className="slip-event__market">{e.marketName}{sp && <> · {t('betslip.sp_note')}</>}</div>
       <div className="slip-event__title">{e.isLive && <span className="live-pill">{t('sport.live')}</span>} {e.title}</div>
-      {e.blocked && !e.deleted && <p className="slip-event__warn">{t('betslip.event_blocked')}</p>}
+      {e.blocked && !e.deleted && <p className="slip-event__warn">{t(e.base !== null ? NAMED_ERRORS.EVENT_LOCKED : 'betslip.event_blocked')}</p>}
       {e.deleted && <p className="slip-event__warn">{t('betslip.event_not_available')}</p>}
       {conflicting.length > 0 && (
         <p className="slip-event__warn">{t('betslip.cannot_combine')} {conflicting.map((o) => o.pick).join(', ')}</p>

@@ -3,7 +3,7 @@ import { selectionsActions, type Selection } from '../selections/selectionsSlice
 import reducer, { betslipActions, initialState, toBetslipEvent, type BetslipState } from './betslipSlice';
 import {
   CHAIN, EXPRESS, KEYBOARD_MAX_CHARS, MSG, QUICK_BET_STAKES, SINGLE, SYSTEM, applyKey, betterOdds, blockingMessage, checkQuickStake,
-  combinations, possibleWin, quickAmounts, sanitizeStake, sysBetValue, systemCombinations, systemOptions, type RuleInput,
+  combinations, figuresOf, possibleWin, quickAmounts, sanitizeStake, sysBetValue, systemCombinations, systemOptions, type RuleInput,
 } from './calc';
 import { collectFeed, doBetParams } from './sagas';
 
@@ -89,9 +89,27 @@ describe('system bets', () => {
   it('splits the stake over the combinations and sums their wins', () => {
     let s = run(...add(1, 2, 3), betslipActions.typeChosen(SYSTEM), betslipActions.stakeChanged('30'));
     expect(s.unitStake).toBe('10');
-    expect(possibleWin({ type: SYSTEM, events: s.events, stake: '30', eachWay: false, sysK: 2 })).toBe(120); // 3 x 10 x 4
+    expect(possibleWin({ type: SYSTEM, events: s.events, stake: '30', eachWay: false, sysK: 2 })).toBe('120.00'); // 3 x 10 x 4
     s = run(...add(1, 2, 3, 4), betslipActions.typeChosen(SYSTEM), betslipActions.systemChosen(3), betslipActions.stakeChanged('40'));
     expect(s.unitStake).toBe('10');
+  });
+
+  it('splits a total that does not divide as the server does: each line rounded down, the rest not taken', () => {
+    const s = run(...add(1, 2, 3, 4), betslipActions.typeChosen(SYSTEM), betslipActions.stakeChanged('10'));
+    expect(s.unitStake).toBe('1.66'); // 6 lines
+    const figures = figuresOf({ type: SYSTEM, events: s.events, stake: '10', eachWay: false, sysK: 2 });
+    expect(figures).toMatchObject({ lines: 6, unitStake: '1.66', stake: '9.96' });
+  });
+
+  it('holds each system combination to the odds limit, but not a chain', () => {
+    const priced = (...prices: string[]) => prices.map((price, i) => ({
+      eventId: i + 1, gameId: i + 1, price, initialPrice: price, base: null, initialBase: null, blocked: false, deleted: false,
+      banker: false, ewAllowed: false, ewCoeff: null, conflicts: [],
+    }));
+    const rule = (type: 2 | 3 | 4, events: ReturnType<typeof priced>): RuleInput => ({ type, events, stake: '10', loggedIn: true, balance: '100', freeBet: false, sysK: 2 });
+    expect(blockingMessage(rule(SYSTEM, priced('40', '30', '2', '1.5')))).toBe(MSG.oddsLimit); // 40 x 30 in one combination
+    expect(blockingMessage(rule(CHAIN, priced('15', '20', '10')))).toBeNull(); // 3000, but a chain is no express
+    expect(blockingMessage(rule(EXPRESS, priced('15', '20', '10')))).toBe(MSG.oddsLimit);
   });
 });
 
@@ -111,9 +129,9 @@ describe('each-way', () => {
   it('adds the place part at odds 1 + (price - 1) x ewCoeff', () => {
     const events = [{ price: '5', banker: false, ewCoeff: 0.25 }];
     // unit 10: win 10 x 5 + place 10 x (1 + 4 x 0.25)
-    expect(possibleWin({ type: SINGLE, events, stake: '20', eachWay: true, sysK: 2 })).toBe(70);
+    expect(possibleWin({ type: SINGLE, events, stake: '20', eachWay: true, sysK: 2 })).toBe('70.00');
     // 8.0 at 1/4: place odds 2.75
-    expect(possibleWin({ type: SINGLE, events: [{ price: '8', banker: false, ewCoeff: 0.25 }], stake: '20', eachWay: true, sysK: 2 })).toBe(107.5);
+    expect(possibleWin({ type: SINGLE, events: [{ price: '8', banker: false, ewCoeff: 0.25 }], stake: '20', eachWay: true, sysK: 2 })).toBe('107.50');
   });
 
   it('takes each-way terms from the picked market', () => {
@@ -162,10 +180,12 @@ describe('free bets and quick bet', () => {
     expect(checkQuickStake('500', false, null)).toEqual({ ok: true, stake: '500' });
   });
 
-  it('offers better odds on singles: +10% of the margin, rounded up above 10, none below 1.06', () => {
-    expect(betterOdds('2.00')).toBe(2.1);
+  it('offers better odds on singles: +10% of the margin, rounded up (2 places above 10, else 3), none below 1.06', () => {
+    expect(betterOdds('2.00')).toBe('2.1');
     expect(betterOdds('1.05')).toBeNull();
-    expect(betterOdds('9.5')).toBe(11);
+    // was Math.ceil to 11 while the server took 10.35: the bet was refused with 1800
+    expect(betterOdds('9.5')).toBe('10.35');
+    expect(betterOdds('1.85')).toBe('1.935');
     const s = run(...add(1), betslipActions.betterOddsToggled(true), betslipActions.stakeChanged('10'));
     expect(doBetParams(s)).toMatchObject({ is_offer: true, bets: [{ event_id: 1, price: 2.1, banker: false }] });
   });

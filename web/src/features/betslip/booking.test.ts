@@ -92,7 +92,8 @@ describe('booking id (book_bet)', () => {
     failing.store.dispatch(betslipActions.bookingRequested());
     await vi.advanceTimersByTimeAsync(0);
     expect(failing.store.getState().betslip.bookingBet.loading).toBe(false);
-    expect(failing.store.getState().betslip.message).toEqual({ key: '', text: 'invalid params: missing field `type`' });
+    // the member reads a message in their language, never the server's text
+    expect(failing.store.getState().betslip.message).toEqual({ key: 'error.request_failed' });
     failing.task.cancel();
     const offline = start(() => Promise.reject(new Error('socket closed')));
     offline.store.dispatch(selectionsActions.toggled(pick(1)));

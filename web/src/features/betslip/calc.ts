@@ -5,7 +5,12 @@
  * - system combinations are binomial counts over the non-banker picks;
  * - each-way doubles the unit stake into the total (win part + place part);
  * - the validation order picks the one message the betslip shows.
+ * The arithmetic itself (stakes, odds, possible win, better odds, the odds limit)
+ * lives in ./arith.ts, in exact decimals, held to the vectors the server passes too.
  */
+import { combinations, combosOf, dec, greater, lineCount, lineStake, money, oddsLimitExceeded, sameDecimal, slipFigures, timesLines } from './arith';
+
+export { betterOdds, combinations, subsets } from './arith';
 
 export const SINGLE = 1;
 export const EXPRESS = 2;
@@ -16,7 +21,7 @@ export type BetType = 1 | 2 | 3 | 4;
 /** acceptPriceChanges: 0 ask, 1 accept higher odds, 2 accept any. */
 export type AcceptMode = 0 | 1 | 2;
 
-/** Total express odds limit (spec 000 section 9: 1000 in one reading, 10000 in another; 1000 chosen). */
+/** Total express odds limit (spec 000 section 9: 1000 in one reading, 10000 in another; 1000 chosen; see ./arith.ts). */
 export const MAX_EXPRESS_ODDS = 1000;
 /** Currency rounding (USD, THB, CNY). */
 export const MONEY_DECIMALS = 2;
@@ -51,7 +56,7 @@ export interface RuleEvent {
   deleted: boolean;
   banker: boolean;
   ewAllowed: boolean;
-  ewCoeff: number | null;
+  ewCoeff: number | string | null;
   conflicts: number[];
   /** 'sp': taken at the starting price (known only at the off); absent: the shown price. */
   oddType?: 'odd' | 'sp';
@@ -64,22 +69,6 @@ export const SP_PRICE = -1;
 export const isSp = (e: { oddType?: 'odd' | 'sp' }) => e.oddType === 'sp';
 /** Any pick at SP leaves the slip's odds and possible win unknown. */
 export const hasSp = (events: Array<{ oddType?: 'odd' | 'sp' }>) => events.some(isSp);
-
-/** n choose k (0 outside 0..n). */
-export function combinations(n: number, k: number): number {
-  if (k < 0 || k > n || n < 0) return 0;
-  let r = 1;
-  for (let i = 1; i <= Math.min(k, n - k); i++) r = (r * (n - i + 1)) / i;
-  return Math.round(r);
-}
-
-/** Every k-subset of `items`, in order. */
-export function subsets<T>(items: T[], k: number): T[][] {
-  if (k === 0) return [[]];
-  if (k > items.length) return [];
-  const [first, ...rest] = items;
-  return [...subsets(rest, k - 1).map((s) => [first as T, ...s]), ...subsets(rest, k)];
-}
 
 /** Single for one pick, express for more; an explicit system or chain stays while it can. */
 export function autoType(current: BetType, count: number): BetType {
@@ -115,47 +104,25 @@ export function betCount(type: BetType, count: number, bankers: number, k: numbe
   return type === SYSTEM ? Math.max(1, systemCombinations(count, bankers, k)) : 1;
 }
 
-const toNumber = (value: string | null | undefined) => {
-  if (value === null || value === undefined || value.trim() === '') return NaN;
-  return Number(value);
-};
+/** Trailing zeros off a decimal string ("10.00" -> "10", "1.50" -> "1.5"): a stake as typed. */
+const trimZeros = (text: string) => (text.includes('.') ? text.replace(/\.?0+$/, '') : text) || '0';
 
-/** Rounds to currency places (half away from zero) and prints without trailing noise. */
-export function roundMoney(value: number, decimals = MONEY_DECIMALS): string {
-  if (!Number.isFinite(value)) return '';
-  const f = 10 ** decimals;
-  const r = Math.sign(value) * Math.round(Math.abs(value) * f + 1e-9) / f;
-  return r.toFixed(decimals).replace(/\.?0+$/, '') || '0';
+/** Rounds to currency places (half away from zero), exactly, and prints without trailing zeros ('' for no number). */
+export function roundMoney(value: string | number): string {
+  const d = dec(value);
+  return d ? trimZeros(money(d)) : '';
 }
 
 /** Each-way doubles: total = unit x bets x (2 with each-way). */
 export const totalFromUnit = (unit: string, bets: number, eachWay: boolean) => {
-  const n = toNumber(unit);
-  return Number.isFinite(n) ? roundMoney(n * bets * (eachWay ? 2 : 1)) : '';
+  const total = timesLines(unit, lineCount(bets, eachWay));
+  return total === '' ? '' : trimZeros(total);
 };
-/** ... and halves back: unit = total / (bets x (2 with each-way)). */
+/** ... and halves back: unit = total / (bets x (2 with each-way)), rounded down to the currency as the server does. */
 export const unitFromTotal = (total: string, bets: number, eachWay: boolean) => {
-  const n = toNumber(total);
-  return Number.isFinite(n) ? roundMoney(n / (bets * (eachWay ? 2 : 1)), 4) : '';
+  const unit = lineStake(total, lineCount(bets, eachWay));
+  return unit === '' ? '' : trimZeros(unit);
 };
-
-/** Place odds of an each-way part: 1 + (odds - 1) x ewCoeff (the market's ew_coeff: 0.25 = a quarter of the odds), 3 places like the server's. */
-export const placeOdds = (price: number, ewCoeff: number | null) =>
-  Math.round((1 + (price - 1) * (ewCoeff && ewCoeff > 0 ? ewCoeff : 1)) * 1000) / 1000;
-
-/**
- * Better-odds price (spec 000 section 9): the margin over 1 raised by 10 percent,
- * rounded up above 10, none below 1.06.
- */
-export function betterOdds(price: string | number): number | null {
-  const p = Number(price);
-  if (!Number.isFinite(p) || p < 1.06) return null;
-  const raised = p + (p - 1) * 0.1;
-  return raised > 10 ? Math.ceil(raised) : Math.round(raised * 1000) / 1000;
-}
-
-/** The product of the prices (3 places, the odds rounding). */
-export const totalOdds = (prices: number[]) => Math.round(prices.reduce((a, p) => a * p, 1) * 1000) / 1000;
 
 export interface WinInput {
   type: BetType;
@@ -164,46 +131,18 @@ export interface WinInput {
   eachWay: boolean;
   sysK: number;
   /** A better-odds single uses the offered price. */
-  offeredPrice?: number | null;
+  offered?: boolean;
 }
 
-/**
- * Possible win of the slip: single and express stake x odds; system the unit stake
- * over every combination (bankers in each); chain the stake rolled over the picks,
- * stake + stake x sum(odds - 1). Each-way adds the place part at the place odds.
- * null with a pick at SP: its price is known only at the off.
- */
-export function possibleWin({ type, events, stake, eachWay, sysK, offeredPrice }: WinInput): number | null {
-  if (hasSp(events)) return null;
-  const total = toNumber(stake);
-  if (!Number.isFinite(total) || total <= 0 || events.length === 0) return 0;
-  const prices = events.map((e, i) => (type === SINGLE && i === 0 && offeredPrice ? offeredPrice : Number(e.price)));
-  const places = events.map((e, i) => placeOdds(prices[i]!, e.ewCoeff));
-  const ways = eachWay ? 2 : 1;
-  const product = (xs: number[]) => xs.reduce((a, x) => a * x, 1);
-  let win: number;
-  if (type === SYSTEM) {
-    const bankers = events.map((e, i) => (e.banker ? i : -1)).filter((i) => i >= 0);
-    const rest = events.map((_, i) => i).filter((i) => !bankers.includes(i));
-    const combos = subsets(rest, sysK);
-    if (combos.length === 0) return 0;
-    const unit = total / (combos.length * ways);
-    win = combos.reduce((sum, c) => {
-      const picks = [...bankers, ...c];
-      const w = product(picks.map((i) => prices[i]!));
-      const p = eachWay ? product(picks.map((i) => places[i]!)) : 0;
-      return sum + unit * (w + p);
-    }, 0);
-  } else if (type === CHAIN) {
-    const unit = total / ways;
-    win = unit + unit * prices.reduce((a, p) => a + (p - 1), 0);
-    if (eachWay) win += unit + unit * places.reduce((a, p) => a + (p - 1), 0);
-  } else {
-    const unit = total / ways;
-    win = unit * product(prices) + (eachWay ? unit * product(places) : 0);
-  }
-  return Math.round(win * 100) / 100;
-}
+/** The slip's figures (./arith.ts): lines, line stake, charged stake, odds, possible win, odds limit. */
+export const figuresOf = ({ type, events, stake, eachWay, sysK, offered }: WinInput) =>
+  slipFigures({
+    type, amount: stake, eachWay, sysK, offer: offered,
+    legs: events.map((e) => ({ price: e.price, banker: e.banker, ewCoeff: e.ewCoeff, sp: isSp(e) })),
+  });
+
+/** Possible win of the slip, a money string; null with a pick at SP (its price is known only at the off). */
+export const possibleWin = (input: WinInput): string | null => figuresOf(input).possibleWin;
 
 /** Picks of one game cannot be combined: every pick lists the picks it conflicts with. */
 export function conflictsOf(events: Array<Pick<RuleEvent, 'eventId' | 'gameId'>>, type: BetType): Map<number, number[]> {
@@ -251,22 +190,20 @@ export type StakeCheck = { ok: true; stake: string } | { ok: false; key: string 
  * Quick-bet stake save (spec 000 section 5): rounded to the currency; empty or zero is
  * not saved; a member above the balance sees the top-up message and nothing is saved.
  */
-export function checkQuickStake(value: string, loggedIn: boolean, balance: number | null): StakeCheck {
-  const n = toNumber(value);
-  if (!Number.isFinite(n) || n <= 0) return { ok: false, key: null };
-  const stake = roundMoney(n);
-  if (Number(stake) <= 0) return { ok: false, key: null };
-  if (loggedIn && balance !== null && Number(stake) > balance) return { ok: false, key: 'betslip.quick_balance_low' };
+export function checkQuickStake(value: string, loggedIn: boolean, balance: string | number | null): StakeCheck {
+  const stake = roundMoney(value);
+  if (stake === '' || !greater(stake, 0)) return { ok: false, key: null };
+  if (loggedIn && balance !== null && greater(stake, balance)) return { ok: false, key: 'betslip.quick_balance_low' };
   return { ok: true, stake };
 }
 
 /** The accept mode lets this move through without asking. */
 export const autoAccepts = (mode: AcceptMode, from: string, to: string) =>
-  mode === 2 || (mode === 1 && Number(to) > Number(from));
+  mode === 2 || (mode === 1 && greater(to, from));
 
 /** The live price left the agreed one; never for a pick at SP (it takes whatever the starting price is). */
 export const priceChanged = (e: Pick<RuleEvent, 'price' | 'initialPrice' | 'oddType'>) =>
-  !isSp(e) && Number(e.price) !== Number(e.initialPrice);
+  !isSp(e) && !sameDecimal(e.price, e.initialPrice);
 export const baseChanged = (e: Pick<RuleEvent, 'base' | 'initialBase'>) => (e.base ?? '') !== (e.initialBase ?? '');
 
 export interface RuleInput {
@@ -275,8 +212,11 @@ export interface RuleInput {
   stake: string;
   loggedIn: boolean;
   /** Known balance (plus bonus balances) of a member; null when unknown. */
-  balance: number | null;
+  balance: string | number | null;
   freeBet: boolean;
+  /** System size in non-banker picks (each combination is held to the odds limit). */
+  sysK?: number;
+  eachWay?: boolean;
 }
 
 /** Language-file keys of the betslip messages (spec 000 section 5). */
@@ -295,20 +235,23 @@ export const MSG = {
 export type RuleMessage = (typeof MSG)[keyof typeof MSG];
 
 /** The first reason the slip cannot be placed, or null when it can. */
-export function blockingMessage({ type, events, stake, loggedIn, balance, freeBet }: RuleInput): RuleMessage | null {
+export function blockingMessage({ type, events, stake, loggedIn, balance, freeBet, sysK = 2, eachWay = false }: RuleInput): RuleMessage | null {
   if (events.length === 0) return MSG.empty;
   if (events.length < minEvents(type)) return MSG.addMore;
   if (events.some((e) => e.deleted || e.blocked)) return MSG.notAvailable;
   if (events.some((e) => e.conflicts.length > 0)) return MSG.conflict;
   if (events.some(priceChanged)) return MSG.priceChanged;
   if (events.some(baseChanged)) return MSG.baseChanged;
-  // SP picks are left out: the known prices alone already over the limit are over it whatever the starting prices
-  if ((type === EXPRESS || type === CHAIN) && totalOdds(events.filter((e) => !isSp(e)).map((e) => Number(e.price))) > MAX_EXPRESS_ODDS) {
+  // every express line (an express, each system combination; not chains): SP picks are left out, the known
+  // prices alone already over the limit are over it whatever the starting prices
+  const combos = combosOf(type, events.map((e) => ({ price: e.price, banker: e.banker })), sysK);
+  if (oddsLimitExceeded(type, events.map((e) => (isSp(e) ? null : dec(e.price))), combos, String(MAX_EXPRESS_ODDS))) {
     return MSG.oddsLimit;
   }
   if (!loggedIn) return MSG.login;
-  const amount = toNumber(stake);
-  if (!freeBet && (!Number.isFinite(amount) || amount <= 0)) return MSG.setStake;
-  if (!freeBet && balance !== null && amount > balance) return MSG.insufficient;
+  if (freeBet) return null;
+  const charged = figuresOf({ type, events, stake, eachWay, sysK }).stake;
+  if (charged === '' || !greater(charged, 0)) return MSG.setStake;
+  if (balance !== null && greater(charged, balance)) return MSG.insufficient;
   return null;
 }

@@ -59,6 +59,23 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('place-bet saga', () => {
+  it('a bet taken at another price than the one sent says LIMIT_ERROR: Odds have been corrected', async () => {
+    const corrected = { ...OK, details: { ...(OK.details as object), events: [{ event_id: 1, event_name: 'A', price: '2.150' }] } };
+    const { store, task } = start(() => corrected);
+    store.dispatch(betslipActions.acceptModeChosen(1));
+    fill(store, [1], '10');
+    store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().ui.notice).toMatchObject({ key: 'error.limit_error', kind: 'warning' });
+    task.cancel();
+    const same = start(() => ({ ...OK, details: { ...(OK.details as object), events: [{ event_id: 1, event_name: 'A', price: '2.00' }] } }));
+    fill(same.store, [1], '10');
+    same.store.dispatch(betslipActions.placeRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(same.store.getState().ui.notice).toMatchObject({ key: 'betslip.bet_accepted' });
+    same.task.cancel();
+  });
+
   it('OK: do_bet params, success popup, balance refresh, 5 s toast, slip closes after 500 ms', async () => {
     const { store, calls, actions, task } = start(() => OK);
     fill(store, [1, 2], '10');
@@ -188,12 +205,12 @@ describe('place-bet saga', () => {
     task.cancel();
   });
 
-  it('network failures leave the slip with the network message', async () => {
+  it('a lost connection leaves the slip with WEBSOCKET_DISCONNECTED, not the socket text', async () => {
     const { store, task } = start(() => Promise.reject(new Error('websocket closed')));
     fill(store);
     store.dispatch(betslipActions.placeRequested());
     await vi.advanceTimersByTimeAsync(0);
-    expect(store.getState().betslip).toMatchObject({ betState: 'failed', message: { key: 'error.network' } });
+    expect(store.getState().betslip).toMatchObject({ betState: 'failed', message: { key: 'error.websocket_disconnected' } });
     expect(store.getState().betslip.events).toHaveLength(1);
     task.cancel();
   });

@@ -6,7 +6,7 @@
 import { actionChannel, call, delay, fork, put, select, spawn, take, takeEvery, takeLatest, takeLeading } from 'redux-saga/effects';
 import { buffers, type Channel, type SagaIterator } from 'redux-saga';
 import type { Action, PayloadAction } from '@reduxjs/toolkit';
-import { NOT_LOGGED_IN, messageForCode } from '../../api/errors';
+import { NAMED_ERRORS, NOT_LOGGED_IN, messageForFailure, messageForRefusal } from '../../api/errors';
 import { SWARM_SOURCE, SwarmError } from '../../api/swarm';
 import type { RootState } from '../../app/store';
 import { balanceActions } from '../balance/balanceSlice';
@@ -23,6 +23,7 @@ import {
 } from './betslipSlice';
 import { MSG, SINGLE, SP_PRICE, SYSTEM, betterOdds, blockingMessage, isSp, sysBetValue, type BetType } from './calc';
 import { selectStakeBalance } from './selectors';
+import { dec, moneyDown, sameDecimal } from './arith';
 
 /** 'Bet accepted.' stays 5000 ms; the betslip closes 500 ms after the bet (spec 000 section 9). */
 export const BET_ACCEPTED_MS = 5000;
@@ -73,7 +74,9 @@ export function doBetParams(slip: BetslipState, only?: { eventId: number; stake:
     };
   }
   const first = slip.events[0];
-  const offered = slip.type === SINGLE && slip.betterOddSelectionMode && first && !isSp(first) ? betterOdds(first.price) : null;
+  // the offered price as shown (./arith.ts); the server holds it to the raised live price
+  const offeredText = slip.type === SINGLE && slip.betterOddSelectionMode && first && !isSp(first) ? betterOdds(first.price) : null;
+  const offered = offeredText === null ? null : Number(offeredText);
   const amount = slip.freeBet ? Number(slip.selectedFreeBetAmount ?? 0) : Number(slip.stake);
   const params: Record<string, unknown> = {
     type: slip.type,
@@ -101,8 +104,8 @@ export function refusalMessage(answer: DoBetAnswer): SlipMessage {
   }
   if (code === INSUFFICIENT_BALANCE) return { key: MSG.insufficient, action: 'deposit' };
   if (code === NOT_LOGGED_IN) return LOGIN;
-  const known = messageForCode(Number.isFinite(code) ? code : -4);
-  if (known.key === 'error.unknown' && answer.result_text) return { key: '', text: answer.result_text };
+  // the catalogue's message in the member's language; a code outside it reads 'Unknown error (N)', never result_text
+  const known = messageForRefusal(answer.result);
   return { key: known.key, args: known.args };
 }
 
@@ -118,8 +121,8 @@ function* failed(message: SlipMessage): SagaIterator {
 
 function failure(err: unknown): SlipMessage {
   if (err instanceof SwarmError && err.code === NOT_LOGGED_IN) return LOGIN;
-  if (err instanceof SwarmError) return { key: '', text: err.message };
-  return { key: 'error.network' };
+  const known = messageForFailure(err);
+  return known.args.length > 0 ? { key: known.key, args: known.args } : { key: known.key };
 }
 
 /** Places the slip (as a super bet: mode -1). Runs to the end before the next submit is taken. */
@@ -127,18 +130,21 @@ export function* placeBet(deps: BetslipDeps, { superBet = false } = {}): SagaIte
   const current: BetslipState = yield select(selectSlip);
   const slip = superBet ? { ...current, superBet: true } : current;
   const loggedIn: boolean = yield select(selectLoggedIn);
-  const balance: number | null = yield select(selectStakeBalance);
+  const balance: string | null = yield select(selectStakeBalance);
   const stake = slip.freeBet ? (slip.selectedFreeBetAmount ?? '') : slip.stake;
-  const blocking = blockingMessage({ type: slip.type, events: slip.events, stake, loggedIn, balance, freeBet: slip.freeBet });
+  const blocking = blockingMessage({
+    type: slip.type, events: slip.events, stake, loggedIn, balance, freeBet: slip.freeBet, sysK: slip.sysOptionValue, eachWay: slip.eachWayMode,
+  });
   if (blocking) {
     if (slip.events.length === 0) return; // a second submit after an accepted bet: nothing left to place
     yield call(failed, blocking === MSG.login ? LOGIN : { key: blocking, action: blocking === MSG.insufficient ? 'deposit' : undefined });
     return;
   }
   yield put(betslipActions.placeStarted());
+  const params = doBetParams(slip);
   let answer: DoBetAnswer;
   try {
-    answer = yield call(sendBet, deps, doBetParams(slip));
+    answer = yield call(sendBet, deps, params);
   } catch (err) {
     yield call(failed, failure(err));
     return;
@@ -146,7 +152,8 @@ export function* placeBet(deps: BetslipDeps, { superBet = false } = {}): SagaIte
   if (String(answer.result).toUpperCase() === 'OK') {
     const details = answer.details as (BetSuccess & { status?: number }) | null;
     if (slip.freeBet && slip.selectedFreeBetId !== null) yield put(betslipActions.freeBetUsed(slip.selectedFreeBetId));
-    yield call(Number(details?.status) === ON_HOLD ? held : accepted, details as BetSuccess);
+    if (Number(details?.status) === ON_HOLD) yield call(held);
+    else yield call(accepted, details as BetSuccess, oddsCorrected(params, details));
     return;
   }
   if (Number(answer.result) === ODDS_CHANGED && Array.isArray(answer.details)) {
@@ -156,11 +163,23 @@ export function* placeBet(deps: BetslipDeps, { superBet = false } = {}): SagaIte
   yield call(failed, refusalMessage(answer));
 }
 
+/** Some leg of the accepted bet has another fixed price than the one sent. */
+export function oddsCorrected(params: Record<string, unknown>, details: BetSuccess | null): boolean {
+  const sent = new Map((params.bets as Array<{ event_id: number; price: number }>).map((b) => [Number(b.event_id), b.price]));
+  return (details?.events ?? []).some((e) => {
+    const price = sent.get(Number(e.event_id));
+    return price !== undefined && price !== SP_PRICE && e.price !== undefined && e.price !== null && !sameDecimal(e.price, price);
+  });
+}
+
 /** OK: the success popup, the balance, 'Bet accepted.' for 5 s, the slip closes 500 ms later. */
-export function* accepted(details: BetSuccess): SagaIterator {
+export function* accepted(details: BetSuccess, corrected = false): SagaIterator {
   yield put(betslipActions.placeAccepted(details));
   yield put(balanceActions.refreshRequested());
-  yield put(uiActions.notified({ kind: 'info', key: 'betslip.bet_accepted', ms: BET_ACCEPTED_MS }));
+  // taken at another price than the one sent (mode 1 or 2 let it move): LIMIT_ERROR 'Odds have been corrected'
+  yield put(corrected
+    ? uiActions.notified({ kind: 'warning', key: NAMED_ERRORS.LIMIT_ERROR, ms: BET_ACCEPTED_MS })
+    : uiActions.notified({ kind: 'info', key: 'betslip.bet_accepted', ms: BET_ACCEPTED_MS }));
   yield delay(CLOSE_AFTER_BET_MS);
   yield put(betslipActions.closed());
   yield put(selectionsActions.cleared());
@@ -238,11 +257,12 @@ export function* maxBet(deps: BetslipDeps): SagaIterator {
     return;
   }
   try {
-    const answer: { amount?: string | number } = yield call(deps.request, 'get_max_bet', {
+    const answer: { amount?: string | number; result?: string | number } = yield call(deps.request, 'get_max_bet', {
       type: slip.type, bets: slip.events.map((e) => ({ event_id: e.eventId })),
     });
-    const amount = Number(answer?.amount);
-    yield put(betslipActions.maxBetFinished(Number.isFinite(amount) ? String(Math.floor(amount * 100) / 100) : null));
+    // { amount } or, as the real protocol answers, { result: <amount> }; rounded down to the currency, exactly
+    const amount = dec(answer?.amount ?? answer?.result);
+    yield put(betslipActions.maxBetFinished(amount && amount.gte(0) ? moneyDown(amount) : null));
   } catch (err) {
     yield put(betslipActions.maxBetFinished(null));
     yield put(betslipActions.messageShown(failure(err)));

@@ -2,8 +2,7 @@ import { createSelector } from '@reduxjs/toolkit';
 import type { RootState } from '../../app/store';
 import { selectLoggedIn } from '../session/selectors';
 import {
-  SINGLE, SYSTEM, betCount, betterOdds, blockingMessage, hasSp, isSp, possibleWin, quickAmounts, systemCombinations, systemOptions, totalOdds,
-  type BetType,
+  SINGLE, betCount, blockingMessage, figuresOf, hasSp, isSp, quickAmounts, systemCombinations, systemOptions, type BetType,
 } from './calc';
 
 export const selectBetslip = (state: RootState) => state.betslip;
@@ -12,9 +11,9 @@ export const selectSlipOpen = (state: RootState) => state.betslip.open;
 export const selectBetSuccess = (state: RootState) => state.betslip.success;
 
 /** The balance a stake is checked against (null when unknown or a visitor). */
-export const selectStakeBalance = (state: RootState): number | null => {
+export const selectStakeBalance = (state: RootState): string | null => {
   const info = state.balance.info;
-  return info ? Number(info.balance) : null;
+  return info ? String(info.balance) : null;
 };
 
 export const selectCurrency = (state: RootState) =>
@@ -28,23 +27,28 @@ export const selectSlipView = createSelector(
     const options = systemOptions(count, slip.bankerBetsCount);
     const stake = slip.freeBet ? (slip.selectedFreeBetAmount ?? '') : slip.stake;
     const first = slip.events[0];
-    const offered = slip.type === SINGLE && slip.betterOddSelectionMode && first && !isSp(first) ? betterOdds(first.price) : null;
+    const offer = slip.type === SINGLE && slip.betterOddSelectionMode && Boolean(first) && !isSp(first!);
     // a pick at SP: the odds are known only at the off
     const sp = hasSp(slip.events);
-    const odds = slip.type === SYSTEM || sp ? null : totalOdds(slip.events.map((e) => Number(e.price)));
-    const message = blockingMessage({ type: slip.type, events: slip.events, stake, loggedIn, balance, freeBet: slip.freeBet });
+    const figures = figuresOf({ type: slip.type, events: slip.events, stake, eachWay: slip.eachWayMode, sysK: slip.sysOptionValue, offered: offer });
+    const message = blockingMessage({
+      type: slip.type, events: slip.events, stake, loggedIn, balance, freeBet: slip.freeBet, sysK: slip.sysOptionValue, eachWay: slip.eachWayMode,
+    });
     return {
       count,
       type: slip.type as BetType,
       systemOptions: options.map((k) => ({ k, n: count - slip.bankerBetsCount, combos: systemCombinations(count, slip.bankerBetsCount, k) })),
       bets: betCount(slip.type, count, slip.bankerBetsCount, slip.sysOptionValue),
-      /** null: not shown (system) or unknown (an SP pick, see `sp`). */
-      totalOdds: offered ?? odds,
+      /** null: not shown (system, chain) or unknown (an SP pick, see `sp`). A decimal string at 3 places. */
+      totalOdds: figures.odds,
       sp,
-      offeredPrice: offered,
-      possibleWin: possibleWin({
-        type: slip.type, events: slip.events, stake, eachWay: slip.eachWayMode, sysK: slip.sysOptionValue, offeredPrice: offered,
-      }),
+      offeredPrice: figures.offered,
+      /** Money string; null with an SP pick. */
+      possibleWin: figures.possibleWin,
+      /** Stake per line and what the bet charges (line stake x lines, the server's rounding). */
+      unitStake: figures.unitStake,
+      charged: figures.stake,
+      lines: figures.lines,
       eachWayAvailable: count > 0 && slip.events.every((e) => e.ewAllowed),
       message,
       canPlace: message === null && slip.betState !== 'loading',

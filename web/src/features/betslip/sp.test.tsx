@@ -92,7 +92,7 @@ describe('SP in the arithmetic', () => {
   const events = (...odd: Array<'odd' | 'sp'>) => odd.map((oddType, i) => ({ price: String(2 + i), banker: false, ewCoeff: 0.25, oddType }));
 
   it('leaves no possible win with an SP pick, whatever the type', () => {
-    expect(possibleWin({ type: SINGLE, events: events('odd'), stake: '10', eachWay: false, sysK: 2 })).toBe(20);
+    expect(possibleWin({ type: SINGLE, events: events('odd'), stake: '10', eachWay: false, sysK: 2 })).toBe('20.00');
     expect(possibleWin({ type: SINGLE, events: events('sp'), stake: '10', eachWay: false, sysK: 2 })).toBeNull();
     expect(possibleWin({ type: SINGLE, events: events('sp'), stake: '20', eachWay: true, sysK: 2 })).toBeNull();
     for (const type of [EXPRESS, CHAIN] as const) expect(possibleWin({ type, events: events('odd', 'sp'), stake: '10', eachWay: false, sysK: 2 })).toBeNull();
@@ -115,7 +115,7 @@ describe('SP in the arithmetic', () => {
     store.dispatch(selectionsActions.toggled(runner(2, '3.000')));
     store.dispatch(betslipActions.stakeChanged('10'));
     const view = () => selectSlipView(store.getState() as RootState);
-    expect(view()).toMatchObject({ sp: false, totalOdds: 15, possibleWin: 150 });
+    expect(view()).toMatchObject({ sp: false, totalOdds: '15', possibleWin: '150.00' });
     store.dispatch(sp(2));
     expect(view()).toMatchObject({ sp: true, totalOdds: null, possibleWin: null, message: MSG.login });
   });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { formatMoney } from '../../shared/money';
+import { formatOdds } from '../../shared/odds';
 import { TYPE_KEYS } from '../history/model';
 import { useT } from '../i18n/useT';
 import { autoErrors, money2, partialError, sanitizeAmount, STEP, type Msg } from './calc';
@@ -40,7 +41,7 @@ export function CashoutDialog() {
             <dt>{t('betslip.bet_id')}</dt><dd>#{bet.id} · {t(TYPE_KEYS[bet.type] ?? 'betslip.type.single')}</dd>
             <dt>{t('betslip.stake')}</dt>
             <dd>{formatMoney(bet.amount)} {currency}{bet.remainingStake && <span className="cashout__muted"> ({t('cashout.remaining')} {formatMoney(bet.remainingStake)})</span>}</dd>
-            <dt>{t('betslip.odds')}</dt><dd>{Number(bet.k).toFixed(2)}</dd>
+            <dt>{t('betslip.odds')}</dt><dd>{formatOdds(bet.k, 'decimal')}</dd>
             <dt>{t('history.possible_win')}</dt><dd>{formatMoney(money2(bet.possibleWin))} {currency}</dd>
           </dl>
           {view.phase === 'done' && s.done ? (

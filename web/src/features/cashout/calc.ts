@@ -2,6 +2,7 @@
  * Cash-out rules (spec 000 sections 4, 5, 9; docs/cashout-and-backoffice.md): the
  * partial amount, the auto-rule bounds and the dialog's state. Pure functions.
  */
+import Big from 'big.js';
 
 /** Slider step of the partial amount. */
 export const STEP = 0.01;
@@ -9,12 +10,25 @@ export const STEP = 0.01;
 export const AUTO_MIN_FACTOR = 1.01;
 export const AUTO_MAX_FACTOR = 0.99;
 
-/** Cents of `value` without float noise (12.3 * 1.01 * 100 = 1242.3000000000002). */
-const cents = (value: number) => Number((value * 100).toFixed(6));
+/**
+ * Exact decimals (big.js, as the betslip arithmetic): a number here is the decimal the server sent ("12.3") or
+ * the member typed, and Big reads it as that decimal, so 12.3 x 1.01 is 12.423, not 12.423000000000002.
+ */
+const big = (value: number | string) => {
+  try {
+    return new Big(value);
+  } catch {
+    return new Big(0);
+  }
+};
+const ROUND_DOWN = 0;
+const ROUND_HALF_UP = 1;
+const ROUND_UP = 3;
 
-export const ceil2 = (value: number) => Math.ceil(cents(value)) / 100;
-export const floor2 = (value: number) => Math.floor(cents(value)) / 100;
-export const money2 = (value: number) => value.toFixed(2);
+export const ceil2 = (value: number | Big) => Number(big(value.toString()).round(2, ROUND_UP));
+export const floor2 = (value: number | Big) => Number(big(value.toString()).round(2, ROUND_DOWN));
+/** Two places, half away from zero ((1.005).toFixed(2) is '1.00'; this is '1.01'). */
+export const money2 = (value: number | string) => (Number.isFinite(Number(value)) ? big(value).toFixed(2, ROUND_HALF_UP) : '0.00');
 
 /** A typed amount as a number; NaN when it is not one. */
 export function parseAmount(text: string): number {
@@ -39,8 +53,8 @@ export const partialBounds = (current: number): Bounds => ({ min: STEP, max: flo
 
 /** The auto trigger: [current * 1.01, possible win * 0.99], lower bound up, upper bound down. */
 export const autoBounds = (current: number, possibleWin: number): Bounds => ({
-  min: ceil2(current * AUTO_MIN_FACTOR),
-  max: floor2(possibleWin * AUTO_MAX_FACTOR),
+  min: ceil2(big(current).times(String(AUTO_MIN_FACTOR))),
+  max: floor2(big(possibleWin).times(String(AUTO_MAX_FACTOR))),
 });
 
 /** A message by language-file key. */

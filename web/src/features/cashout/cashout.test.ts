@@ -9,7 +9,7 @@ import { liveActions } from '../live/liveSlice';
 import type { MemberDeps } from '../live/memberRequest';
 import { realtimeActions } from '../realtime/realtimeSlice';
 import { sessionActions } from '../session/sessionSlice';
-import { autoBounds, autoErrors, ceil2, clampPartial, floor2, partialBounds, partialError, sanitizeAmount } from './calc';
+import { autoBounds, autoErrors, ceil2, clampPartial, floor2, money2, partialBounds, partialError, sanitizeAmount } from './calc';
 import { cashoutActions, initialState } from './cashoutSlice';
 import { PRICE_SETTLE_MS, REFRESH_MS, cashoutSaga } from './sagas';
 import { cashoutPhase, selectCashoutView } from './selectors';
@@ -366,5 +366,15 @@ describe('bet list amounts', () => {
     expect(commands('calculate_cashout_amount')).toEqual([{ command: 'calculate_cashout_amount', params: { bet_ids: [1, 2] } }]);
     expect(cashout().amounts).toEqual({ 1: 4.2, 2: null });
     task.cancel();
+  });
+});
+
+describe('cash-out amounts in exact decimals', () => {
+  it('rounds as decimals, not floats', () => {
+    expect((1.005).toFixed(2)).toBe('1.00'); // the float reading this replaced
+    expect(money2(1.005)).toBe('1.01');
+    expect(money2('133.575')).toBe('133.58');
+    // 12.3 x 1.01 = 12.423 up to 12.43; 100.1 x 0.99 = 99.099 down to 99.09
+    expect(autoBounds(12.3, 100.1)).toEqual({ min: 12.43, max: 99.09 });
   });
 });

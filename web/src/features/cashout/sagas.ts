@@ -8,7 +8,7 @@
 import { call, delay, put, race, select, take, takeLatest, takeLeading } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { messageForCode } from '../../api/errors';
+import { messageForCode, messageForFailure, messageForRefusal } from '../../api/errors';
 import { SwarmError } from '../../api/swarm';
 import type { RootState } from '../../app/store';
 import { balanceActions } from '../balance/balanceSlice';
@@ -43,16 +43,15 @@ const amountOf = (v: unknown): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
-/** A failed command: a server text, or the network message. */
+/** A failed command: the catalogue's or the connection's message in the member's language (never the raw text). */
 function failure(err: unknown): Msg {
-  if (err instanceof SwarmError) return messageForCode(err.code).key === 'error.unknown' ? { key: '', text: err.message } : messageForCode(err.code);
-  return { key: 'error.network' };
+  if (err instanceof SwarmError && messageForCode(err.code).key !== 'error.unknown') return messageForCode(err.code);
+  return messageForFailure(err);
 }
 
-/** A refusal by code: the catalogue text, or the server's own when the code is not in it. */
+/** A refusal by code: the catalogue text, or 'Unknown error (N)' when the code is not in it. */
 function refusal(answer: Answer): Msg {
-  const known = messageForCode(Number(answer.result));
-  if (known.key === 'error.unknown' && answer.result_text) return { key: '', text: answer.result_text };
+  const known = messageForRefusal(answer.result);
   return { key: known.key, args: known.args };
 }
 

@@ -1,4 +1,5 @@
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { formatOdds } from '../../shared/odds';
 import { formatMoney } from '../../shared/money';
 import { awaitsAnswer, type BetRecord } from '../history/model';
 import { useT } from '../i18n/useT';
@@ -25,7 +26,7 @@ export function CounterOffer({ record }: { record: BetRecord }) {
       <strong>{t('counter.title')}</strong>
       <dl className="counter-offer__terms">
         {hasAmount && (<><dt>{t('counter.amount')}</dt><dd data-testid="counter-offer-amount">{formatMoney(String(offer.amount))} {record.currency ?? ''}</dd></>)}
-        {hasPrice && (<><dt>{t('counter.price')}</dt><dd data-testid="counter-offer-price">{Number(offer.price).toFixed(2)}</dd></>)}
+        {hasPrice && (<><dt>{t('counter.price')}</dt><dd data-testid="counter-offer-price">{formatOdds(offer.price ?? '', 'decimal')}</dd></>)}
         {offer.reason && (<><dt>{t('counter.reason')}</dt><dd data-testid="counter-offer-reason">{offer.reason}</dd></>)}
       </dl>
       {flags.acceptFailed && <p className="field__error" role="alert" data-testid="counter-accept-failed">{t('counter.accept_failed')}</p>}

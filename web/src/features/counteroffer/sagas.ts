@@ -3,6 +3,7 @@
  * 'Bet accepted.' (info), declined a warning; support's own answers arrive as
  * realtime tips and show the same notices.
  */
+import { dec, money } from '../betslip/arith';
 import { call, put, select, takeEvery } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
@@ -35,7 +36,10 @@ export function answeredRecord(accept: boolean, details: Answer['details'], reco
   if (offer?.amount !== undefined && offer.amount !== null && offer.amount !== '') changes.amount = String(offer.amount);
   if (offer?.price !== undefined && offer.price !== null && offer.price !== '') changes.k = String(offer.price);
   if (record && (changes.amount !== undefined || changes.k !== undefined)) {
-    changes.possible_win = (Number(changes.amount ?? record.amount) * Number(changes.k ?? record.k)).toFixed(2);
+    const amount = dec(changes.amount ?? record.amount);
+    const k = dec(changes.k ?? record.k);
+    // exact: amount x odds at the currency's places (floats showed 133.57 for 89.05 x 1.5)
+    if (amount && k) changes.possible_win = money(amount.times(k));
   }
   return changes;
 }

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { money2 } from '../cashout/calc';
+import { formatOdds } from '../../shared/odds';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { formatMoney } from '../../shared/money';
@@ -81,7 +83,7 @@ export function BetActions({ record: r }: { record: BetRecord }) {
       {offered && (
         <button type="button" className="btn btn--cashout btn--sm" data-testid="cashout-button"
           onClick={() => dispatch(cashoutActions.opened(r))}>
-          {t('cashout.button')}{amount !== undefined && amount !== null && <small data-testid="cashout-button-amount">{formatMoney(amount.toFixed(2))}</small>}
+          {t('cashout.button')}{amount !== undefined && amount !== null && <small data-testid="cashout-button-amount">{formatMoney(money2(amount))}</small>}
         </button>
       )}
     </div>
@@ -105,14 +107,14 @@ export function BetCard({ record: r, compact }: { record: BetRecord; compact?: b
         </div>
         {!compact && events.map((e, i) => (
           <div key={`${e.selection_id ?? i}`} className="bet-card__event">
-            <span>{e.event_name} <em>@{Number(e.coeficient ?? 0).toFixed(2)}</em></span>
+            <span>{e.event_name} <em>@{formatOdds(e.coeficient ?? 0, 'decimal')}</em></span>
             <span className="bet-card__muted">{e.market_name} · {[e.team1, e.team2].filter(Boolean).join(' - ') || e.game_name}</span>
           </div>
         ))}
         {compact && <div className="bet-card__muted">{events.map((e) => e.event_name).join(', ')}</div>}
         <div className="bet-card__foot">
           <span>{t('betslip.stake')} {formatMoney(String(r.amount))}</span>
-          {Number(r.k) > 0 && <span>{t('betslip.odds')} {Number(r.k).toFixed(2)}</span>}
+          {Number(r.k) > 0 && <span>{t('betslip.odds')} {formatOdds(r.k, 'decimal')}</span>}
           <span className={`bet-card__outcome bet-card__outcome--${view.cls}`} data-testid="bet-outcome">
             {t(view.labelKey)} {formatMoney(view.amount)}
             {view.bonus && <em className="bet-card__bonus"> +{formatMoney(view.bonus)} {t('history.bonus')}</em>}
@@ -149,7 +151,7 @@ export function HistoryBetPage({ id }: { id: string }) {
           <dt>{t('betslip.bet_type')}</dt><dd>{t(TYPE_KEYS[record.type] ?? 'betslip.type.single')}</dd>
           <dt>{t('history.date')}</dt><dd>{startText(Number(record.date_time), lang)}</dd>
           <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(record.amount))} {record.currency ?? ''}</dd>
-          {Number(record.k) > 0 && (<><dt>{t('betslip.odds')}</dt><dd>{Number(record.k).toFixed(2)}</dd></>)}
+          {Number(record.k) > 0 && (<><dt>{t('betslip.odds')}</dt><dd>{formatOdds(record.k, 'decimal')}</dd></>)}
           <dt>{t('history.status')}</dt><dd><span className={`bet-status bet-status--${view.cls}`} data-testid="bet-status">{t(view.statusKey)}</span></dd>
           <dt>{t(view.labelKey)}</dt>
           <dd className={`bet-card__outcome--${view.cls}`} data-testid="bet-outcome">
@@ -159,7 +161,7 @@ export function HistoryBetPage({ id }: { id: string }) {
         <ul className="bet-detail__events">
           {(record.events ?? []).map((e, i) => (
             <li key={`${e.selection_id ?? i}`} className={`bet-card__event bet-event--${e.outcome === 3 ? 'open' : 'done'}`}>
-              <strong>{e.event_name} <em>@{Number(e.coeficient ?? 0).toFixed(2)}</em></strong>
+              <strong>{e.event_name} <em>@{formatOdds(e.coeficient ?? 0, 'decimal')}</em></strong>
               <span className="bet-card__muted">{e.market_name}</span>
               <span className="bet-card__muted">{[e.sport_name, e.region_name, e.competition_name].filter(Boolean).join(' · ')}</span>
               <span>{[e.team1, e.team2].filter(Boolean).join(' - ') || e.game_name}</span>

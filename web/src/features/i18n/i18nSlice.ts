@@ -9,9 +9,11 @@ export interface I18nState {
   status: 'idle' | 'loading' | 'loaded' | 'failed';
   strings: Strings;
   error: ErrorInfo | null;
+  /** The language the member chose; the page reloads in it 500 ms later (spec 000 section 9). */
+  switchingTo?: string | null;
 }
 
-const initialState: I18nState = { lang: null, status: 'idle', strings: {}, error: null };
+const initialState: I18nState = { lang: null, status: 'idle', strings: {}, error: null, switchingTo: null };
 
 const i18nSlice = createSlice({
   name: 'i18n',
@@ -26,6 +28,14 @@ const i18nSlice = createSlice({
       state.lang = action.payload.lang;
       state.strings = action.payload.strings;
       state.status = 'loaded';
+    },
+    /** The language switcher: remembered, then the page reloads in it (features/i18n/sagas.ts). */
+    switchRequested(state, action: PayloadAction<string>) {
+      if (action.payload !== state.lang) state.switchingTo = action.payload;
+    },
+    /** A language the skin does not offer: nothing happens. */
+    switchDropped(state) {
+      state.switchingTo = null;
     },
     failed(state, action: PayloadAction<ErrorInfo>) {
       state.status = 'failed';

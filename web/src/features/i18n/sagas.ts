@@ -1,7 +1,8 @@
-import { call, put, takeLatest } from 'redux-saga/effects';
+import { call, delay, put, select, takeLatest } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
+import type { RootState } from '../../app/store';
 import { i18nActions, type Strings } from './i18nSlice';
 
 export const LANGUAGE_STORAGE_KEY = 'lang';
@@ -34,6 +35,39 @@ export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   }
 }
 
-export function* i18nSaga(): SagaIterator {
+/** Language change reload (spec 000 section 9). */
+export const LANGUAGE_RELOAD_MS = 500;
+
+export interface SwitchDeps {
+  remember: (lang: string) => void;
+  reload: () => void;
+}
+export const defaultSwitchDeps: SwitchDeps = {
+  remember: (lang) => {
+    try {
+      localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+    } catch {
+      // private mode: the reload falls back to the default language
+    }
+  },
+  reload: () => window.location.reload(),
+};
+
+/** The switcher: the choice is stored under `lang` (read at boot), then the page reloads 500 ms later. */
+export function* switchLanguage(deps: SwitchDeps, action: PayloadAction<string>): SagaIterator {
+  const lang = action.payload;
+  const current: string | null = yield select((s: RootState) => s.i18n.lang);
+  const offered: string[] = yield select((s: RootState) => s.config.conf?.languages ?? []);
+  if (lang === current || !offered.includes(lang)) {
+    yield put(i18nActions.switchDropped());
+    return;
+  }
+  yield call(deps.remember, lang);
+  yield delay(LANGUAGE_RELOAD_MS);
+  yield call(deps.reload);
+}
+
+export function* i18nSaga(switchDeps: SwitchDeps = defaultSwitchDeps): SagaIterator {
   yield takeLatest(i18nActions.loadRequested.type, loadLanguage);
+  yield takeLatest(i18nActions.switchRequested.type, switchLanguage, switchDeps);
 }

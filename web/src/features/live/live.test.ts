@@ -5,7 +5,7 @@ import { SWARM_SESSION_LOST, SwarmError, type ConnectionEvent, type SwarmConnect
 import { rootReducer } from '../../app/store';
 import { sessionActions } from '../session/sessionSlice';
 import reducer, { liveActions, queryKey, type SwarmQuery } from './liveSlice';
-import { connectionLoop, MAX_SOCKET_ATTEMPTS, PING_MS, RETRY_STEP_MS, type LiveDeps } from './sagas';
+import { connectionLoop, MAX_SOCKET_ATTEMPTS, PING_MS, RETRY_STEP_MS, SOCKET_RETRY_AFTER_POLL_MS, type LiveDeps } from './sagas';
 
 type Handler = (params: Record<string, unknown> | undefined, n: number) => unknown;
 
@@ -25,7 +25,7 @@ class FakeConnection implements SwarmConnection {
     if (handler) return handler(params, n) as T;
     if (command === 'request_session') return { sid: `sid${n}` } as T;
     if (command === 'get') return { subid: 'S1', data: { sport: {} } } as T;
-    if (command === 'whats_up') return [] as T;
+    if (command === 'whats_up') return {} as T;
     return {} as T;
   }
   listen(l: (e: ConnectionEvent) => void) {
@@ -66,9 +66,9 @@ afterEach(() => vi.useRealTimers());
 describe('live slice', () => {
   it('merges pushes into the subscription with that subid', () => {
     let s = reducer(undefined, liveActions.subscribeRequested({ key: KEY, query: QUERY }));
-    s = reducer(s, liveActions.subscribed({ key: KEY, subid: 'S1', data: { sport: { '1': { id: 1, game: { '@count': 3 } } } } }));
-    s = reducer(s, liveActions.pushed({ S1: { sport: { '1': { game: { '@count': 4 } }, '2': { id: 2 } } }, S9: { x: 1 } }));
-    expect(s.subs[KEY]!.data).toEqual({ sport: { '1': { id: 1, game: { '@count': 4 } }, '2': { id: 2 } } });
+    s = reducer(s, liveActions.subscribed({ key: KEY, subid: 'S1', data: { sport: { '1': { id: 1, game: 3 } } } }));
+    s = reducer(s, liveActions.pushed({ S1: { sport: { '1': { game: 4 }, '2': { id: 2 } } }, S9: { x: 1 } }));
+    expect(s.subs[KEY]!.data).toEqual({ sport: { '1': { id: 1, game: 4 }, '2': { id: 2 } } });
   });
 
   it('counts users of one query and resets every subscription on a new session', () => {
@@ -87,6 +87,34 @@ describe('live slice', () => {
 });
 
 describe('connection saga', () => {
+  it('tries the WebSocket again after falling back to long-poll, and leaves the poll once it opens', async () => {
+    const poll = new FakeConnection('poll');
+    const socket = new FakeConnection('socket');
+    let refuse = true;
+    let tries = 0;
+    const deps: LiveDeps = {
+      openSocket: () => (tries++, refuse ? Promise.reject(new Error('blocked by a proxy')) : Promise.resolve(socket)),
+      openPoll: vi.fn(() => poll),
+    };
+    const { store, task } = start(deps);
+    await vi.advanceTimersByTimeAsync(RETRY_STEP_MS * (1 + 2 + 3 + 4));
+    expect(store.getState().live.connection).toBe('polling');
+    expect(tries).toBe(MAX_SOCKET_ATTEMPTS);
+    // still blocked a minute later: one more try, polling goes on
+    await vi.advanceTimersByTimeAsync(SOCKET_RETRY_AFTER_POLL_MS);
+    expect(tries).toBe(MAX_SOCKET_ATTEMPTS + 1);
+    expect(store.getState().live.connection).toBe('polling');
+    refuse = false;
+    await vi.advanceTimersByTimeAsync(SOCKET_RETRY_AFTER_POLL_MS);
+    expect(socket.commands()[0]).toBe('request_session');
+    expect(store.getState().live.connection).toBe('open');
+    const polled = poll.commands().length;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(poll.commands().length).toBe(polled);
+    expect(deps.openPoll).toHaveBeenCalledTimes(1);
+    task.cancel();
+  });
+
   it('retries the socket after 2000 ms x attempt and polls after the 5th failure', async () => {
     const attempts: number[] = [];
     const t0 = Date.now();
@@ -114,11 +142,11 @@ describe('connection saga', () => {
   it('applies long-poll pushes in order', async () => {
     const poll = new FakeConnection('poll', {
       get: () => ({ subid: 'S1', data: { n: 0 } }),
-      whats_up: (_p, n) => (n === 1 ? [{ code: 0, rid: '0', data: { S1: { n: 1 } } }, { code: 0, rid: '0', data: { S1: { n: 2, m: 1 } } }] : []),
+      whats_up: (_p, n) => (n === 2 ? { S1: { n: 1, k: 1 } } : n === 3 ? { S1: { n: 2, m: 1, k: null } } : {}),
     });
     const { store, task } = start({ openSocket: () => Promise.reject(new Error('x')), openPoll: () => poll });
     store.dispatch(liveActions.subscribeRequested({ key: KEY, query: QUERY }));
-    await vi.advanceTimersByTimeAsync(20_000 + 500);
+    await vi.advanceTimersByTimeAsync(20_000 + 2_000);
     expect(store.getState().live.subs[KEY]!.data).toEqual({ n: 2, m: 1 });
     task.cancel();
   });
@@ -127,7 +155,7 @@ describe('connection saga', () => {
     const poll = new FakeConnection('poll', {
       whats_up: (_p, n) => {
         if (n === 2) throw new SwarmError(SWARM_SESSION_LOST, 'Session lost');
-        return [];
+        return {};
       },
     });
     const { store, task } = start({ openSocket: () => Promise.reject(new Error('x')), openPoll: () => poll }, { loggedIn: true });

@@ -1,12 +1,13 @@
 /**
  * The live-data connection (spec 000 sections 4, 7.3, 9): a WebSocket to /swarm with up
  * to 5 attempts (2000 ms x attempt between them, 5000 ms open timeout), then HTTP
- * long-poll (`whats_up` every 500 ms). Each connection runs sessions: request_session,
+ * long-poll (`whats_up` every 500 ms); while polling, the WebSocket is tried again every
+ * minute and, once it opens, replaces the poll. Each connection runs sessions: request_session,
  * restore_login when a member is in, then every subscription again. Code 5 (session
  * lost) starts a new session on the same connection.
  */
 import { buffers, eventChannel, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
-import { call, cancel, delay, fork, put, select, take, takeEvery } from 'redux-saga/effects';
+import { call, cancel, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import {
   SWARM_SOURCE, isSessionLost, openPoll, openSocket, type ConnectionEvent, type PushData, type SwarmConnection,
@@ -19,6 +20,8 @@ import { liveActions, type Subscription } from './liveSlice';
 
 export const MAX_SOCKET_ATTEMPTS = 5;
 export const RETRY_STEP_MS = 2000;
+/** After falling back to long-poll, the WebSocket is tried again this often (a proxy or network may let it through later). */
+export const SOCKET_RETRY_AFTER_POLL_MS = 60_000;
 export const PING_MS = 10_000;
 export const POLL_MS = 500;
 /** A subscription no component uses any more is kept this long (a remount reuses it). */
@@ -107,17 +110,20 @@ export function* pingLoop(conn: SwarmConnection): SagaIterator {
   }
 }
 
-/** Long-poll: every 500 ms the queued pushes, applied in order. */
+/**
+ * Long-poll: every 500 ms `whats_up`, whose `data` has the shape of a push's
+ * (`{subid: diff}`, `{}` when nothing changed), applied like one.
+ */
 export function* pollLoop(conn: SwarmConnection): SagaIterator {
   let failures = 0;
   for (;;) {
     yield delay(POLL_MS);
     try {
-      const pushes: Array<{ code: number; data: PushData }> = yield send(conn, 'whats_up');
+      const diffs: PushData = yield send(conn, 'whats_up');
       if (failures >= POLL_FAILURES_DOWN) yield put(liveActions.connectionChanged({ state: 'polling' }));
       failures = 0;
-      for (const push of Array.isArray(pushes) ? pushes : []) {
-        if (push.code === 0 && push.data) yield put(liveActions.pushed(push.data));
+      if (diffs && typeof diffs === 'object' && !Array.isArray(diffs) && Object.keys(diffs).length > 0) {
+        yield put(liveActions.pushed(diffs));
       }
     } catch (err) {
       if (yield call(onFailure, conn, err)) return;
@@ -192,25 +198,53 @@ function* runPolling(conn: SwarmConnection): SagaIterator {
   }
 }
 
-/** WebSocket with retries, then long-poll after the 5th failed attempt in a row. */
-export function* connectionLoop(deps: LiveDeps): SagaIterator {
-  let attempt = 0;
+/** While polling: a WebSocket opened in the background every SOCKET_RETRY_AFTER_POLL_MS; the first that opens. */
+export function* probeSocket(deps: LiveDeps): SagaIterator<SwarmConnection> {
   for (;;) {
-    attempt += 1;
-    yield put(liveActions.connectionChanged({ state: 'connecting', attempt }));
-    let conn: SwarmConnection;
+    yield delay(SOCKET_RETRY_AFTER_POLL_MS);
     try {
-      conn = yield call(deps.openSocket);
+      const conn: SwarmConnection = yield call(deps.openSocket);
+      return conn;
     } catch {
-      if (attempt >= MAX_SOCKET_ATTEMPTS) break;
-      yield delay(RETRY_STEP_MS * attempt);
+      // still refused: keep polling
+    }
+  }
+}
+
+/** WebSocket sessions as long as one opens (retries 2000 ms x attempt); after the 5th failure in a row, undefined. */
+function* socketRounds(deps: LiveDeps, first?: SwarmConnection): SagaIterator {
+  let attempt = 0;
+  let ready = first;
+  for (;;) {
+    if (ready) {
+      const conn = ready;
+      ready = undefined;
+      attempt = 0;
+      yield call(runSocket, conn);
       continue;
     }
-    attempt = 0;
-    yield call(runSocket, conn);
+    attempt += 1;
+    yield put(liveActions.connectionChanged({ state: 'connecting', attempt }));
+    try {
+      ready = yield call(deps.openSocket);
+    } catch {
+      if (attempt >= MAX_SOCKET_ATTEMPTS) return;
+      yield delay(RETRY_STEP_MS * attempt);
+    }
   }
-  yield put(liveActions.connectionChanged({ state: 'polling' }));
-  yield call(runPolling, deps.openPoll());
+}
+
+/** WebSocket with retries, then long-poll after the 5th failed attempt in a row, and back to the socket once it opens. */
+export function* connectionLoop(deps: LiveDeps): SagaIterator {
+  let socket: SwarmConnection | undefined;
+  for (;;) {
+    yield call(socketRounds, deps, socket);
+    yield put(liveActions.connectionChanged({ state: 'polling' }));
+    const poll = deps.openPoll();
+    const winner: { socket?: SwarmConnection } = yield race({ polling: call(runPolling, poll), socket: call(probeSocket, deps) });
+    yield call([poll, poll.close]);
+    socket = winner.socket;
+  }
 }
 
 /** Drops a subscription nobody has used for LINGER_MS. */

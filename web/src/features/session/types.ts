@@ -48,6 +48,9 @@ export interface UserInfo {
   gender: string;
   birth_date: string;
   vipname: string;
+  /** VIP experience (valid turnover counted to the level) and rank in the market. */
+  vipexpbalance?: string;
+  userrank?: number;
   has_fund_password: boolean;
   has_security_question: boolean;
   summary: string;

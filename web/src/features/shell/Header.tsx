@@ -7,6 +7,7 @@ import { Balance } from '../balance/Balance';
 import { selectBrand, selectLogoUrl } from '../config/selectors';
 import { useT } from '../i18n/useT';
 import { sportActions } from '../sport/sportSlice';
+import { HeaderIcons } from './HeaderIcons';
 import { uiActions } from './uiSlice';
 
 const SearchOverlay = lazy(() => import('../sport/SearchOverlay').then((m) => ({ default: m.SearchOverlay })));
@@ -58,6 +59,7 @@ export function Header() {
             </button>
           )}
           <Balance />
+          <HeaderIcons />
           <button type="button" className="icon-btn" aria-label={t('history.recent_title')} data-testid="record-button"
             onClick={() => dispatch(historyActions.panelToggled(true))}>
             <RecordIcon />

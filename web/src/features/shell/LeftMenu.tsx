@@ -2,6 +2,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { selectBalanceView } from '../balance/selectors';
 import { selectBrand } from '../config/selectors';
+import { LanguageSwitcher } from '../i18n/LanguageSwitcher';
 import { useT } from '../i18n/useT';
 import { selectDisplayName, selectLoggedIn, selectProfile } from '../session/selectors';
 import { sessionActions } from '../session/sessionSlice';
@@ -31,6 +32,9 @@ export function LeftMenu() {
             <div className="drawer__who">
               <span className="drawer__name" data-testid="menu-nickname">{name}</span>
               <span className="drawer__vip" data-testid="menu-vip">{profile?.vipname ?? ''}</span>
+              {profile?.vipexpbalance !== undefined && (
+                <span className="drawer__exp" data-testid="menu-exp">{t('vip.experience')} {profile.vipexpbalance}</span>
+              )}
             </div>
             <div className="drawer__balance">
               <span>{t('menu.total_balance')}</span>
@@ -52,11 +56,15 @@ export function LeftMenu() {
           <nav className="drawer__links">
             <Link href="/usercenter" onClick={close}>{t('usercenter.title')}</Link>
             <Link href="/usercenter/userinfo" onClick={close}>{t('userinfo.title')}</Link>
+            <Link href="/hallofhonor" onClick={close} data-testid="menu-honor">{t('vip.title')}</Link>
             <Link href="/setting/changenickname" onClick={close}>{t('settings.change_nickname')}</Link>
+            <Link href="/seasonMissionEn" onClick={close} data-testid="menu-season">{t('season.menu')}</Link>
+            <Link href="/hometeam" onClick={close} data-testid="menu-hometeam">{t('hometeam.title')}</Link>
             <button type="button" className="drawer__logout" data-testid="menu-logout"
               onClick={() => dispatch(sessionActions.logoutRequested())}>{t('menu.logout')}</button>
           </nav>
         )}
+        <LanguageSwitcher />
       </aside>
     </div>
   );

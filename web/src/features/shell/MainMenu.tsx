@@ -20,6 +20,9 @@ export function MainMenu() {
           {t(`menu.${item}`)}
         </Link>
       ))}
+      <Link href="/scores" className={current === 'scores' ? 'main-menu__item is-active' : 'main-menu__item'} data-testid="menu-scores">
+        {t('menu.scores')}
+      </Link>
     </nav>
   );
 }

@@ -39,7 +39,7 @@ export const PriceButton = memo(function PriceButton({ game, market, event, labe
   const classes = ['price', flash && `price--${flash}`, picked && 'is-picked', isLocked && 'is-locked'].filter(Boolean).join(' ');
   const pick = () =>
     dispatch(selectionsActions.toggled({
-      gameId: game.id, marketId: market.id, eventId: event.id, price: event.price, base: event.base ?? market.base ?? null,
+      gameId: game.id, marketId: market.id, eventId: event.id, price: String(event.price), base: event.base ?? market.base ?? null,
       marketName: market.name, eventName: event.name, team1: game.team1_name, team2: game.team2_name ?? '', isLive: isLive(game), startTs: game.start_ts,
       ewAllowed: Boolean(market.ew_allowed), ewCoeff: market.ew_coeff != null ? Number(market.ew_coeff) : null, spAllowed: Boolean(market.sp_allowed),
     }));

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { SeasonBanner } from '../seasons/SeasonBanner';
 import { Link, type SportSection } from '../../app/router';
 import { useAppSelector } from '../../app/hooks';
 import { selectConfig } from '../config/selectors';
@@ -23,7 +24,9 @@ interface Props {
 export function SportPage({ section, esportsType, sportAlias, regionAlias, competitionId }: Props) {
   const t = useT();
   const conf = useAppSelector(selectConfig);
-  const where = useMemo(() => sectionWhere(section, sectionIds(conf), esportsType), [section, conf, esportsType]);
+  const lang = useAppSelector((s) => s.i18n.lang);
+  // 'today' is the day of the language's time zone (Asia/Bangkok but for zhh)
+  const where = useMemo(() => sectionWhere(section, sectionIds(conf), esportsType, new Date(), lang), [section, conf, esportsType, lang]);
   const menu = useSubscription<{ sport?: ById<SportData> }>(sportsMenuQuery(where));
   const sports = sortedSports(menu.data?.sport);
   // Prematch and today open on their first sport; the other sections list every sport.
@@ -45,6 +48,7 @@ export function SportPage({ section, esportsType, sportAlias, regionAlias, compe
   return (
     <div className="sport-page" data-testid={`sport-page-${section}`}>
       {sports.length > 0 && <SportChips sports={sports} base={base} active={activeAlias} />}
+      {competitionId ? <SeasonBanner /> : null}
       {section === 'esports' && <EsportsTypes active={esportsType} />}
       {loading && groups.length === 0 ? (
         <Skeleton />

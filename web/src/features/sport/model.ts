@@ -12,7 +12,8 @@ export interface EventData {
   market_id?: number;
   name: string;
   type?: string;
-  price: string;
+  /** A JSON number on the wire (older answers: a decimal string). */
+  price: number | string;
   base?: string;
   is_suspended?: boolean;
 }
@@ -61,7 +62,8 @@ export interface SportData {
   alias: string;
   order?: number;
   region?: ById<RegionData>;
-  game?: ById<GameData> | { '@count': number };
+  /** `@count` answers the bare number in place of the level. */
+  game?: ById<GameData> | number;
 }
 
 const values = <T>(map: ById<T> | undefined | null): T[] => (map ? Object.values(map) : []);
@@ -83,10 +85,7 @@ export const sortedEvents = (map: ById<EventData> | undefined) =>
     return (ra < 0 ? 99 : ra) - (rb < 0 ? 99 : rb) || a.id - b.id;
   });
 
-export const gameCount = (sport: SportData) => {
-  const g = sport.game as { '@count'?: number } | undefined;
-  return g?.['@count'] ?? 0;
-};
+export const gameCount = (sport: SportData) => (typeof sport.game === 'number' ? sport.game : 0);
 
 export interface CompetitionGroup {
   sport: SportData;

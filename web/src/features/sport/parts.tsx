@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { startText } from '../../shared/time';
 import { Link } from '../../app/router';
 import { useAppSelector } from '../../app/hooks';
 import { useT } from '../i18n/useT';
@@ -54,15 +55,8 @@ export function GameTime({ game }: { game: GameData }) {
   return <span className="game-time">{startText(game.start_ts, lang)}</span>;
 }
 
-const LOCALE: Record<string, string> = { zhh: 'zh-CN', eng: 'en-GB', tha: 'th-TH' };
-
-export function startText(ts: number, lang: string | null, now = new Date()) {
-  const date = new Date(ts * 1000);
-  const locale = LOCALE[lang ?? ''] ?? 'en-GB';
-  const time = date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', hour12: false });
-  if (date.toDateString() === now.toDateString()) return time;
-  return `${date.toLocaleDateString(locale, { month: '2-digit', day: '2-digit' })} ${time}`;
-}
+/** Start times in the language's time zone (Asia/Bangkok but for zhh): shared/time.ts. */
+export { startText };
 
 /** 1 / X / 2 over the main prices; other events by name. */
 export function shortLabel(event: EventData, game: GameData): string {

@@ -5,6 +5,7 @@
 import type { SportSection } from '../../app/router';
 import type { SiteConfig } from '../config/types';
 import type { SwarmQuery } from '../live/liveSlice';
+import { zoneDayRange } from '../../shared/time';
 import { MAIN_MARKET_TYPES } from './model';
 
 export const GAME_FIELDS = ['id', 'competition_id', 'type', 'start_ts', 'team1_name', 'team2_name', 'is_blocked', 'info', 'markets_count'];
@@ -28,28 +29,32 @@ export const sectionIds = (conf: SiteConfig | null): SectionIds => ({
   virtual: conf?.virtual_sport_ids ?? VIRTUAL_DEFAULT,
 });
 
-/** Local midnight to midnight, in unix seconds (stable for the whole day). */
-export function todayRange(now = new Date()) {
+/**
+ * Midnight to midnight, in unix seconds (stable for the whole day): of the language's time zone
+ * (Asia/Bangkok but for zhh, shared/time.ts) when a language is given, else of the device.
+ */
+export function todayRange(now = new Date(), lang?: string | null) {
+  if (lang !== undefined) return zoneDayRange(now, lang);
   const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
   const end = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
   return { '@gte': Math.floor(start.getTime() / 1000), '@lt': Math.floor(end.getTime() / 1000) };
 }
 
 /** The game and sport filters of a section. Live lists every sport in play. */
-export function sectionWhere(section: SportSection | 'home', ids: SectionIds, esportsType?: string, now = new Date()): Where {
+export function sectionWhere(section: SportSection | 'home', ids: SectionIds, esportsType?: string, now = new Date(), lang?: string | null): Where {
   const special = [...ids.esports, ...ids.virtual];
   switch (section) {
     case 'prematch':
     case 'home':
       return { sport: { id: { '@nin': special } }, game: { type: PREMATCH_TYPES } };
     case 'today':
-      return { sport: { id: { '@nin': special } }, game: { type: PREMATCH_TYPES, start_ts: todayRange(now) } };
+      return { sport: { id: { '@nin': special } }, game: { type: PREMATCH_TYPES, start_ts: todayRange(now, lang) } };
     case 'live':
       return { game: { type: 1 } };
     case 'esports': {
       const game: Record<string, unknown> =
         esportsType === 'live' ? { type: 1 } : esportsType === 'prematch' ? { type: PREMATCH_TYPES }
-          : esportsType === 'today' ? { type: PREMATCH_TYPES, start_ts: todayRange(now) } : {};
+          : esportsType === 'today' ? { type: PREMATCH_TYPES, start_ts: todayRange(now, lang) } : {};
       return { sport: { id: { '@in': ids.esports } }, game };
     }
     case 'virtualsports':

@@ -290,6 +290,12 @@ export function UserInfoPage() {
 }
 
 const SETTINGS_LINKS: Array<[string, string]> = [
+  ['/usercenter/deposit', 'pay.title.deposit'],
+  ['/usercenter/withdraw', 'pay.title.withdraw'],
+  ['/usercenter/transfer', 'pay.title.transfer'],
+  ['/usercenter/depositprogress', 'pay.title.depositprogress'],
+  ['/fortunecenter', 'pay.title.fortunecenter'],
+  ['/usercenter/monthlyCard', 'pay.title.monthlyCard'],
   ['/usercenter/userinfo', 'userinfo.title'],
   ['/setting/changenickname', 'settings.change_nickname'],
   ['/setting/changerealname', 'settings.change_realname'],

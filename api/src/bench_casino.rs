@@ -1,0 +1,306 @@
+//! `api bench casino`: seamless-wallet rounds (a bet, then a win that
+//! closes the round) over HTTP on Postgres, signed as the demo provider,
+//! at N concurrent clients (each its own member and launch token), next to
+//! the `pgbench` rate of a two-event-row transaction on the same database
+//! in the same run. Then the same at half the peak rate, paced, for p99.
+//!
+//! Requests are signed before the clock starts (the provider's signing is
+//! the provider's CPU, not the platform's); the platform verifies every
+//! request's signature and signs every answer inside the measurement.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::Currency;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+use crate::bench::{pgbench, Args};
+use crate::casino::signing::{Signer256, HEADER};
+
+fn flag<T: std::str::FromStr>(args: &[&str], name: &str, default: T) -> anyhow::Result<T> {
+    match args.iter().position(|a| *a == name) {
+        Some(i) => args
+            .get(i + 1)
+            .and_then(|v| v.parse().ok())
+            .with_context(|| format!("{name} needs a value")),
+        None => Ok(default),
+    }
+}
+
+struct Conn {
+    reader: BufReader<tokio::net::tcp::OwnedReadHalf>,
+    writer: tokio::net::tcp::OwnedWriteHalf,
+}
+
+impl Conn {
+    async fn open(addr: std::net::SocketAddr) -> anyhow::Result<Conn> {
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (read, writer) = stream.into_split();
+        Ok(Conn {
+            reader: BufReader::new(read),
+            writer,
+        })
+    }
+
+    async fn post(&mut self, path: &str, body: &str, signature: &str) -> anyhow::Result<Value> {
+        let head = format!(
+            "POST /api/wallet/demo/{path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n{HEADER}: {signature}\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        self.writer
+            .write_all(format!("{head}{body}").as_bytes())
+            .await?;
+        let mut length = 0usize;
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).await? == 0 {
+                bail!("connection closed");
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse()?;
+            }
+        }
+        let mut buf = vec![0; length];
+        self.reader.read_exact(&mut buf).await?;
+        Ok(serde_json::from_slice(&buf)?)
+    }
+}
+
+/// One round's two signed requests.
+struct Round {
+    bet: (String, String),
+    win: (String, String),
+}
+
+fn rounds(
+    signer: &Signer256,
+    user: &str,
+    token: &str,
+    client: usize,
+    count: usize,
+    tag: &str,
+) -> Vec<Round> {
+    (0..count)
+        .map(|i| {
+            let round = format!("{tag}-{client}-{i}");
+            let bet = json!({"user": user, "token": token, "request_uuid": format!("rq-{round}-b"),
+                "game_code": "demo_slot", "currency": "CNY", "transaction_uuid": format!("b-{round}"),
+                "supplier_transaction_id": format!("s-{round}"), "round": round, "round_closed": false, "amount": 100_000})
+            .to_string();
+            let win = json!({"user": user, "token": token, "request_uuid": format!("rq-{round}-w"),
+                "game_code": "demo_slot", "currency": "CNY", "transaction_uuid": format!("w-{round}"),
+                "reference_transaction_uuid": format!("b-{round}"),
+                "supplier_transaction_id": format!("s-{round}-w"), "round": round, "round_closed": true, "amount": 50_000})
+            .to_string();
+            Round {
+                bet: (signer.sign(bet.as_bytes()), bet),
+                win: (signer.sign(win.as_bytes()), win),
+            }
+        })
+        .collect()
+}
+
+/// Runs every client's rounds until `until` (or they run out); `pace`:
+/// one round per client per interval. Returns request latencies (ms) and
+/// rounds done.
+async fn phase(
+    addr: std::net::SocketAddr,
+    work: Vec<Vec<Round>>,
+    until: Instant,
+    pace: Option<Duration>,
+) -> anyhow::Result<(Vec<f64>, usize)> {
+    let mut tasks = Vec::new();
+    for rounds in work {
+        tasks.push(tokio::spawn(async move {
+            let mut conn = Conn::open(addr).await?;
+            let mut latencies = Vec::new();
+            let mut done = 0;
+            let mut next = Instant::now();
+            for round in rounds {
+                if Instant::now() >= until {
+                    break;
+                }
+                if let Some(interval) = pace {
+                    tokio::time::sleep_until(next.into()).await;
+                    next += interval;
+                }
+                for (path, (signature, body)) in [
+                    ("transaction/bet", &round.bet),
+                    ("transaction/win", &round.win),
+                ] {
+                    let t = Instant::now();
+                    let answer = conn.post(path, body, signature).await?;
+                    latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+                    if answer["status"] != "RS_OK" {
+                        bail!("{path}: {answer}");
+                    }
+                }
+                done += 1;
+            }
+            Ok::<_, anyhow::Error>((latencies, done))
+        }));
+    }
+    let mut all = Vec::new();
+    let mut rounds = 0;
+    for task in tasks {
+        let (latencies, done) = task.await??;
+        all.extend(latencies);
+        rounds += done;
+    }
+    Ok((all, rounds))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+pub async fn run(args: &[&str]) -> anyhow::Result<()> {
+    let clients: usize = flag(args, "--clients", 32)?;
+    let seconds: u64 = flag(args, "--seconds", 10)?;
+    let budget: usize = flag(args, "--rounds", 400)?;
+    let url =
+        std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
+    if !url.starts_with("postgres") {
+        bail!("the casino benchmark runs on Postgres (DATABASE_URL={url})");
+    }
+    let schema = format!("bench_casino_{}", std::process::id());
+    let admin = sqlx::PgPool::connect(&url).await?;
+    sqlx::raw_sql(&format!(
+        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+    ))
+    .execute(&admin)
+    .await?;
+    let result = measure(&url, &schema, clients, seconds, budget).await;
+    sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        .execute(&admin)
+        .await?;
+    result
+}
+
+async fn measure(
+    url: &str,
+    schema: &str,
+    clients: usize,
+    seconds: u64,
+    budget: usize,
+) -> anyhow::Result<()> {
+    let db = commands::Db::open_postgres(url, Some(schema)).await?;
+    db.migrate().await?;
+    let mut config = crate::config::Config::load()?;
+    config.demo_mode = false;
+    config.feed.tick_ms = 3_600_000;
+    let signer = Signer256::from_pem(
+        &config
+            .casino
+            .providers
+            .get("demo")
+            .context("[casino.providers.demo]")?
+            .private_key,
+    )?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let running = crate::app::start(config, db, listener).await?;
+    let state = running.state.clone();
+    let addr = running.addr;
+    println!(
+        "seamless wallet benchmark (postgres): {clients} clients, {seconds} s, bet + win per round"
+    );
+    let limit = pgbench(url, schema, &Args { clients, seconds }).await?;
+    println!("pgbench (2 event-row inserts per transaction): {limit:.0} tx/s");
+
+    let mut peak_work = Vec::new();
+    let mut half_work = Vec::new();
+    for client in 0..clients {
+        let member = state
+            .accounts
+            .ensure_member(&format!("casino{client}"), "bench1234", Currency::Cny)
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let deposit = WalletAction::Credit {
+            amount: Decimal::from(10_000_000),
+            pot: Pot::Main,
+            kind: MovementKind::Deposit,
+        };
+        state
+            .wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member.clone(), Currency::Cny),
+                "deposit",
+                deposit,
+            ))
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let (token, _) = state
+            .casino
+            .tokens
+            .issue(&member, 1001, "demo", Currency::Cny, "real")
+            .await?;
+        peak_work.push(rounds(&signer, &member, &token, client, budget, "peak"));
+        half_work.push(rounds(
+            &signer,
+            &member,
+            &token,
+            client,
+            budget / 2 + 1,
+            "half",
+        ));
+    }
+    println!(
+        "signed {} requests ahead",
+        clients * (budget + budget / 2 + 1) * 2
+    );
+
+    let started = Instant::now();
+    let (mut latencies, done) = phase(
+        addr,
+        peak_work,
+        started + Duration::from_secs(seconds),
+        None,
+    )
+    .await?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let peak = done as f64 / elapsed;
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "peak: {done} rounds in {elapsed:.1} s = {peak:.0} rounds/s ({:.0} requests/s); p50 {:.2} ms, p99 {:.2} ms",
+        peak * 2.0,
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+    println!(
+        "ratio: {:.2} of the pgbench limit (rounds/s over tx/s)",
+        peak / limit
+    );
+    if done >= clients * budget {
+        println!("note: every client ran out of signed rounds; raise --rounds for a longer peak");
+    }
+    let interval = Duration::from_secs_f64(clients as f64 / (peak / 2.0));
+    let started = Instant::now();
+    let (mut latencies, done) = phase(
+        addr,
+        half_work,
+        started + Duration::from_secs(seconds),
+        Some(interval),
+    )
+    .await?;
+    let elapsed = started.elapsed().as_secs_f64();
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "half the peak: {:.0} rounds/s; p50 {:.2} ms, p99 {:.2} ms",
+        done as f64 / elapsed,
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
+    running.stop().await?;
+    Ok(())
+}

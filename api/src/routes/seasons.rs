@@ -1,0 +1,807 @@
+//! Season calls (spec 001 sections 7.2 and 7.4): season info, season task
+//! list and claims, home team (competitions, teams, myteam, chooseteam),
+//! and the back office's season claim queue and task definitions.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use commands::seasons::{codes, SeasonFailure};
+use domain::season::{format_time, ClaimOutcome, Phase, TaskDef, HOME_SPORTS};
+use domain::staff::Role;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+use crate::error::{ok, ApiError, Envelope};
+use crate::routes::auth::Member;
+use crate::transport::Payload;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/api/vipsystem/seasoninfo",
+            post(season_info).get(season_info),
+        )
+        .route(
+            "/api/vipsystem/seasontaskbonusinfo",
+            post(task_info).get(task_info),
+        )
+        .route("/api/vipsystem/getseasontaskbonus", post(claim_task))
+        .route(
+            "/api/user/getcompetitions",
+            post(competitions).get(competitions),
+        )
+        .route("/api/user/getteams", post(teams).get(teams))
+        .route("/api/user/myteam", post(my_team).get(my_team))
+        .route("/api/activity/chooseteam", post(choose_team))
+        .route(
+            "/api/vipsystem/seasonbonusinfo",
+            post(rank_info).get(rank_info),
+        )
+        .route("/api/vipsystem/getseasonbonus", post(rank_claim))
+        .route(
+            "/api/activity/actinfo",
+            post(activity_info).get(activity_info),
+        )
+        .route("/api/activity/main", post(activity_main))
+}
+
+pub fn staff_router() -> Router<AppState> {
+    Router::new()
+        .route("/api/backoffice/season/claims", get(claim_queue))
+        .route("/api/backoffice/season/claim", get(claim_detail))
+        .route("/api/backoffice/season/claims/review", post(review))
+        .route(
+            "/api/backoffice/season/tasks",
+            get(task_defs).post(save_task_def),
+        )
+        .route("/api/backoffice/season/fulfilment", get(fulfilment))
+        .route("/api/backoffice/season/fulfilment/ship", post(ship))
+        .route("/api/backoffice/season/ranks", post(set_rank))
+}
+
+// ---------------------------------------------------------------- rank rewards
+
+#[derive(Deserialize, Default)]
+struct RankBody {
+    #[serde(default)]
+    seasonid: Option<Value>,
+    #[serde(default)]
+    sid: Option<Value>,
+    #[serde(default)]
+    aid: Option<Value>,
+    #[serde(default, rename = "actRand")]
+    act_rand: Option<String>,
+    #[serde(default)]
+    size: Option<String>,
+}
+
+/// The season rank rewards address: `seasonid`/`sid`, default 3 (spec 001
+/// section 9: season id 3 for the season bonus).
+fn rank_season(body: &RankBody) -> Result<u32, ApiError> {
+    match body.seasonid.as_ref().or(body.sid.as_ref()) {
+        None => Ok(3),
+        Some(v) => number(v).ok_or_else(|| bad_params("seasonid")),
+    }
+}
+
+async fn rank_info(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<RankBody>,
+) -> Answer {
+    let sid = rank_season(&body)?;
+    let info = state.seasons.rank_info(sid, &member.user_id).await?;
+    Ok(ok(json!({"aUserActInfo": info, "actRand": info.act_rand})))
+}
+
+async fn claim_rank_for(state: &AppState, member_id: &str, body: &RankBody) -> Answer {
+    let sid = rank_season(body)?;
+    if body.size.as_deref().is_some_and(|s| s.len() > 8)
+        || body.act_rand.as_deref().is_some_and(|s| s.len() > 64)
+    {
+        return Err(bad_params("size or actRand"));
+    }
+    let account = state.accounts.load(member_id).await?;
+    let currency = account
+        .profile
+        .as_ref()
+        .map(|p| p.currency)
+        .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))?;
+    let address = account
+        .address
+        .as_ref()
+        .and_then(|a| serde_json::to_string(a).ok())
+        .filter(|a| !a.is_empty() && a != "{}");
+    let info = state
+        .seasons
+        .claim_rank(
+            sid,
+            member_id,
+            currency,
+            body.act_rand.as_deref(),
+            body.size.as_deref(),
+            address,
+        )
+        .await?;
+    Ok(Json(Envelope {
+        status: 0,
+        msg: "Received successfully".into(),
+        data: json!({"jiangpin": info.jiangpin, "aUserActInfo": info}),
+    }))
+}
+
+async fn rank_claim(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<RankBody>,
+) -> Answer {
+    claim_rank_for(&state, &member.user_id, &body).await
+}
+
+fn aid13(body: &RankBody) -> Result<(), ApiError> {
+    match body.aid.as_ref().and_then(number) {
+        Some(13) => Ok(()),
+        _ => Err(bad_params("aid (13)")),
+    }
+}
+
+/// `activity/actinfo` with aid 13 and sid: data.aUserActInfo, data.actRand.
+async fn activity_info(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<RankBody>,
+) -> Answer {
+    aid13(&body)?;
+    rank_info(State(state), member, Payload(body)).await
+}
+
+/// `activity/main` with aid 13, actRand, sid, optional size: the claim.
+async fn activity_main(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<RankBody>,
+) -> Answer {
+    aid13(&body)?;
+    if body.act_rand.as_deref().unwrap_or_default().is_empty() {
+        return Err(bad_params("actRand"));
+    }
+    claim_rank_for(&state, &member.user_id, &body).await
+}
+
+type Answer = Result<Json<Envelope<Value>>, ApiError>;
+
+impl From<SeasonFailure> for ApiError {
+    fn from(e: SeasonFailure) -> Self {
+        match e {
+            SeasonFailure::Refused(status, msg) => ApiError::Answer {
+                status,
+                msg,
+                data: Value::Null,
+            },
+            SeasonFailure::Internal(e) => ApiError::Internal(e),
+        }
+    }
+}
+
+fn season_json(id: u32, name: &str, start: i64, end: i64) -> Value {
+    json!({
+        "seasonid": id,
+        "name": name,
+        "starttime": format_time(start),
+        "endtime": format_time(end),
+        "start_ms": start,
+        "end_ms": end,
+    })
+}
+
+/// `seasoninfo` (also `customer.seasoninfo`): the running season, or
+/// `status: "off-season"` with the previous and next season.
+pub fn season_info_value(state: &AppState) -> Value {
+    let now = state.seasons.now_ms();
+    match state.seasons.calendar().phase_at(now) {
+        Phase::InSeason(s) => {
+            let mut v = season_json(s.id, &s.name, s.start_ms, s.end_ms);
+            v["status"] = json!("season");
+            v["daysleft"] = json!((s.end_ms - now) / domain::season::DAY_MS);
+            v
+        }
+        Phase::OffSeason { previous, next } => json!({
+            "status": "off-season",
+            "seasonid": 0,
+            "previous": previous.map(|s| season_json(s.id, &s.name, s.start_ms, s.end_ms)),
+            "next": next.map(|s| season_json(s.id, &s.name, s.start_ms, s.end_ms)),
+        }),
+    }
+}
+
+async fn season_info(State(state): State<AppState>) -> Answer {
+    Ok(ok(season_info_value(&state)))
+}
+
+#[derive(Deserialize, Default)]
+struct TaskInfoBody {
+    #[serde(default)]
+    seasonid: Option<Value>,
+}
+
+async fn task_info(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<TaskInfoBody>,
+) -> Answer {
+    let season = match body.seasonid.as_ref() {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(number(v).ok_or_else(|| bad_params("seasonid"))?),
+    };
+    let (season, list, active) = state.seasons.task_list(&member.user_id, season).await?;
+    Ok(ok(json!({
+        "season": season_json(season.id, &season.name, season.start_ms, season.end_ms),
+        "list": list,
+        "activedays": active,
+        "needdays": state.seasons.rule().min_active_days,
+    })))
+}
+
+#[derive(Deserialize)]
+struct ClaimBody {
+    id: Value,
+}
+
+fn number(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+fn bad_params(detail: &str) -> ApiError {
+    ApiError::Answer {
+        status: domain::Code::BAD_PARAMETERS.0,
+        msg: format!("Invalid request parameters: {detail}"),
+        data: Value::Null,
+    }
+}
+
+/// `getseasontaskbonus` (id): data.needcheck 0 paid at once, 1 waiting for
+/// customer-service review; msg says which.
+async fn claim_task(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<ClaimBody>,
+) -> Answer {
+    let id = number(&body.id).ok_or_else(|| bad_params("id"))?;
+    let account = state.accounts.load(&member.user_id).await?;
+    let currency = account
+        .profile
+        .as_ref()
+        .map(|p| p.currency)
+        .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))?;
+    let outcome = state.seasons.claim(&member.user_id, currency, id).await?;
+    let (needcheck, msg, cash, claim_status) = match outcome {
+        ClaimOutcome::Paid { cash, .. } => (0, "Received successfully", cash, "received"),
+        ClaimOutcome::Queued { cash, .. } => (
+            1,
+            "Submitted, waiting for customer service review",
+            cash,
+            "review",
+        ),
+        ClaimOutcome::Rejected { reason } => {
+            return Err(ApiError::Answer {
+                status: -64007,
+                msg: format!("The claim was rejected: {reason}"),
+                data: json!({"needcheck": 1}),
+            })
+        }
+    };
+    Ok(Json(Envelope {
+        status: 0,
+        msg: msg.into(),
+        data: json!({"id": id, "needcheck": needcheck, "cash": cash.normalize().to_string(), "claim": claim_status}),
+    }))
+}
+
+// ---------------------------------------------------------------- home team
+
+/// A stable team id from its name (the catalogue keys games, not teams).
+pub fn team_id(sport_id: u64, name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ sport_id;
+    for b in name.trim().to_lowercase().bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    h % 2_000_000_000 + 1
+}
+
+#[derive(Deserialize, Default)]
+struct SportBody {
+    #[serde(default)]
+    sportid: Option<Value>,
+}
+
+fn home_sport(v: &Option<Value>) -> Result<u64, ApiError> {
+    let sport = v
+        .as_ref()
+        .and_then(number)
+        .ok_or_else(|| bad_params("sportid"))?;
+    if !HOME_SPORTS.contains(&sport) {
+        return Err(bad_params("sportid (1 football, 3 basketball)"));
+    }
+    Ok(sport as u64)
+}
+
+async fn competitions(State(state): State<AppState>, Payload(body): Payload<SportBody>) -> Answer {
+    let sport = home_sport(&body.sportid)?;
+    let list = state.live.read(|c| {
+        let mut list = Vec::new();
+        for region in c.regions_of(sport) {
+            for comp in c.competitions_of(region.id) {
+                list.push(json!({"id": comp.id, "name": comp.name}));
+            }
+        }
+        list
+    });
+    Ok(ok(json!({"list": list})))
+}
+
+#[derive(Deserialize, Default)]
+struct TeamsBody {
+    #[serde(default)]
+    cid: Option<Value>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    sportid: Option<Value>,
+}
+
+/// Teams of the catalogue for `sport` (all competitions, or `cid`),
+/// by id, whose names contain `name`.
+fn find_teams(state: &AppState, sport: Option<u64>, cid: Option<u64>, name: &str) -> Vec<Value> {
+    let needle = name.trim().to_lowercase();
+    state.live.read(|c| {
+        let mut teams: BTreeMap<String, Value> = BTreeMap::new();
+        for comp in c.competitions().values() {
+            if cid.is_some_and(|cid| cid != comp.id) {
+                continue;
+            }
+            let Some(sport_id) = c.regions().get(&comp.region_id).map(|r| r.sport_id) else {
+                continue;
+            };
+            if sport.is_some_and(|s| s != sport_id) || !HOME_SPORTS.contains(&(sport_id as u32)) {
+                continue;
+            }
+            for game in c.games_of(comp.id) {
+                for team in [Some(&game.team1_name), game.team2_name.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    if team.is_empty()
+                        || (!needle.is_empty() && !team.to_lowercase().contains(&needle))
+                    {
+                        continue;
+                    }
+                    let id = team_id(sport_id, team);
+                    teams.entry(team.to_lowercase()).or_insert_with(
+                        || json!({"id": id, "vbet_id": id, "sportid": sport_id, "name": team}),
+                    );
+                }
+            }
+        }
+        teams.into_values().take(500).collect()
+    })
+}
+
+async fn teams(State(state): State<AppState>, Payload(body): Payload<TeamsBody>) -> Answer {
+    let cid = body.cid.as_ref().and_then(number).map(u64::from);
+    let name = body.name.unwrap_or_default();
+    if name.chars().count() > 50 {
+        return Err(bad_params("name"));
+    }
+    if cid.is_none() && name.trim().is_empty() {
+        return Err(bad_params("cid or name"));
+    }
+    let sport = body.sportid.as_ref().and_then(number).map(u64::from);
+    Ok(ok(json!({"list": find_teams(&state, sport, cid, &name)})))
+}
+
+#[derive(Deserialize, Default)]
+struct TeamBody {
+    #[serde(default)]
+    teamid: Option<Value>,
+    #[serde(default)]
+    sportid: Option<Value>,
+}
+
+async fn my_team_value(state: &AppState, member_id: &str) -> Result<Value, ApiError> {
+    let held = state.seasons.home_teams(member_id).await?;
+    let mut out = json!({});
+    for (sport, key) in [(1u32, "football"), (3u32, "basketball")] {
+        let team = held.iter().find(|t| t.0 == sport);
+        let may = state.seasons.may_choose(member_id, sport).await?;
+        out[format!("my{key}status")] = json!(if may { 1 } else { 0 });
+        out[format!("my{key}")] = match team {
+            Some((_, id, name, _)) => {
+                json!({"vbet_id": id, "id": id, "name": name, "sportid": sport})
+            }
+            None => Value::Null,
+        };
+    }
+    out["seasoninfo"] = season_info_value(state);
+    Ok(out)
+}
+
+/// `myteam` without teamid: the two home teams and whether each may be
+/// chosen now (myfootballstatus, mybasketballstatus: 1 may choose); with
+/// teamid and sportid: chooses (as `chooseteam`).
+async fn my_team(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<TeamBody>,
+) -> Answer {
+    if body.teamid.is_some() {
+        choose(&state, &member.user_id, &body).await?;
+    }
+    Ok(ok(my_team_value(&state, &member.user_id).await?))
+}
+
+async fn choose(state: &AppState, member_id: &str, body: &TeamBody) -> Result<(), ApiError> {
+    let sport = home_sport(&body.sportid)?;
+    let team = body.teamid.as_ref().and_then(|v| match v {
+        Value::Number(n) => n.as_u64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    });
+    let team = team.ok_or_else(|| bad_params("teamid"))?;
+    let name = state.live.read(|c| {
+        for comp in c.competitions().values() {
+            if c.regions().get(&comp.region_id).map(|r| r.sport_id) != Some(sport) {
+                continue;
+            }
+            for game in c.games_of(comp.id) {
+                for t in [Some(&game.team1_name), game.team2_name.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    if team_id(sport, t) == team {
+                        return Some(t.clone());
+                    }
+                }
+            }
+        }
+        None
+    });
+    let Some(name) = name else {
+        return Err(ApiError::Answer {
+            status: codes::BAD_TEAM,
+            msg: "Team not found".into(),
+            data: Value::Null,
+        });
+    };
+    state
+        .seasons
+        .choose_team(member_id, sport as u32, &team.to_string(), &name)
+        .await?;
+    Ok(())
+}
+
+async fn choose_team(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<TeamBody>,
+) -> Answer {
+    choose(&state, &member.user_id, &body).await?;
+    Ok(ok(my_team_value(&state, &member.user_id).await?))
+}
+
+// ---------------------------------------------------------------- back office
+
+struct StaffError(StatusCode, i32, String);
+
+impl IntoResponse for StaffError {
+    fn into_response(self) -> Response {
+        (
+            self.0,
+            Json(json!({"status": self.1, "msg": self.2, "data": null})),
+        )
+            .into_response()
+    }
+}
+
+impl From<SeasonFailure> for StaffError {
+    fn from(e: SeasonFailure) -> Self {
+        match e {
+            SeasonFailure::Refused(code, msg) => StaffError(StatusCode::BAD_REQUEST, code, msg),
+            SeasonFailure::Internal(e) => {
+                tracing::error!(error = %e, "season back office request failed");
+                StaffError(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    domain::Code::INTERNAL.0,
+                    domain::Code::INTERNAL.message(),
+                )
+            }
+        }
+    }
+}
+
+/// The staff member behind the bearer token, if their role is one of
+/// `roles` (admin always).
+async fn staff(
+    state: &AppState,
+    headers: &HeaderMap,
+    roles: &[Role],
+) -> Result<String, StaffError> {
+    let token = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .ok_or(StaffError(
+            StatusCode::UNAUTHORIZED,
+            -401,
+            "Not logged in".into(),
+        ))?;
+    let staff = state
+        .staff
+        .authenticate(&token)
+        .await
+        .map_err(|_| StaffError(StatusCode::UNAUTHORIZED, -401, "Not logged in".into()))?;
+    if staff.role == Role::Admin || roles.contains(&staff.role) {
+        Ok(staff.id.to_string())
+    } else {
+        Err(StaffError(
+            StatusCode::FORBIDDEN,
+            -403,
+            "Not allowed for your role".into(),
+        ))
+    }
+}
+
+fn done(data: Value) -> Json<Value> {
+    Json(json!({"status": 0, "msg": "OK", "data": data}))
+}
+
+#[derive(Deserialize, Default)]
+struct QueueParams {
+    #[serde(default)]
+    state: Option<String>,
+}
+
+/// Claims waiting for support (state=pending, the default), or in another
+/// state (paid, approved, rejected, all).
+async fn claim_queue(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(params): Query<QueueParams>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let wanted = match params.state.as_deref() {
+        None | Some("pending") => "pending",
+        Some("all") => "",
+        Some(s @ ("paid" | "approved" | "rejected")) => s,
+        Some(other) => {
+            return Err(StaffError(
+                StatusCode::BAD_REQUEST,
+                domain::Code::BAD_PARAMETERS.0,
+                format!("Invalid request parameters: state '{other}'"),
+            ))
+        }
+    };
+    let rows = state.seasons.claims(wanted, 500).await?;
+    Ok(done(json!(rows)))
+}
+
+#[derive(Deserialize)]
+struct ClaimParams {
+    reference: String,
+}
+
+/// One claim with the member's task history beside it.
+async fn claim_detail(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(params): Query<ClaimParams>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let claim = state
+        .seasons
+        .claim_row(&params.reference)
+        .await?
+        .ok_or(StaffError(
+            StatusCode::NOT_FOUND,
+            -404,
+            "Claim not found".into(),
+        ))?;
+    let history = state
+        .seasons
+        .history(claim.season_id as u32, &claim.member_id)
+        .await?;
+    let progress = state
+        .seasons
+        .progress(claim.season_id as u32, &claim.member_id)
+        .await?;
+    Ok(done(json!({
+        "claim": claim,
+        "history": history,
+        "activedays": progress.active_days(state.seasons.rule()),
+    })))
+}
+
+#[derive(Deserialize)]
+struct ReviewBody {
+    reference: String,
+    approve: bool,
+    #[serde(default)]
+    reason: String,
+}
+
+/// Support approves (pays, once) or rejects (with a reason) a claim.
+async fn review(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<ReviewBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Value>, StaffError> {
+    let staff_id = staff(&state, &headers, &[Role::Support]).await?;
+    let Json(body) = body.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    if body.reference.len() > 200 || body.reason.chars().count() > 500 {
+        return Err(StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: too long".into(),
+        ));
+    }
+    let row = state
+        .seasons
+        .review(&body.reference, body.approve, &body.reason, &staff_id)
+        .await?;
+    Ok(done(json!(row)))
+}
+
+#[derive(Deserialize)]
+struct SeasonParams {
+    seasonid: u32,
+}
+
+async fn task_defs(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(params): Query<SeasonParams>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let defs = state.seasons.task_defs(params.seasonid).await?;
+    Ok(done(json!(defs)))
+}
+
+#[derive(Deserialize)]
+struct DefBody {
+    seasonid: u32,
+    task: TaskDef,
+}
+
+#[derive(Deserialize, Default)]
+struct FulfilmentParams {
+    #[serde(default)]
+    state: Option<String>,
+}
+
+/// Physical prizes to ship (state=to_ship, the default) or shipped.
+async fn fulfilment(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Query(params): Query<FulfilmentParams>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let wanted = match params.state.as_deref() {
+        None | Some("to_ship") => "to_ship",
+        Some("shipped") => "shipped",
+        Some(other) => {
+            return Err(StaffError(
+                StatusCode::BAD_REQUEST,
+                domain::Code::BAD_PARAMETERS.0,
+                format!("Invalid request parameters: state '{other}' (to_ship or shipped)"),
+            ))
+        }
+    };
+    Ok(done(json!(state.seasons.fulfilment(wanted).await?)))
+}
+
+#[derive(Deserialize)]
+struct ShipBody {
+    seasonid: u32,
+    member_id: String,
+}
+
+async fn ship(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<ShipBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Value>, StaffError> {
+    let staff_id = staff(&state, &headers, &[Role::Support]).await?;
+    let Json(body) = body.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    let shipped = state
+        .seasons
+        .ship(body.seasonid, &body.member_id, &staff_id)
+        .await?;
+    Ok(done(json!({"shipped": shipped})))
+}
+
+#[derive(Deserialize)]
+struct RankSet {
+    seasonid: u32,
+    member_id: String,
+    rank: u32,
+    #[serde(default)]
+    honour: rust_decimal::Decimal,
+}
+
+/// Admin staff record a member's final season rank (the VIP honour wiring
+/// does the same at season end).
+async fn set_rank(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<RankSet>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[]).await?;
+    let Json(body) = body.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    if body.rank > 10 || body.member_id.len() > 64 {
+        return Err(StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: rank 0 to 10".into(),
+        ));
+    }
+    state
+        .seasons
+        .set_rank(body.seasonid, &body.member_id, body.rank, body.honour)
+        .await?;
+    Ok(done(json!(
+        state
+            .seasons
+            .rank_info(body.seasonid, &body.member_id)
+            .await?
+    )))
+}
+
+/// Admin staff add or change a season task definition.
+async fn save_task_def(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<DefBody>, axum::extract::rejection::JsonRejection>,
+) -> Result<Json<Value>, StaffError> {
+    let staff_id = staff(&state, &headers, &[]).await?;
+    let Json(body) = body.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    state
+        .seasons
+        .save_def(body.seasonid, body.task, &staff_id)
+        .await?;
+    Ok(done(json!(state.seasons.task_defs(body.seasonid).await?)))
+}

@@ -1,0 +1,834 @@
+//! Seasons (spec 001 sections 3, 4, 6, 7.4, 9; issue 12): season
+//! boundaries on a manual clock, season task progress counted once per
+//! source event across a restart and two processes, claims paid once,
+//! needcheck claims waiting for support, the home team locked in a season.
+
+mod common;
+
+use std::sync::Arc;
+
+use api::seasons_config::{SeasonEntry, SeasonsConfig};
+use commands::clock::{ManualClock, SharedClock};
+use commands::db::testing;
+use commands::seasons::Seasons;
+use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use common::{backoffice, staff_token, start_with, Client};
+use domain::season::{format_time, task_type, TaskDef, DAY_MS};
+use domain::wallet::WalletId;
+use domain::Currency;
+use projections::Backend;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use serde_json::{json, Value};
+
+commands::on_both_stores!(
+    season_boundaries_start_and_end_once_on_the_manual_clock,
+    a_week_of_bets_counts_each_event_once_across_a_restart_and_two_processes,
+    claims_sent_twice_at_once_pay_once_and_needcheck_waits_for_support,
+    home_team_is_locked_during_a_season_and_free_in_the_off_season,
+    season_claims_and_task_definitions_by_staff_role,
+    rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment,
+);
+
+const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+fn def(id: u32, tasktype: u8, value: Decimal, cash: Decimal, needcheck: bool) -> TaskDef {
+    TaskDef {
+        id,
+        tasktype,
+        taskvalue: value,
+        taskdesc: format!("task {id}"),
+        bonusname: String::new(),
+        cash,
+        score: 0,
+        bonuscnt: 1,
+        needcheck,
+    }
+}
+
+/// A calendar whose season 7 started `ago` days before `now` and lasts
+/// `days`, followed 20 days later by season 8.
+fn seasons_config(now: i64, ago: i64, days: i64, tasks: Vec<TaskDef>) -> SeasonsConfig {
+    let start = now - ago * DAY_MS;
+    let end = start + days * DAY_MS;
+    SeasonsConfig {
+        calendar: vec![
+            SeasonEntry {
+                id: 7,
+                name: "Season 7".into(),
+                start: format_time(start),
+                end: format_time(end),
+            },
+            SeasonEntry {
+                id: 8,
+                name: "Season 8".into(),
+                start: format_time(end + 20 * DAY_MS),
+                end: format_time(end + 120 * DAY_MS),
+            },
+        ],
+        tasks,
+        ..SeasonsConfig::default()
+    }
+}
+
+fn backend(kind: StoreKind) -> Backend {
+    match kind {
+        StoreKind::Postgres => Backend::Postgres,
+        StoreKind::Sqlite => Backend::Sqlite,
+    }
+}
+
+fn service(
+    db: &Db,
+    kind: StoreKind,
+    clock: &ManualClock,
+    config: &SeasonsConfig,
+) -> (Arc<Seasons>, Arc<WalletService>) {
+    let wallets = Arc::new(WalletService::new(
+        db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+    ));
+    let shared: SharedClock = Arc::new(clock.clone());
+    let seasons = Arc::new(Seasons::new(
+        db.any.clone(),
+        backend(kind),
+        wallets.clone(),
+        shared,
+        config.settings().unwrap(),
+    ));
+    (seasons, wallets)
+}
+
+/// Appends a synthetic source event (as the other services write them).
+async fn append(
+    db: &Db,
+    kind: StoreKind,
+    aggregate_type: &str,
+    id: &str,
+    seq: i64,
+    event_type: &str,
+    payload: Value,
+) {
+    let cast = if kind == StoreKind::Postgres {
+        "::json"
+    } else {
+        ""
+    };
+    sqlx::query(&format!(
+        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, $3, $4, '1', $5{cast}, $6{cast})"
+    ))
+    .bind(aggregate_type)
+    .bind(id)
+    .bind(seq)
+    .bind(event_type)
+    .bind(json!({ event_type: payload }).to_string())
+    .bind("{}")
+    .execute(&db.any)
+    .await
+    .unwrap();
+}
+
+async fn bet(
+    db: &Db,
+    kind: StoreKind,
+    member: &str,
+    bet_id: &str,
+    stake: &str,
+    status: i64,
+    payout: &str,
+    at_ms: i64,
+) {
+    append(
+        db,
+        kind,
+        "Bet",
+        bet_id,
+        1,
+        "BetPlaced",
+        json!({"bet_id": bet_id, "member_id": member, "bet": {"stake": stake}, "at_ms": at_ms}),
+    )
+    .await;
+    append(db, kind, "Bet", bet_id, 2, "BetSettled", json!({"member_id": member, "currency": "CNY", "status": status, "payout": payout, "bonus": "0", "result_version": 1, "outcomes": {}, "at_ms": at_ms})).await;
+}
+
+async fn season_boundaries_start_and_end_once_on_the_manual_clock(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    let now = now_ms();
+    // Season 7 starts in one hour and lasts 10 days.
+    let mut config = seasons_config(now, 0, 10, vec![]);
+    config.calendar[0].start = format_time(now + 3_600_000);
+    let clock = ManualClock::at(now);
+    let (seasons, _) = service(&db, kind, &clock, &config);
+    assert!(matches!(
+        seasons.calendar().phase_at(clock_now(&seasons)),
+        domain::season::Phase::OffSeason { .. }
+    ));
+    assert_eq!(
+        seasons.boundaries().await.unwrap(),
+        0,
+        "nothing before the start"
+    );
+    clock.advance(3_600_000);
+    assert_eq!(seasons.boundaries().await.unwrap(), 1);
+    // Run twice (two processes whose leases overlapped): nothing more.
+    let (a, b) = tokio::join!(seasons.boundaries(), seasons.boundaries());
+    assert_eq!(a.unwrap() + b.unwrap(), 0);
+    clock.advance(10 * DAY_MS);
+    assert_eq!(seasons.boundaries().await.unwrap(), 1);
+    assert_eq!(seasons.boundaries().await.unwrap(), 0);
+    let events = seasons.season_events().await.unwrap();
+    assert_eq!(
+        events,
+        vec![
+            ("7".to_string(), "SeasonStarted".to_string()),
+            ("7".to_string(), "SeasonEnded".to_string())
+        ]
+    );
+    // SeasonEnded carries season_id and ended_at (the VIP decay's input).
+    let payload: String = sqlx::query_scalar(
+        "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = 'Season' AND event_type = 'SeasonEnded'",
+    )
+    .fetch_one(&db.any)
+    .await
+    .unwrap();
+    let payload: Value = serde_json::from_str(&payload).unwrap();
+    assert_eq!(payload["SeasonEnded"]["season_id"], 7);
+    assert!(payload["SeasonEnded"]["ended_at"].as_i64().unwrap() > now);
+    // Between seasons: off-season.
+    assert!(seasons.calendar().current(clock_now(&seasons)).is_none());
+}
+
+fn clock_now(seasons: &Seasons) -> i64 {
+    seasons.now_ms()
+}
+
+async fn a_week_of_bets_counts_each_event_once_across_a_restart_and_two_processes(kind: StoreKind) {
+    let (db1, db2) = testing::fresh_pair(kind).await;
+    let now = now_ms();
+    let tasks = vec![
+        def(1, task_type::BETTING_DAYS, dec!(7), dec!(1), false),
+        def(2, task_type::RED_SINGLES, dec!(5), dec!(1), false),
+        def(3, task_type::PROFIT, dec!(100), dec!(1), false),
+        def(4, task_type::BET_ORDERS, dec!(21), dec!(1), false),
+        def(5, task_type::DEPOSIT_ORDERS, dec!(1), dec!(1), false),
+        def(6, task_type::POINTS_SPENT, dec!(50), dec!(1), false),
+        def(7, task_type::ACTIVE_DAYS, dec!(8), dec!(1), false),
+    ];
+    let config = seasons_config(now, 10, 60, tasks.clone());
+    let clock = ManualClock::at(now);
+    let (first, _) = service(&db1, kind, &clock, &config);
+    let (second, _) = service(&db2, kind, &clock, &config);
+    let member = "m-week";
+    // A week: three bets a day of 400 (1200 a day: an active day), the
+    // first of each day won at 2x; processes count while bets arrive.
+    let mut expected_profit = Decimal::ZERO;
+    for day in 0..7i64 {
+        let at = now - (7 - day) * DAY_MS;
+        for n in 0..3 {
+            let won = n == 0;
+            let payout = if won { "800" } else { "0" };
+            expected_profit += if won { dec!(400) } else { dec!(-400) };
+            bet(
+                &db1,
+                kind,
+                member,
+                &format!("b{day}-{n}"),
+                "400",
+                if won { 3 } else { 1 },
+                payout,
+                at,
+            )
+            .await;
+        }
+        if day % 2 == 0 {
+            let (a, b) = tokio::join!(first.progress_pass(), second.progress_pass());
+            a.unwrap();
+            b.unwrap();
+        }
+    }
+    // A deposit on an eighth day (500: active), points spent.
+    append(&db2, kind, "Deposit", "d1", 1, "DepositCredited", json!({"member_id": member, "currency": "CNY", "amount": "500.00", "order_id": "o1", "credited_at": now - DAY_MS / 2})).await;
+    append(
+        &db2,
+        kind,
+        "Vip",
+        member,
+        1,
+        "PointsSpent",
+        json!({"member_id": member, "amount": "60"}),
+    )
+    .await;
+    // Someone else's bet (must not count for this member).
+    bet(&db1, kind, "m-other", "x1", "1000", 3, "5000", now - DAY_MS).await;
+    let (a, b) = tokio::join!(first.progress_pass(), second.progress_pass());
+    a.unwrap();
+    b.unwrap();
+    first.progress_settle(SETTLE).await.unwrap();
+    let counted = |s: &domain::season::SeasonTask| s.counted;
+    let state = first.progress(7, member).await.unwrap();
+    assert_eq!(counted(&state), 21 + 2, "every source event once");
+    // A restart that lost its checkpoint (a rebuild): nothing counted twice.
+    drop(first);
+    sqlx::query("DELETE FROM projection_checkpoints WHERE name = 'season_progress'")
+        .execute(&db2.any)
+        .await
+        .unwrap();
+    let (restarted, _) = service(&db1, kind, &clock, &config);
+    assert_eq!(restarted.progress_settle(SETTLE).await.unwrap(), 0);
+    let state = restarted.progress(7, member).await.unwrap();
+    assert_eq!(state.counted, 23);
+    let rule = restarted.rule().clone();
+    let value = |id: u32| {
+        let t = tasks.iter().find(|t| t.id == id).unwrap();
+        state.now_value(t, &tasks, &rule)
+    };
+    assert_eq!(value(1), dec!(7), "betting days");
+    assert_eq!(value(2), dec!(7), "red singles");
+    assert_eq!(value(3), expected_profit, "profit");
+    assert_eq!(value(4), dec!(21), "orders");
+    assert_eq!(value(5), dec!(1), "deposit orders");
+    assert_eq!(value(6), dec!(60), "points spent");
+    assert_eq!(value(7), dec!(8), "active days");
+    // A re-settlement moves the profit by the difference only.
+    append(&db1, kind, "Bet", "b0-1", 3, "BetResettled", json!({"member_id": member, "currency": "CNY", "previous_payout": "0", "status": 3, "payout": "800", "bonus": "0", "result_version": 2, "outcomes": {}, "at_ms": now})).await;
+    restarted.progress_settle(SETTLE).await.unwrap();
+    let state = restarted.progress(7, member).await.unwrap();
+    let t = &tasks[2];
+    assert_eq!(
+        state.now_value(t, &tasks, &rule),
+        expected_profit + dec!(800)
+    );
+    assert_eq!(state.bet_orders, 21, "a re-settlement is not a new order");
+}
+
+async fn claims_sent_twice_at_once_pay_once_and_needcheck_waits_for_support(kind: StoreKind) {
+    let now = now_ms();
+    let tasks = vec![
+        def(1, task_type::DEPOSIT_ORDERS, dec!(1), dec!(10), false),
+        def(2, task_type::POINTS_SPENT, dec!(100), dec!(20), true),
+        def(3, task_type::BET_ORDERS, dec!(1), dec!(5), false),
+    ];
+    let mut config = common::config(true);
+    config.seasons = seasons_config(now, 3, 60, tasks);
+    config.seasons.min_active_days = 1;
+    let server = start_with(kind, config).await;
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let member = login["data"]["user_id"].as_str().unwrap().to_string();
+    let db = &server.running.state.db;
+    let seasons = server.running.state.seasons.clone();
+    let wallet = WalletId::new(member.clone(), Currency::Cny);
+    let balance = || async {
+        server
+            .running
+            .state
+            .wallets
+            .load(&wallet)
+            .await
+            .unwrap()
+            .balances()
+            .main
+    };
+
+    // Nothing done yet: undone, and a claim is refused.
+    let info = client
+        .post("/api/vipsystem/seasontaskbonusinfo", json!({"n": 1}))
+        .await;
+    assert_eq!(info["status"], 0, "{info}");
+    assert_eq!(info["data"]["list"][0]["status"], 0);
+    let early = client
+        .post("/api/vipsystem/getseasontaskbonus", json!({"id": 1}))
+        .await;
+    assert_eq!(early["status"], -64001, "{early}");
+
+    append(db, kind, "Deposit", "dep-1", 1, "DepositCredited", json!({"member_id": member, "currency": "CNY", "amount": "500", "order_id": "o1", "credited_at": now})).await;
+    append(
+        db,
+        kind,
+        "Vip",
+        &member,
+        1,
+        "PointsSpent",
+        json!({"member_id": member, "amount": "150"}),
+    )
+    .await;
+    seasons.progress_settle(SETTLE).await.unwrap();
+    let info = client
+        .post("/api/vipsystem/seasontaskbonusinfo", json!({"n": 2}))
+        .await;
+    assert_eq!(info["data"]["list"][0]["status"], 1, "{info}");
+    assert_eq!(info["data"]["list"][0]["nowvalue"], "1");
+    assert_eq!(info["data"]["list"][1]["percent"], 100);
+    assert_eq!(info["data"]["list"][2]["status"], 0);
+
+    // Sent twice at once: the request layer may refuse the second as a
+    // repeated submission; whichever goes through pays, the wallet moves once.
+    let before = balance().await;
+    let (a, b) = tokio::join!(
+        client.post("/api/vipsystem/getseasontaskbonus", json!({"id": 1})),
+        client.post("/api/vipsystem/getseasontaskbonus", json!({"id": "1"}))
+    );
+    let paid: Vec<&Value> = [&a, &b].into_iter().filter(|x| x["status"] == 0).collect();
+    assert!(!paid.is_empty(), "{a} {b}");
+    for answer in [&a, &b] {
+        assert!(
+            answer["status"] == 0 || answer["status"] == -66666,
+            "{answer}"
+        );
+    }
+    for answer in paid {
+        assert_eq!(answer["data"]["needcheck"], 0, "{answer}");
+    }
+    // Past the request layer (two processes): the claim itself pays once.
+    let (x, y) = tokio::join!(
+        seasons.claim(&member, Currency::Cny, 3),
+        seasons.claim(&member, Currency::Cny, 3)
+    );
+    assert!(matches!(x, Err(_)), "task 3 is undone");
+    assert!(matches!(y, Err(_)));
+    append(
+        db,
+        kind,
+        "Bet",
+        "bet-1",
+        1,
+        "BetPlaced",
+        json!({"member_id": member, "bet": {"stake": "5"}}),
+    )
+    .await;
+    append(db, kind, "Bet", "bet-1", 2, "BetSettled", json!({"member_id": member, "currency": "CNY", "status": 1, "payout": "0", "bonus": "0", "at_ms": now})).await;
+    seasons.progress_settle(SETTLE).await.unwrap();
+    let claims =
+        futures::future::join_all((0..4).map(|_| seasons.claim(&member, Currency::Cny, 3))).await;
+    for c in &claims {
+        assert!(
+            matches!(c, Ok(domain::season::ClaimOutcome::Paid { .. })),
+            "{c:?}"
+        );
+    }
+    assert_eq!(
+        balance().await - before,
+        dec!(15),
+        "task 1 and task 3, once each"
+    );
+    let again = client
+        .post(
+            "/api/vipsystem/getseasontaskbonus",
+            json!({"id": 1, "n": 1}),
+        )
+        .await;
+    assert_eq!(again["status"], 0);
+    assert_eq!(balance().await - before, dec!(15), "a repeat pays nothing");
+    let info = client
+        .post("/api/vipsystem/seasontaskbonusinfo", json!({"n": 3}))
+        .await;
+    assert_eq!(info["data"]["list"][0]["status"], 2, "received");
+
+    // needcheck: waits for support, pays once on approval.
+    let queued = client
+        .post("/api/vipsystem/getseasontaskbonus", json!({"id": 2}))
+        .await;
+    assert_eq!(queued["status"], 0, "{queued}");
+    assert_eq!(queued["data"]["needcheck"], 1);
+    assert!(queued["msg"].as_str().unwrap().contains("review"));
+    assert_eq!(
+        balance().await - before,
+        dec!(15),
+        "nothing paid before review"
+    );
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, list) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/claims",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{list}");
+    let pending = list["data"].as_array().unwrap();
+    assert_eq!(pending.len(), 1, "{list}");
+    let reference = pending[0]["reference"].as_str().unwrap().to_string();
+    assert_eq!(pending[0]["member_id"], member.as_str());
+    let (_, detail) = backoffice(
+        &server,
+        "GET",
+        &format!("/api/backoffice/season/claim?reference={reference}"),
+        Some(&support),
+        None,
+    )
+    .await;
+    assert!(
+        detail["data"]["history"].as_array().unwrap().len() >= 3,
+        "{detail}"
+    );
+    let review = json!({"reference": reference, "approve": true});
+    let (s1, r1) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/claims/review",
+        Some(&support),
+        Some(review.clone()),
+    )
+    .await;
+    let (s2, r2) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/claims/review",
+        Some(&support),
+        Some(review),
+    )
+    .await;
+    assert_eq!((s1, s2), (200, 200), "{r1} {r2}");
+    assert_eq!(r2["data"]["state"], "approved");
+    assert_eq!(balance().await - before, dec!(35), "approval pays once");
+    let rejected = json!({"reference": reference, "approve": false, "reason": "too late"});
+    let (s3, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/claims/review",
+        Some(&support),
+        Some(rejected),
+    )
+    .await;
+    assert_eq!(s3, 400, "an approved claim cannot be rejected");
+    let info = client
+        .post("/api/vipsystem/seasontaskbonusinfo", json!({"n": 4}))
+        .await;
+    assert_eq!(info["data"]["list"][1]["status"], 2);
+    server.stop().await;
+}
+
+async fn home_team_is_locked_during_a_season_and_free_in_the_off_season(kind: StoreKind) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    config.seasons = seasons_config(now, 1, 10, vec![]);
+    let server = start_with(kind, config).await;
+    let mut client = Client::new(&server).await;
+    client.login(&server, "demo", "demo1234").await;
+    let comps = client
+        .post("/api/user/getcompetitions", json!({"sportid": 1}))
+        .await;
+    assert_eq!(comps["status"], 0, "{comps}");
+    let cid = comps["data"]["list"][0]["id"].clone();
+    let teams = client.post("/api/user/getteams", json!({"cid": cid})).await;
+    let list = teams["data"]["list"].as_array().unwrap().clone();
+    assert!(list.len() >= 2, "{teams}");
+    let by_name = client
+        .post("/api/user/getteams", json!({"name": list[0]["name"]}))
+        .await;
+    assert!(by_name["data"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["id"] == list[0]["id"]));
+    let mine = client.post("/api/user/myteam", json!({})).await;
+    assert_eq!(mine["data"]["myfootballstatus"], 1, "{mine}");
+    // In a season: chosen once, then locked.
+    let chosen = client
+        .post(
+            "/api/activity/chooseteam",
+            json!({"teamid": list[0]["id"], "sportid": 1}),
+        )
+        .await;
+    assert_eq!(chosen["status"], 0, "{chosen}");
+    assert_eq!(chosen["data"]["myfootball"]["name"], list[0]["name"]);
+    assert_eq!(chosen["data"]["myfootballstatus"], 0);
+    let again = client
+        .post(
+            "/api/activity/chooseteam",
+            json!({"teamid": list[1]["id"], "sportid": 1}),
+        )
+        .await;
+    assert_eq!(
+        again["msg"], "The home football team can only be selected once per season",
+        "{again}"
+    );
+    // Off-season: free to change, any number of times.
+    server.clock.advance(10 * DAY_MS);
+    client.login(&server, "demo", "demo1234").await;
+    let changed = client
+        .post(
+            "/api/user/myteam",
+            json!({"teamid": list[1]["id"], "sportid": 1}),
+        )
+        .await;
+    assert_eq!(changed["status"], 0, "{changed}");
+    assert_eq!(changed["data"]["myfootball"]["name"], list[1]["name"]);
+    assert_eq!(changed["data"]["myfootballstatus"], 1);
+    assert_eq!(changed["data"]["seasoninfo"]["status"], "off-season");
+    // The next season: the held team is locked until its end.
+    server.clock.advance(21 * DAY_MS);
+    client.login(&server, "demo", "demo1234").await;
+    let locked = client
+        .post(
+            "/api/activity/chooseteam",
+            json!({"teamid": list[0]["id"], "sportid": 1, "n": 2}),
+        )
+        .await;
+    assert_eq!(locked["status"], -64010, "{locked}");
+    let bad = client
+        .post(
+            "/api/activity/chooseteam",
+            json!({"teamid": 5, "sportid": 2}),
+        )
+        .await;
+    assert_eq!(bad["status"], -70009, "{bad}");
+    server.stop().await;
+}
+
+async fn season_claims_and_task_definitions_by_staff_role(kind: StoreKind) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    config.seasons = seasons_config(now, 1, 10, vec![def(1, 4, dec!(1), dec!(5), false)]);
+    let server = start_with(kind, config).await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let admin = staff_token(&server, "admin", "admin1234").await;
+    let (status, _) = backoffice(&server, "GET", "/api/backoffice/season/claims", None, None).await;
+    assert_eq!(status, 401);
+    let (status, _) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/claims",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let task = json!({"seasonid": 7, "task": {"id": 2, "tasktype": 1, "taskvalue": "3", "cash": "8", "needcheck": true}});
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/tasks",
+        Some(&support),
+        Some(task.clone()),
+    )
+    .await;
+    assert_eq!(status, 403, "support cannot edit task definitions");
+    let (status, answer) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/tasks",
+        Some(&admin),
+        Some(task),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["data"].as_array().unwrap().len(), 2, "{answer}");
+    let bad = json!({"seasonid": 7, "task": {"id": 3, "tasktype": 99, "taskvalue": "3"}});
+    let (status, answer) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/tasks",
+        Some(&admin),
+        Some(bad),
+    )
+    .await;
+    assert_eq!(
+        (status, answer["status"].as_i64()),
+        (400, Some(-64012)),
+        "{answer}"
+    );
+    server.stop().await;
+}
+
+async fn rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment(kind: StoreKind) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    // Season 3 ended ten days ago; season 4 starts in ten days.
+    config.seasons.calendar = vec![
+        SeasonEntry {
+            id: 3,
+            name: "Season 3".into(),
+            start: format_time(now - 100 * DAY_MS),
+            end: format_time(now - 10 * DAY_MS),
+        },
+        SeasonEntry {
+            id: 4,
+            name: "Season 4".into(),
+            start: format_time(now + 10 * DAY_MS),
+            end: format_time(now + 100 * DAY_MS),
+        },
+    ];
+    let server = start_with(kind, config).await;
+    let seasons = server.running.state.seasons.clone();
+    // Bands of season 2's rules (spec 001 section 6).
+    for (member, rank, status, cash, clothes, support) in [
+        ("r1", 1, 0, "0", 0, false),
+        ("r3", 3, 1, "18", 0, false),
+        ("r5", 5, 1, "88", 1, false),
+        ("r6", 6, 1, "388", 1, false),
+        ("r7", 7, 1, "888", 1, false),
+        ("r8", 8, 0, "0", 0, true),
+    ] {
+        seasons
+            .set_rank(3, member, rank, Decimal::from(rank * 100))
+            .await
+            .unwrap();
+        let info = seasons.rank_info(3, member).await.unwrap();
+        assert_eq!(
+            (
+                info.status,
+                info.cash.as_str(),
+                info.clothes,
+                info.contact_support
+            ),
+            (status, cash, clothes, support),
+            "rank {rank}"
+        );
+    }
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let member = login["data"]["user_id"].as_str().unwrap().to_string();
+    let admin = staff_token(&server, "admin", "admin1234").await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, set) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/ranks",
+        Some(&admin),
+        Some(json!({"seasonid": 3, "member_id": member, "rank": 5})),
+    )
+    .await;
+    assert_eq!(status, 200, "{set}");
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 13, "sid": 3}))
+        .await;
+    assert_eq!(info["status"], 0, "{info}");
+    let act = &info["data"]["aUserActInfo"];
+    assert_eq!(
+        (
+            act["status"].clone(),
+            act["clothes"].clone(),
+            act["userrank"].clone()
+        ),
+        (json!(1), json!(1), json!(5)),
+        "{info}"
+    );
+    let act_rand = info["data"]["actRand"].as_str().unwrap().to_string();
+    let wallet = WalletId::new(member.clone(), Currency::Cny);
+    let before = server
+        .running
+        .state
+        .wallets
+        .load(&wallet)
+        .await
+        .unwrap()
+        .balances()
+        .main;
+    let no_size = client
+        .post(
+            "/api/activity/main",
+            json!({"aid": 13, "sid": 3, "actRand": act_rand}),
+        )
+        .await;
+    assert_eq!(no_size["status"], -64023, "a shirt size first: {no_size}");
+    let bad_rand = client
+        .post(
+            "/api/activity/main",
+            json!({"aid": 13, "sid": 3, "actRand": "x", "size": "M"}),
+        )
+        .await;
+    assert_eq!(bad_rand["status"], -64022, "{bad_rand}");
+    let address = client.post("/api/user/setuseraddress", json!({"consignee": "Li Lei", "phone": "13800138000", "province": "GD", "city": "Shenzhen", "district": "Nanshan", "address": "1 Road"})).await;
+    assert_eq!(address["status"], 0, "{address}");
+    let claimed = client
+        .post(
+            "/api/activity/main",
+            json!({"aid": 13, "sid": 3, "actRand": act_rand, "size": "xl"}),
+        )
+        .await;
+    assert_eq!(claimed["status"], 0, "{claimed}");
+    assert!(claimed["data"]["jiangpin"].as_str().unwrap().contains("88"));
+    let after = server
+        .running
+        .state
+        .wallets
+        .load(&wallet)
+        .await
+        .unwrap()
+        .balances()
+        .main;
+    assert_eq!(after - before, dec!(88));
+    let again = client
+        .post("/api/vipsystem/getseasonbonus", json!({"seasonid": 3}))
+        .await;
+    assert_eq!(again["status"], 0, "{again}");
+    assert_eq!(again["data"]["aUserActInfo"]["status"], 2);
+    let after_again = server
+        .running
+        .state
+        .wallets
+        .load(&wallet)
+        .await
+        .unwrap()
+        .balances()
+        .main;
+    assert_eq!(after_again, after, "a repeat pays nothing");
+    let (status, queue) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/fulfilment",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let row = queue["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["member_id"] == member.as_str())
+        .cloned()
+        .expect("in the fulfilment queue");
+    assert_eq!(row["size"], "XL");
+    assert!(row["address"].as_str().unwrap().contains("Shenzhen"));
+    let ship = json!({"seasonid": 3, "member_id": member});
+    let (_, shipped) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/fulfilment/ship",
+        Some(&support),
+        Some(ship.clone()),
+    )
+    .await;
+    assert_eq!(shipped["data"]["shipped"], true);
+    let (_, shipped) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/fulfilment/ship",
+        Some(&support),
+        Some(ship),
+    )
+    .await;
+    assert_eq!(shipped["data"]["shipped"], false);
+    let (_, done) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/fulfilment?state=shipped",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(done["data"].as_array().unwrap().len(), 1);
+    // Admin only: support cannot set ranks.
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/ranks",
+        Some(&support),
+        Some(json!({"seasonid": 3, "member_id": "x", "rank": 5})),
+    )
+    .await;
+    assert_eq!(status, 403);
+    server.stop().await;
+}

@@ -1,0 +1,1395 @@
+//! Seasons: the boundary job (SeasonStarted / SeasonEnded on the calendar),
+//! the season progress process manager (source events -> SeasonTask), task
+//! reward claims (paid through the wallet once per reference, or queued for
+//! support review), task definitions, and home teams.
+//!
+//! SeasonTask and Season events are written by this module inside its own
+//! SQL transactions (`load_in` / `append_in`): the aggregate is folded from
+//! its events in the transaction, decides, and its new events are inserted
+//! with the next sequences; a concurrent writer of the same stream makes
+//! the insert collide on (aggregate_type, aggregate_id, sequence) and the
+//! whole transaction is retried. This is what lets the progress engine
+//! write its tracking record (`season_counted`) and the claim queue row
+//! (`season_claims`) in the same transaction as the aggregate's event.
+//!
+//! Exactly once: the progress pass locks its checkpoint row first (passes
+//! on several processes take turns) and inserts a tracking record per
+//! source event with ON CONFLICT DO NOTHING; an event whose record exists
+//! (a pass repeated after a crash, a checkpoint reset) is skipped.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use cqrs_es::{Aggregate, DomainEvent};
+use domain::season::{
+    self, claim_reference, task_stream_id, ActivityRule, Calendar, ClaimOutcome, Fact, Phase,
+    Season, SeasonCommand, SeasonDef, SeasonTask, SeasonTaskCommand, SeasonTaskError, TaskDef,
+    DAY_MS,
+};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::Currency;
+use projections::stream::{self, Backend, Checkpoint};
+use rust_decimal::Decimal;
+use serde_json::Value;
+use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
+use tokio::sync::watch;
+
+use crate::clock::SharedClock;
+use crate::lease::{run_leased, Lease};
+use crate::wallet::WalletService;
+
+pub const PROGRESS_LEASE: &str = "season_progress";
+pub const BOUNDARY_LEASE: &str = "season_boundaries";
+/// The progress pass's checkpoint (a row of `projection_checkpoints`).
+pub const PROGRESS_CHECKPOINT: &str = "season_progress";
+pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+pub const BOUNDARY_EVERY: Duration = Duration::from_secs(5);
+
+/// Source event types the progress engine counts.
+pub const SOURCE_EVENTS: [&str; 4] = [
+    "BetSettled",
+    "BetResettled",
+    "DepositCredited",
+    "PointsSpent",
+];
+
+#[derive(Debug, thiserror::Error)]
+pub enum SeasonFailure {
+    /// A rule: its code and message.
+    #[error("{1}")]
+    Refused(i32, String),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<sqlx::Error> for SeasonFailure {
+    fn from(e: sqlx::Error) -> Self {
+        SeasonFailure::Internal(e.to_string())
+    }
+}
+
+impl From<crate::lease::LeaseError> for SeasonFailure {
+    fn from(e: crate::lease::LeaseError) -> Self {
+        SeasonFailure::Internal(e.to_string())
+    }
+}
+
+impl From<SeasonTaskError> for SeasonFailure {
+    fn from(e: SeasonTaskError) -> Self {
+        SeasonFailure::Refused(e.code(), e.to_string())
+    }
+}
+
+/// Codes of this area (spec 001 section 8: tasks -640xx, team selection).
+pub mod codes {
+    pub const NO_SUCH_TASK: i32 = -64002;
+    pub const NO_SEASON: i32 = -64004;
+    pub const TEAM_LOCKED: i32 = -64010;
+    pub const BAD_TEAM: i32 = -64011;
+    pub const BAD_DEF: i32 = -64012;
+}
+
+/// Season settings (config `[seasons]`).
+#[derive(Debug, Clone)]
+pub struct SeasonSettings {
+    pub calendar: Calendar,
+    pub rule: ActivityRule,
+    /// Offset of the local day from UTC, minutes (a day of activity).
+    pub day_offset_minutes: i64,
+    /// Task definitions seeded per season when it has none.
+    pub default_tasks: Vec<TaskDef>,
+    /// Rank rewards: cash envelopes of ranks 5, 6, 7 (88, 388, 888) and of
+    /// ranks 2, 3, 4 (spec: "a cash envelope", amount configurable).
+    pub envelopes: [Decimal; 3],
+    pub small_envelopes: [Decimal; 3],
+}
+
+/// A member's season reward info (`aUserActInfo`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RankInfo {
+    pub seasonid: u32,
+    pub userrank: u32,
+    /// 0 not eligible, 1 claimable, 2 received.
+    pub status: i32,
+    pub jiangpin: String,
+    pub cash: String,
+    pub clothes: i32,
+    pub mouse: i32,
+    #[serde(rename = "actRand")]
+    pub act_rand: String,
+    /// Ranks above 7: contact support.
+    pub contact_support: bool,
+    pub size: String,
+}
+
+/// One row of the fulfilment queue.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Fulfilment {
+    pub season_id: i64,
+    pub member_id: String,
+    pub rank: i64,
+    pub prize: String,
+    pub cash: String,
+    pub currency: String,
+    pub size: String,
+    pub address: String,
+    pub state: String,
+    pub created_ms: i64,
+    pub shipped_ms: i64,
+    pub shipped_by: String,
+}
+
+/// One task as a member sees it (spec 001 section 3, season task).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TaskView {
+    pub id: u32,
+    pub tasktype: u8,
+    pub taskvalue: String,
+    pub nowvalue: String,
+    pub taskdesc: String,
+    pub bonusname: String,
+    pub cash: String,
+    pub score: i64,
+    pub bonuscnt: i64,
+    pub status: i32,
+    pub needcheck: i32,
+    /// Progress percent, capped at 100 (spec 001 section 9).
+    pub percent: u32,
+}
+
+/// One claim of the support queue.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ClaimRow {
+    pub reference: String,
+    pub season_id: i64,
+    pub member_id: String,
+    pub task_id: i64,
+    pub cash: String,
+    pub currency: String,
+    pub state: String,
+    pub reason: String,
+    pub staff_id: String,
+    pub created_ms: i64,
+    pub decided_ms: i64,
+}
+
+pub struct Seasons {
+    pool: AnyPool,
+    backend: Backend,
+    wallets: Arc<WalletService>,
+    clock: SharedClock,
+    settings: SeasonSettings,
+}
+
+fn retryable(e: &sqlx::Error) -> bool {
+    let text = e.to_string().to_lowercase();
+    text.contains("unique")
+        || text.contains("duplicate")
+        || text.contains("locked")
+        || text.contains("busy")
+        || text.contains("serializ")
+        || text.contains("deadlock")
+}
+
+impl Seasons {
+    pub fn new(
+        pool: AnyPool,
+        backend: Backend,
+        wallets: Arc<WalletService>,
+        clock: SharedClock,
+        settings: SeasonSettings,
+    ) -> Self {
+        Self {
+            pool,
+            backend,
+            wallets,
+            clock,
+            settings,
+        }
+    }
+
+    pub fn calendar(&self) -> &Calendar {
+        &self.settings.calendar
+    }
+
+    pub fn rule(&self) -> &ActivityRule {
+        &self.settings.rule
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    fn json_cast(&self) -> &'static str {
+        match self.backend {
+            Backend::Postgres => "::json",
+            Backend::Sqlite => "",
+        }
+    }
+
+    /// Folds stream `id` of aggregate `A` inside `tx`: (state, last sequence).
+    async fn load_in<A: Aggregate + Default>(
+        conn: &mut AnyConnection,
+        id: &str,
+    ) -> Result<(A, i64), SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT sequence, CAST(payload AS TEXT) AS payload FROM events WHERE aggregate_type = $1 AND aggregate_id = $2 ORDER BY sequence",
+        )
+        .bind(A::TYPE)
+        .bind(id)
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut aggregate = A::default();
+        let mut last = 0;
+        for row in rows {
+            last = row.try_get::<i64, _>("sequence")?;
+            let payload: String = row.try_get("payload")?;
+            let event: A::Event = serde_json::from_str(&payload)
+                .map_err(|e| SeasonFailure::Internal(format!("{} {id}#{last}: {e}", A::TYPE)))?;
+            aggregate.apply(event);
+        }
+        Ok((aggregate, last))
+    }
+
+    async fn append_in<A: Aggregate>(
+        &self,
+        conn: &mut AnyConnection,
+        id: &str,
+        after: i64,
+        events: &[A::Event],
+    ) -> Result<(), sqlx::Error> {
+        let cast = self.json_cast();
+        let sql = format!(
+            "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, $3, $4, $5, $6{cast}, $7{cast})"
+        );
+        for (i, event) in events.iter().enumerate() {
+            let payload =
+                serde_json::to_string(event).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+            sqlx::query(&sql)
+                .bind(A::TYPE)
+                .bind(id)
+                .bind(after + 1 + i as i64)
+                .bind(event.event_type())
+                .bind(event.event_version())
+                .bind(payload)
+                .bind("{}")
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ calendar
+
+    /// The season member-facing season calls address: the running season,
+    /// or between seasons the one that just ended (its tasks can still be
+    /// claimed in the off-season).
+    pub fn task_season(&self) -> Option<&SeasonDef> {
+        match self.settings.calendar.phase_at(self.now_ms()) {
+            Phase::InSeason(s) => Some(s),
+            Phase::OffSeason { previous, .. } => previous,
+        }
+    }
+
+    /// One pass of the boundary job: every season whose start or end has
+    /// come gets its SeasonStarted / SeasonEnded once (the Season aggregate
+    /// refuses nothing and decides nothing twice). Returns events written.
+    pub async fn boundaries(&self) -> Result<usize, SeasonFailure> {
+        let now = self.now_ms();
+        let mut written = 0;
+        for def in self.settings.calendar.seasons.clone() {
+            if def.start_ms > now {
+                continue;
+            }
+            for attempt in 0..5 {
+                let mut tx = self.pool.begin().await?;
+                let id = def.id.to_string();
+                let (aggregate, last) = Self::load_in::<Season>(&mut tx, &id).await?;
+                let events = aggregate.decide(&SeasonCommand::Boundary {
+                    season: def.clone(),
+                    now_ms: now,
+                });
+                if events.is_empty() {
+                    tx.rollback().await?;
+                    break;
+                }
+                match self.append_in::<Season>(&mut tx, &id, last, &events).await {
+                    Ok(()) => {
+                        tx.commit().await?;
+                        written += events.len();
+                        for e in &events {
+                            tracing::info!(season = def.id, event = %e.event_type(), "season boundary");
+                        }
+                        break;
+                    }
+                    Err(e) if retryable(&e) && attempt < 4 => {
+                        let _ = tx.rollback().await;
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        Ok(written)
+    }
+
+    pub async fn run_boundaries(self: Arc<Self>, lease: Lease, stop: watch::Receiver<bool>) {
+        run_leased(lease, BOUNDARY_EVERY, stop, || self.boundaries()).await
+    }
+
+    /// The Season events written so far (audits, tests).
+    pub async fn season_events(&self) -> Result<Vec<(String, String)>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT aggregate_id, event_type FROM events WHERE aggregate_type = 'Season' ORDER BY position",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("aggregate_id")?, r.try_get("event_type")?)))
+            .collect()
+    }
+
+    // ------------------------------------------------------------ progress
+
+    fn day_of(&self, at_ms: i64) -> i64 {
+        (at_ms + self.settings.day_offset_minutes * 60_000).div_euclid(DAY_MS)
+    }
+
+    /// One batch of the progress process manager, in one transaction:
+    /// checkpoint lock, source events after it, a tracking record and a
+    /// SeasonTask event per counted event, the checkpoint. Returns the
+    /// number of source events counted.
+    pub async fn progress_pass(&self) -> Result<usize, SeasonFailure> {
+        let mut counted = 0;
+        loop {
+            match self.progress_batch().await {
+                Ok((0, _)) => return Ok(counted),
+                Ok((_, n)) => counted += n,
+                Err(SeasonFailure::Internal(e)) if retryable(&sqlx::Error::Protocol(e.clone())) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Passes until every event in the store is behind the checkpoint (on
+    /// Postgres, events of transactions still running elsewhere wait until
+    /// those finish), or `patience` runs out. Returns events counted.
+    pub async fn progress_settle(&self, patience: Duration) -> Result<usize, SeasonFailure> {
+        let deadline = tokio::time::Instant::now() + patience;
+        let mut counted = 0;
+        loop {
+            counted += self.progress_pass().await?;
+            let mut conn = self.pool.acquire().await?;
+            let row =
+                sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
+                    .bind(PROGRESS_CHECKPOINT)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+            let at = match row {
+                Some(row) => Checkpoint {
+                    tx_id: row.try_get("tx_id")?,
+                    position: row.try_get("position")?,
+                },
+                None => Checkpoint::default(),
+            };
+            let left = stream::count_after(&mut conn, self.backend, at).await?;
+            if left == 0 || tokio::time::Instant::now() >= deadline {
+                return Ok(counted);
+            }
+            drop(conn);
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// (events read, events counted)
+    async fn progress_batch(&self) -> Result<(usize, usize), SeasonFailure> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
+             ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
+        )
+        .bind(PROGRESS_CHECKPOINT)
+        .execute(&mut *tx)
+        .await?;
+        let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
+            .bind(PROGRESS_CHECKPOINT)
+            .fetch_one(&mut *tx)
+            .await?;
+        let after = Checkpoint {
+            tx_id: row.try_get("tx_id")?,
+            position: row.try_get("position")?,
+        };
+        let events =
+            stream::read_after(&mut tx, self.backend, after, &["Bet", "Deposit"], 500).await?;
+        let Some(last) = events.last().map(|e| e.checkpoint) else {
+            tx.rollback().await?;
+            return Ok((0, 0));
+        };
+        let mut counted = 0;
+        for event in &events {
+            if !SOURCE_EVENTS.contains(&event.event_type.as_str()) {
+                continue;
+            }
+            let payload = match &event.payload {
+                Some(p) => p.clone(),
+                // PointsSpent of whatever aggregate type publishes it.
+                None => sqlx::query_scalar::<_, String>(
+                    "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = $1 AND aggregate_id = $2 AND sequence = $3",
+                )
+                .bind(&event.aggregate_type)
+                .bind(&event.aggregate_id)
+                .bind(event.sequence)
+                .fetch_one(&mut *tx)
+                .await?,
+            };
+            let source = format!(
+                "{}/{}#{}",
+                event.aggregate_type, event.aggregate_id, event.sequence
+            );
+            if self
+                .count_one(
+                    &mut tx,
+                    &source,
+                    &event.event_type,
+                    &event.aggregate_id,
+                    &payload,
+                )
+                .await?
+            {
+                counted += 1;
+            }
+        }
+        let now_text = self.now_ms().to_string();
+        sqlx::query(
+            "UPDATE projection_checkpoints SET tx_id = $2, position = $3, updated_at = $4 WHERE name = $1",
+        )
+        .bind(PROGRESS_CHECKPOINT)
+        .bind(last.tx_id)
+        .bind(last.position)
+        .bind(now_text)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok((events.len(), counted))
+    }
+
+    /// Reads a source event into (member, at, fact); None: not countable.
+    async fn fact_of(
+        &self,
+        conn: &mut AnyConnection,
+        event_type: &str,
+        aggregate_id: &str,
+        payload: &str,
+    ) -> Result<Option<(String, i64, Fact)>, SeasonFailure> {
+        let value: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
+        let body = value.get(event_type).cloned().unwrap_or(value);
+        let member = match body.get("member_id").and_then(Value::as_str) {
+            Some(m) if !m.is_empty() => m.to_string(),
+            _ => return Ok(None),
+        };
+        let now = self.now_ms();
+        let decimal = |v: Option<&Value>| -> Decimal {
+            match v {
+                Some(Value::String(s)) => s.parse().unwrap_or_default(),
+                Some(Value::Number(n)) => n.to_string().parse().unwrap_or_default(),
+                _ => Decimal::ZERO,
+            }
+        };
+        let time = |v: Option<&Value>| -> Option<i64> {
+            match v {
+                Some(Value::Number(n)) => {
+                    n.as_i64()
+                        .map(|t| if t < 100_000_000_000 { t * 1000 } else { t })
+                }
+                Some(Value::String(s)) => {
+                    season::parse_time(&s.chars().take(19).collect::<String>())
+                }
+                _ => None,
+            }
+        };
+        Ok(Some(match event_type {
+            "BetSettled" | "BetResettled" => {
+                let at = time(body.get("at_ms")).unwrap_or(now);
+                let returned = decimal(body.get("payout")) + decimal(body.get("bonus"));
+                if event_type == "BetResettled" {
+                    let delta = returned - decimal(body.get("previous_payout"));
+                    (
+                        member,
+                        at,
+                        Fact::Bet {
+                            day: self.day_of(at),
+                            stake: Decimal::ZERO,
+                            returned: delta,
+                            won: false,
+                            first: false,
+                        },
+                    )
+                } else {
+                    let placed: Option<String> = sqlx::query_scalar(
+                        "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = 'Bet' AND aggregate_id = $1 AND event_type = 'BetPlaced'",
+                    )
+                    .bind(aggregate_id)
+                    .fetch_optional(&mut *conn)
+                    .await?;
+                    let stake = placed
+                        .and_then(|p| serde_json::from_str::<Value>(&p).ok())
+                        .map(|p| decimal(p.pointer("/BetPlaced/bet/stake")))
+                        .unwrap_or_default();
+                    let won = body.get("status").and_then(Value::as_i64) == Some(3);
+                    (
+                        member,
+                        at,
+                        Fact::Bet {
+                            day: self.day_of(at),
+                            stake,
+                            returned,
+                            won,
+                            first: true,
+                        },
+                    )
+                }
+            }
+            "DepositCredited" => {
+                let at = time(body.get("credited_at")).unwrap_or(now);
+                let amount = decimal(body.get("amount"));
+                (
+                    member,
+                    at,
+                    Fact::Deposit {
+                        day: self.day_of(at),
+                        amount,
+                    },
+                )
+            }
+            "PointsSpent" => {
+                let at = time(body.get("at_ms"))
+                    .or_else(|| time(body.get("spent_at")))
+                    .unwrap_or(now);
+                (
+                    member,
+                    at,
+                    Fact::PointsSpent {
+                        amount: decimal(body.get("amount")),
+                    },
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// Counts one source event: its tracking record, then (when the event
+    /// falls in a season) the SeasonTask event. False when counted before.
+    async fn count_one(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        source: &str,
+        event_type: &str,
+        aggregate_id: &str,
+        payload: &str,
+    ) -> Result<bool, SeasonFailure> {
+        let inserted = sqlx::query(
+            "INSERT INTO season_counted (source, counted_ms) VALUES ($1, $2) ON CONFLICT (source) DO NOTHING",
+        )
+        .bind(source)
+        .bind(self.now_ms())
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+        if inserted == 0 {
+            return Ok(false);
+        }
+        let Some((member, at, fact)) = self
+            .fact_of(&mut **tx, event_type, aggregate_id, payload)
+            .await?
+        else {
+            return Ok(true);
+        };
+        let Some(def) = self.settings.calendar.season_of(at) else {
+            return Ok(true);
+        };
+        let stream = task_stream_id(def.id, &member);
+        let (aggregate, last) = Self::load_in::<SeasonTask>(&mut **tx, &stream).await?;
+        let events = aggregate.decide(&SeasonTaskCommand::Count {
+            source: source.to_string(),
+            fact,
+        })?;
+        self.append_in::<SeasonTask>(&mut **tx, &stream, last, &events)
+            .await
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        Ok(true)
+    }
+
+    pub async fn run_progress(self: Arc<Self>, lease: Lease, stop: watch::Receiver<bool>) {
+        run_leased(lease, PROGRESS_EVERY, stop, || self.progress_pass()).await
+    }
+
+    // ------------------------------------------------------------ tasks
+
+    /// The season's task definitions (seeded from configuration once).
+    pub async fn task_defs(&self, season_id: u32) -> Result<Vec<TaskDef>, SeasonFailure> {
+        let rows: Vec<String> = sqlx::query_scalar(
+            "SELECT def FROM season_task_defs WHERE season_id = $1 ORDER BY task_id",
+        )
+        .bind(season_id as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        if rows.is_empty() && !self.settings.default_tasks.is_empty() {
+            for def in &self.settings.default_tasks {
+                self.put_def(season_id, def, "config", false).await?;
+            }
+            return Box::pin(self.task_defs(season_id)).await;
+        }
+        rows.iter()
+            .map(|r| serde_json::from_str(r).map_err(|e| SeasonFailure::Internal(e.to_string())))
+            .collect()
+    }
+
+    async fn put_def(
+        &self,
+        season_id: u32,
+        def: &TaskDef,
+        by: &str,
+        replace: bool,
+    ) -> Result<(), SeasonFailure> {
+        let json =
+            serde_json::to_string(def).map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        let sql = if replace {
+            "INSERT INTO season_task_defs (season_id, task_id, def, updated_by) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (season_id, task_id) DO UPDATE SET def = excluded.def, updated_by = excluded.updated_by"
+        } else {
+            "INSERT INTO season_task_defs (season_id, task_id, def, updated_by) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (season_id, task_id) DO NOTHING"
+        };
+        sqlx::query(sql)
+            .bind(season_id as i64)
+            .bind(def.id as i64)
+            .bind(json)
+            .bind(by)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Admin staff add or change a task definition.
+    pub async fn save_def(
+        &self,
+        season_id: u32,
+        def: TaskDef,
+        staff_id: &str,
+    ) -> Result<(), SeasonFailure> {
+        if self.settings.calendar.get(season_id).is_none() {
+            return Err(SeasonFailure::Refused(
+                codes::NO_SEASON,
+                "No such season".into(),
+            ));
+        }
+        def.check()
+            .map_err(|m| SeasonFailure::Refused(codes::BAD_DEF, m))?;
+        // Seed first so that editing one task keeps the configured others.
+        self.task_defs(season_id).await?;
+        self.put_def(season_id, &def, staff_id, true).await
+    }
+
+    /// The member's SeasonTask state in a season.
+    pub async fn progress(
+        &self,
+        season_id: u32,
+        member_id: &str,
+    ) -> Result<SeasonTask, SeasonFailure> {
+        let mut conn = self.pool.acquire().await?;
+        Ok(
+            Self::load_in::<SeasonTask>(&mut conn, &task_stream_id(season_id, member_id))
+                .await?
+                .0,
+        )
+    }
+
+    /// `seasontaskbonusinfo`: the task list with progress; `season_id`
+    /// picks a started season (the report pages), none the task season.
+    pub async fn task_list(
+        &self,
+        member_id: &str,
+        season_id: Option<u32>,
+    ) -> Result<(SeasonDef, Vec<TaskView>, u32), SeasonFailure> {
+        let def = match season_id {
+            Some(id) => self
+                .settings
+                .calendar
+                .get(id)
+                .filter(|s| s.start_ms <= self.now_ms()),
+            None => self.task_season(),
+        }
+        .cloned()
+        .ok_or_else(|| SeasonFailure::Refused(codes::NO_SEASON, "off-season".into()))?;
+        let tasks = self.task_defs(def.id).await?;
+        let state = self.progress(def.id, member_id).await?;
+        let rule = &self.settings.rule;
+        let views = tasks
+            .iter()
+            .map(|t| {
+                let now = state.now_value(t, &tasks, rule);
+                let target = state.target(t, &tasks);
+                let percent = if target <= Decimal::ZERO {
+                    100
+                } else {
+                    let p = (now.max(Decimal::ZERO) * Decimal::from(100) / target).floor();
+                    p.min(Decimal::from(100)).to_string().parse().unwrap_or(0)
+                };
+                TaskView {
+                    id: t.id,
+                    tasktype: t.tasktype,
+                    taskvalue: target.normalize().to_string(),
+                    nowvalue: now.normalize().to_string(),
+                    taskdesc: t.taskdesc.clone(),
+                    bonusname: t.bonusname.clone(),
+                    cash: t.cash.normalize().to_string(),
+                    score: t.score,
+                    bonuscnt: t.bonuscnt,
+                    status: state.status(t, &tasks, rule),
+                    needcheck: t.needcheck as i32,
+                    percent,
+                }
+            })
+            .collect();
+        let active = state.active_days(rule);
+        Ok((def, views, active))
+    }
+
+    /// `getseasontaskbonus`: claims task `task_id` of the task season.
+    /// needcheck 0 pays at once (wallet reference `seasontask:...`, once);
+    /// needcheck 1 queues the claim for support. A repeat answers the first
+    /// outcome and pays nothing more.
+    pub async fn claim(
+        &self,
+        member_id: &str,
+        currency: Currency,
+        task_id: u32,
+    ) -> Result<ClaimOutcome, SeasonFailure> {
+        let def = self
+            .task_season()
+            .cloned()
+            .ok_or_else(|| SeasonFailure::Refused(codes::NO_SEASON, "off-season".into()))?;
+        let tasks = self.task_defs(def.id).await?;
+        let task = tasks
+            .iter()
+            .find(|t| t.id == task_id)
+            .cloned()
+            .ok_or_else(|| SeasonFailure::Refused(codes::NO_SUCH_TASK, "No such task".into()))?;
+        let stream = task_stream_id(def.id, member_id);
+        let reference = claim_reference(def.id, member_id, task_id);
+        let mut attempt = 0;
+        let outcome = loop {
+            attempt += 1;
+            let mut tx = self.pool.begin().await?;
+            let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
+            let events = state.decide(&SeasonTaskCommand::Claim {
+                task: task.clone(),
+                tasks: tasks.clone(),
+                rule: self.settings.rule.clone(),
+                reference: reference.clone(),
+                at_ms: self.now_ms(),
+            })?;
+            if events.is_empty() {
+                tx.rollback().await?;
+                break state
+                    .claim_outcome(task_id)
+                    .ok_or_else(|| SeasonFailure::Internal("claim without outcome".into()))?;
+            }
+            let mut next = state.clone();
+            for e in &events {
+                next.apply_event(e);
+            }
+            let outcome = next
+                .claim_outcome(task_id)
+                .ok_or_else(|| SeasonFailure::Internal("claim without outcome".into()))?;
+            let written = async {
+                self.append_in::<SeasonTask>(&mut tx, &stream, last, &events).await?;
+                let state_text = match outcome {
+                    ClaimOutcome::Queued { .. } => "pending",
+                    _ => "paid",
+                };
+                sqlx::query(
+                    "INSERT INTO season_claims (reference, season_id, member_id, task_id, cash, currency, state, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(&reference)
+                .bind(def.id as i64)
+                .bind(member_id)
+                .bind(task_id as i64)
+                .bind(task.cash.to_string())
+                .bind(currency.code())
+                .bind(state_text)
+                .bind(self.now_ms())
+                .execute(&mut *tx)
+                .await?;
+                Ok::<_, sqlx::Error>(())
+            }
+            .await;
+            match written {
+                Ok(()) => {
+                    tx.commit().await?;
+                    break outcome;
+                }
+                Err(e) if retryable(&e) && attempt < 20 => {
+                    let _ = tx.rollback().await;
+                    tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        };
+        if let ClaimOutcome::Paid { reference, cash } = &outcome {
+            self.pay(member_id, reference, *cash).await?;
+        }
+        Ok(outcome)
+    }
+
+    /// The wallet movement of a claim, in the claim's currency; a repeated
+    /// reference answers the first receipt and moves nothing.
+    async fn pay(
+        &self,
+        member_id: &str,
+        reference: &str,
+        cash: Decimal,
+    ) -> Result<(), SeasonFailure> {
+        if cash <= Decimal::ZERO {
+            return Ok(());
+        }
+        let currency: String =
+            sqlx::query_scalar("SELECT currency FROM season_claims WHERE reference = $1")
+                .bind(reference)
+                .fetch_one(&self.pool)
+                .await?;
+        let currency = currency
+            .parse::<Currency>()
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        self.wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member_id, currency),
+                reference.to_string(),
+                WalletAction::Credit {
+                    amount: cash,
+                    pot: Pot::Main,
+                    kind: MovementKind::Bonus,
+                },
+            ))
+            .await
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The support queue: claims in `state` ("pending", "paid",
+    /// "approved", "rejected"; empty: all), newest first.
+    pub async fn claims(&self, state: &str, limit: i64) -> Result<Vec<ClaimRow>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT reference, season_id, member_id, task_id, cash, currency, state, reason, staff_id, created_ms, decided_ms
+             FROM season_claims WHERE ($1 = '' OR state = $1) ORDER BY created_ms DESC, reference LIMIT $2",
+        )
+        .bind(state)
+        .bind(limit.clamp(1, 500))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(claim_row)
+            .collect::<Result<_, _>>()
+            .map_err(Into::into)
+    }
+
+    pub async fn claim_row(&self, reference: &str) -> Result<Option<ClaimRow>, SeasonFailure> {
+        let row = sqlx::query(
+            "SELECT reference, season_id, member_id, task_id, cash, currency, state, reason, staff_id, created_ms, decided_ms
+             FROM season_claims WHERE reference = $1",
+        )
+        .bind(reference)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.as_ref().map(claim_row).transpose()?)
+    }
+
+    /// Support decides a needcheck claim: approve pays (once), reject needs
+    /// a reason. Deciding the same way again answers the first decision.
+    pub async fn review(
+        &self,
+        reference: &str,
+        approve: bool,
+        reason: &str,
+        staff_id: &str,
+    ) -> Result<ClaimRow, SeasonFailure> {
+        let claim = self.claim_row(reference).await?.ok_or_else(|| {
+            SeasonFailure::Refused(
+                SeasonTaskError::NotPending.code(),
+                SeasonTaskError::NotPending.to_string(),
+            )
+        })?;
+        let stream = task_stream_id(claim.season_id as u32, &claim.member_id);
+        let task_id = claim.task_id as u32;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut tx = self.pool.begin().await?;
+            let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
+            let events = state.decide(&SeasonTaskCommand::Review {
+                task_id,
+                approve,
+                staff_id: staff_id.to_string(),
+                reason: reason.to_string(),
+                at_ms: self.now_ms(),
+            })?;
+            if events.is_empty() {
+                tx.rollback().await?;
+                break;
+            }
+            let written = async {
+                self.append_in::<SeasonTask>(&mut tx, &stream, last, &events).await?;
+                sqlx::query(
+                    "UPDATE season_claims SET state = $2, reason = $3, staff_id = $4, decided_ms = $5 WHERE reference = $1",
+                )
+                .bind(reference)
+                .bind(if approve { "approved" } else { "rejected" })
+                .bind(reason.trim().chars().take(500).collect::<String>())
+                .bind(staff_id)
+                .bind(self.now_ms())
+                .execute(&mut *tx)
+                .await?;
+                Ok::<_, sqlx::Error>(())
+            }
+            .await;
+            match written {
+                Ok(()) => {
+                    tx.commit().await?;
+                    break;
+                }
+                Err(e) if retryable(&e) && attempt < 20 => {
+                    let _ = tx.rollback().await;
+                    tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if approve {
+            let cash: Decimal = claim.cash.parse().unwrap_or_default();
+            self.pay(&claim.member_id, reference, cash).await?;
+        }
+        self.claim_row(reference)
+            .await?
+            .ok_or_else(|| SeasonFailure::Internal("claim vanished".into()))
+    }
+
+    /// The member's task history beside a claim: every SeasonTask event of
+    /// the claim's season (type and payload), oldest first, at most 200.
+    pub async fn history(
+        &self,
+        season_id: u32,
+        member_id: &str,
+    ) -> Result<Vec<Value>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT sequence, event_type, CAST(payload AS TEXT) AS payload FROM events WHERE aggregate_type = 'SeasonTask' AND aggregate_id = $1 ORDER BY sequence DESC LIMIT 200",
+        )
+        .bind(task_stream_id(season_id, member_id))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::new();
+        for r in rows.iter().rev() {
+            let payload: String = r.try_get("payload")?;
+            out.push(serde_json::json!({
+                "sequence": r.try_get::<i64, _>("sequence")?,
+                "event_type": r.try_get::<String, _>("event_type")?,
+                "payload": serde_json::from_str::<Value>(&payload).unwrap_or(Value::Null),
+            }));
+        }
+        Ok(out)
+    }
+
+    // ------------------------------------------------------------ home team
+
+    /// The member's home teams: (sport, team id, team name, season chosen in).
+    pub async fn home_teams(
+        &self,
+        member_id: &str,
+    ) -> Result<Vec<(u32, String, String, i64)>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT sport_id, team_id, team_name, season_id FROM home_teams WHERE member_id = $1 ORDER BY sport_id",
+        )
+        .bind(member_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok((
+                    r.try_get::<i64, _>("sport_id")? as u32,
+                    r.try_get("team_id")?,
+                    r.try_get("team_name")?,
+                    r.try_get("season_id")?,
+                ))
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Whether the member may choose a home team for `sport_id` now: in
+    /// the off-season always; in a season only while none is held (once
+    /// per season per sport, then locked until the season ends).
+    pub async fn may_choose(&self, member_id: &str, sport_id: u32) -> Result<bool, SeasonFailure> {
+        if self.settings.calendar.current(self.now_ms()).is_none() {
+            return Ok(true);
+        }
+        let held: Option<i64> = sqlx::query_scalar(
+            "SELECT season_id FROM home_teams WHERE member_id = $1 AND sport_id = $2",
+        )
+        .bind(member_id)
+        .bind(sport_id as i64)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(held.is_none())
+    }
+
+    /// `chooseteam`: sets the home team of `sport_id`. Locked during a
+    /// season once a team is held (chosen in this season or carried in);
+    /// free in the off-season. Two choices at once: one wins (the row is
+    /// inserted only when absent during a season).
+    pub async fn choose_team(
+        &self,
+        member_id: &str,
+        sport_id: u32,
+        team_id: &str,
+        team_name: &str,
+    ) -> Result<(), SeasonFailure> {
+        if !season::HOME_SPORTS.contains(&sport_id) {
+            return Err(SeasonFailure::Refused(
+                codes::BAD_TEAM,
+                "Invalid sport".into(),
+            ));
+        }
+        let now = self.now_ms();
+        match self.settings.calendar.current(now) {
+            None => {
+                sqlx::query(
+                    "INSERT INTO home_teams (member_id, sport_id, team_id, team_name, season_id, chosen_ms) VALUES ($1, $2, $3, $4, 0, $5)
+                     ON CONFLICT (member_id, sport_id) DO UPDATE SET team_id = excluded.team_id, team_name = excluded.team_name, season_id = 0, chosen_ms = excluded.chosen_ms",
+                )
+                .bind(member_id)
+                .bind(sport_id as i64)
+                .bind(team_id)
+                .bind(team_name)
+                .bind(now)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+            Some(def) => {
+                let inserted = sqlx::query(
+                    "INSERT INTO home_teams (member_id, sport_id, team_id, team_name, season_id, chosen_ms) VALUES ($1, $2, $3, $4, $5, $6)
+                     ON CONFLICT (member_id, sport_id) DO NOTHING",
+                )
+                .bind(member_id)
+                .bind(sport_id as i64)
+                .bind(team_id)
+                .bind(team_name)
+                .bind(def.id as i64)
+                .bind(now)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+                if inserted == 0 {
+                    return Err(SeasonFailure::Refused(
+                        codes::TEAM_LOCKED,
+                        season::home_team_locked_message(sport_id).into(),
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl Seasons {
+    /// Records a member's final rank (honour level) in a season: the VIP
+    /// honour wiring calls this at season end (admin staff may too). The
+    /// claim token (`actRand`) is made once.
+    pub async fn set_rank(
+        &self,
+        season_id: u32,
+        member_id: &str,
+        rank: u32,
+        honour: Decimal,
+    ) -> Result<(), SeasonFailure> {
+        let token = format!("{:032x}", rand::random::<u128>());
+        sqlx::query(
+            "INSERT INTO season_ranks (season_id, member_id, rank, honour, act_rand) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (season_id, member_id) DO UPDATE SET rank = excluded.rank, honour = excluded.honour",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .bind(rank as i64)
+        .bind(honour.to_string())
+        .bind(token)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// `seasonbonusinfo` / aid 13 info: what the member's rank earns.
+    pub async fn rank_info(
+        &self,
+        season_id: u32,
+        member_id: &str,
+    ) -> Result<RankInfo, SeasonFailure> {
+        let row = sqlx::query(
+            "SELECT rank, act_rand FROM season_ranks WHERE season_id = $1 AND member_id = $2",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let (rank, act_rand) = match row {
+            Some(r) => (
+                r.try_get::<i64, _>("rank")? as u32,
+                r.try_get::<String, _>("act_rand")?,
+            ),
+            None => (0, String::new()),
+        };
+        let claimed = sqlx::query(
+            "SELECT size FROM season_rank_claims WHERE season_id = $1 AND member_id = $2",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let ended = self
+            .settings
+            .calendar
+            .get(season_id)
+            .is_some_and(|s| self.now_ms() >= s.end_ms);
+        let reward = season::rank_reward(
+            rank,
+            &self.settings.envelopes,
+            &self.settings.small_envelopes,
+        );
+        let (jiangpin, cash, clothes, mouse) = match &reward {
+            season::RankReward::GiftAndCash {
+                gift,
+                cash,
+                shirt,
+                power_bank,
+            } => (
+                format!("{gift} + {} cash", cash.normalize()),
+                *cash,
+                *shirt,
+                *power_bank,
+            ),
+            season::RankReward::Cash(c) => (format!("{} cash", c.normalize()), *c, false, false),
+            _ => (String::new(), Decimal::ZERO, false, false),
+        };
+        let eligible = matches!(
+            reward,
+            season::RankReward::GiftAndCash { .. } | season::RankReward::Cash(_)
+        );
+        let status = match (&claimed, eligible && ended) {
+            (Some(_), _) => 2,
+            (None, true) => 1,
+            _ => 0,
+        };
+        Ok(RankInfo {
+            seasonid: season_id,
+            userrank: rank,
+            status,
+            jiangpin,
+            cash: cash.normalize().to_string(),
+            clothes: clothes as i32,
+            mouse: mouse as i32,
+            act_rand: if status == 1 { act_rand } else { String::new() },
+            contact_support: reward == season::RankReward::ContactSupport,
+            size: match claimed {
+                Some(r) => r.try_get("size")?,
+                None => String::new(),
+            },
+        })
+    }
+
+    /// `getseasonbonus` / aid 13 claim: once per member and season. A shirt
+    /// prize needs a size (XS..XXL); a physical prize needs the delivery
+    /// address (`address`, JSON of `useraddress`). The envelope is paid
+    /// under `seasonrank:{season}:{member}`; the gift joins the fulfilment
+    /// queue. A repeat answers the first claim and pays nothing.
+    pub async fn claim_rank(
+        &self,
+        season_id: u32,
+        member_id: &str,
+        currency: Currency,
+        act_rand: Option<&str>,
+        size: Option<&str>,
+        address: Option<String>,
+    ) -> Result<RankInfo, SeasonFailure> {
+        let info = self.rank_info(season_id, member_id).await?;
+        let reference = format!("seasonrank:{season_id}:{member_id}");
+        if info.status == 2 {
+            let cash: Decimal = info.cash.parse().unwrap_or_default();
+            self.pay_rank(member_id, &reference, cash, season_id)
+                .await?;
+            return Ok(info);
+        }
+        if info.contact_support {
+            return Err(SeasonFailure::Refused(
+                -64020,
+                "Please contact customer service for your reward".into(),
+            ));
+        }
+        if info.status != 1 {
+            return Err(SeasonFailure::Refused(-64021, "Not eligible".into()));
+        }
+        if let Some(given) = act_rand {
+            let stored: String = sqlx::query_scalar(
+                "SELECT act_rand FROM season_ranks WHERE season_id = $1 AND member_id = $2",
+            )
+            .bind(season_id as i64)
+            .bind(member_id)
+            .fetch_one(&self.pool)
+            .await?;
+            if given != stored {
+                return Err(SeasonFailure::Refused(
+                    -64022,
+                    "The reward link has expired, please reload".into(),
+                ));
+            }
+        }
+        let size = size.map(|s| s.trim().to_uppercase()).unwrap_or_default();
+        if info.clothes == 1 && !season::SHIRT_SIZES.contains(&size.as_str()) {
+            return Err(SeasonFailure::Refused(
+                -64023,
+                "Please choose a shirt size".into(),
+            ));
+        }
+        let physical = info.clothes == 1 || info.mouse == 1;
+        let address = address.unwrap_or_default();
+        if physical && address.is_empty() {
+            return Err(SeasonFailure::Refused(
+                -64024,
+                "Please fill in the delivery address".into(),
+            ));
+        }
+        let state = if physical { "to_ship" } else { "paid" };
+        sqlx::query(
+            "INSERT INTO season_rank_claims (season_id, member_id, rank, prize, cash, currency, size, address, state, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (season_id, member_id) DO NOTHING",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .bind(info.userrank as i64)
+        .bind(&info.jiangpin)
+        .bind(&info.cash)
+        .bind(currency.code())
+        .bind(if info.clothes == 1 { size.as_str() } else { "" })
+        .bind(if physical { address.as_str() } else { "" })
+        .bind(state)
+        .bind(self.now_ms())
+        .execute(&self.pool)
+        .await?;
+        let cash: Decimal = info.cash.parse().unwrap_or_default();
+        self.pay_rank(member_id, &reference, cash, season_id)
+            .await?;
+        self.rank_info(season_id, member_id).await
+    }
+
+    async fn pay_rank(
+        &self,
+        member_id: &str,
+        reference: &str,
+        cash: Decimal,
+        season_id: u32,
+    ) -> Result<(), SeasonFailure> {
+        if cash <= Decimal::ZERO {
+            return Ok(());
+        }
+        // The currency of the first claim (a repeat pays in the same one).
+        let currency: String = sqlx::query_scalar(
+            "SELECT currency FROM season_rank_claims WHERE season_id = $1 AND member_id = $2",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .fetch_one(&self.pool)
+        .await?;
+        let currency = currency
+            .parse::<Currency>()
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        self.wallets
+            .execute(WalletCommand::new(
+                WalletId::new(member_id, currency),
+                reference.to_string(),
+                WalletAction::Credit {
+                    amount: cash,
+                    pot: Pot::Main,
+                    kind: MovementKind::Bonus,
+                },
+            ))
+            .await
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The fulfilment queue: physical prizes to ship (state to_ship) or
+    /// shipped.
+    pub async fn fulfilment(&self, state: &str) -> Result<Vec<Fulfilment>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT season_id, member_id, rank, prize, cash, currency, size, address, state, created_ms, shipped_ms, shipped_by
+             FROM season_rank_claims WHERE state = $1 ORDER BY created_ms LIMIT 500",
+        )
+        .bind(state)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Fulfilment {
+                    season_id: r.try_get("season_id")?,
+                    member_id: r.try_get("member_id")?,
+                    rank: r.try_get("rank")?,
+                    prize: r.try_get("prize")?,
+                    cash: r.try_get("cash")?,
+                    currency: r.try_get("currency")?,
+                    size: r.try_get("size")?,
+                    address: r.try_get("address")?,
+                    state: r.try_get("state")?,
+                    created_ms: r.try_get("created_ms")?,
+                    shipped_ms: r.try_get("shipped_ms")?,
+                    shipped_by: r.try_get("shipped_by")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
+    }
+
+    /// Marks a prize shipped; true when it was waiting (a repeat: false).
+    pub async fn ship(
+        &self,
+        season_id: u32,
+        member_id: &str,
+        staff_id: &str,
+    ) -> Result<bool, SeasonFailure> {
+        let n = sqlx::query(
+            "UPDATE season_rank_claims SET state = 'shipped', shipped_ms = $3, shipped_by = $4 WHERE season_id = $1 AND member_id = $2 AND state = 'to_ship'",
+        )
+        .bind(season_id as i64)
+        .bind(member_id)
+        .bind(self.now_ms())
+        .bind(staff_id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(n == 1)
+    }
+}
+
+fn claim_row(r: &sqlx::any::AnyRow) -> Result<ClaimRow, sqlx::Error> {
+    Ok(ClaimRow {
+        reference: r.try_get("reference")?,
+        season_id: r.try_get("season_id")?,
+        member_id: r.try_get("member_id")?,
+        task_id: r.try_get("task_id")?,
+        cash: r.try_get("cash")?,
+        currency: r.try_get("currency")?,
+        state: r.try_get("state")?,
+        reason: r.try_get("reason")?,
+        staff_id: r.try_get("staff_id")?,
+        created_ms: r.try_get("created_ms")?,
+        decided_ms: r.try_get("decided_ms")?,
+    })
+}

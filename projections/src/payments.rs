@@ -1,0 +1,603 @@
+//! Read models of payments:
+//! - `money_orders`: one row per deposit order and withdrawal, from the
+//!   Deposit and Withdrawal events (money orders, progress pages, the
+//!   finance queues, the reconciliation view).
+//! - `wallet_movements`: every wallet movement with its kind, the signed
+//!   change of the spendable balance and the balances after it (the
+//!   account change report, the flow breakdown, the member report).
+
+use std::collections::HashMap;
+
+use domain::payment::deposit::DepositEvent;
+use domain::payment::withdrawal::WithdrawalEvent;
+use domain::wallet::{MovementKind, Pot, WalletEvent, WalletId};
+use futures::future::BoxFuture;
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+use sqlx::{AnyConnection, Executor, Row};
+
+use crate::runner::{Projection, ProjectionError};
+use crate::stream::StoredEvent;
+
+pub const ORDERS: &str = "money_orders";
+pub const MOVEMENTS: &str = "wallet_movements";
+
+#[derive(Debug, Clone, Default)]
+struct OrderRow {
+    order_id: String,
+    member_id: String,
+    kind: String,
+    channel: String,
+    currency: String,
+    amount: String,
+    credited_amount: String,
+    status: String,
+    flagged: i64,
+    note: String,
+    provider_tx_id: String,
+    detail: Value,
+    hidden: i64,
+    created_ms: i64,
+    updated_ms: i64,
+}
+
+pub struct MoneyOrdersProjection;
+
+impl Projection for MoneyOrdersProjection {
+    fn name(&self) -> &'static str {
+        ORDERS
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["money_orders"]
+    }
+
+    fn aggregate_types(&self) -> &'static [&'static str] {
+        &["Deposit", "Withdrawal"]
+    }
+
+    fn apply<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+        events: &'a [StoredEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            let mut rows: HashMap<String, OrderRow> = HashMap::new();
+            for event in events {
+                let payload = match (&event.payload, event.aggregate_type.as_str()) {
+                    (Some(p), "Deposit" | "Withdrawal") => p,
+                    _ => continue,
+                };
+                let id = event.aggregate_id.clone();
+                if !rows.contains_key(&id) {
+                    let row = load_order(conn, &id).await?.unwrap_or_default();
+                    rows.insert(id.clone(), row);
+                }
+                let row = rows.get_mut(&id).expect("inserted above");
+                if event.aggregate_type == "Deposit" {
+                    let parsed: DepositEvent = serde_json::from_str(payload)
+                        .map_err(|e| ProjectionError::bad_event(event, e))?;
+                    fold_deposit(row, parsed);
+                } else {
+                    let parsed: WithdrawalEvent = serde_json::from_str(payload)
+                        .map_err(|e| ProjectionError::bad_event(event, e))?;
+                    fold_withdrawal(row, parsed);
+                }
+            }
+            for row in rows.values().filter(|r| !r.order_id.is_empty()) {
+                upsert_order(conn, row).await?;
+            }
+            Ok(())
+        })
+    }
+
+    fn reset<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            conn.execute("DELETE FROM money_orders").await?;
+            Ok(())
+        })
+    }
+}
+
+fn fold_deposit(row: &mut OrderRow, event: DepositEvent) {
+    use DepositEvent::*;
+    match event {
+        DepositCreated(order) => {
+            *row = OrderRow {
+                order_id: order.order_id.clone(),
+                member_id: order.member_id.clone(),
+                kind: "deposit".into(),
+                channel: order.channel.name().into(),
+                currency: order.currency.code().into(),
+                amount: order.amount.to_string(),
+                credited_amount: "0".into(),
+                status: "created".into(),
+                detail: json!({
+                    "provider": order.provider,
+                    "expires_ms": order.expires_ms,
+                    "quote": order.quote,
+                }),
+                created_ms: order.created_ms,
+                updated_ms: order.created_ms,
+                ..OrderRow::default()
+            };
+        }
+        DepositConfirmed { at_ms } => row.set("confirmed", at_ms),
+        DepositPaid {
+            provider_tx_id,
+            at_ms,
+            ..
+        } => {
+            row.provider_tx_id = provider_tx_id;
+            row.flagged = 0;
+            row.set("paid", at_ms);
+        }
+        DepositCredited {
+            amount,
+            credited_at,
+            ..
+        } => {
+            row.credited_amount = amount.to_string();
+            row.set("credited", credited_at);
+        }
+        DepositFlagged {
+            provider_tx_id,
+            reason,
+            amount,
+            currency,
+            at_ms,
+            ..
+        } => {
+            row.flagged = 1;
+            row.note = reason;
+            row.detail["received"] = json!({"amount": amount.to_string(), "currency": currency,
+                "provider_tx_id": provider_tx_id});
+            if !matches!(row.status.as_str(), "paid" | "credited") {
+                row.provider_tx_id = provider_tx_id;
+                row.set("flagged", at_ms);
+            } else {
+                row.updated_ms = at_ms;
+            }
+        }
+        DepositFailed { at_ms, .. } => row.set("failed", at_ms),
+        DepositReversed {
+            taken,
+            amount,
+            at_ms,
+            ..
+        } => {
+            row.detail["reversal"] = json!({"taken": taken, "amount": amount.to_string()});
+            if row.status == "credited" && !taken {
+                row.flagged = 1;
+                row.note = "reversed but the balance could not cover it".into();
+            }
+            row.set("reversed", at_ms);
+        }
+        DepositReversalReported { at_ms, .. } => row.updated_ms = at_ms,
+        DepositReportIgnored { .. } => {}
+        DepositRequoted {
+            rate,
+            usdt_amount,
+            expires_ms,
+            at_ms,
+        } => {
+            if row.detail["quote"].is_object() {
+                row.detail["quote"]["rate"] = json!(rate.to_string());
+                row.detail["quote"]["usdt_amount"] = json!(usdt_amount.to_string());
+                row.detail["quote"]["expires_ms"] = json!(expires_ms);
+            }
+            row.detail["requoted"] = json!(true);
+            row.updated_ms = at_ms;
+        }
+        ChainTransferSeen {
+            tx_hash,
+            usdt_amount,
+            confirmations,
+            at_ms,
+        } => {
+            row.detail["chain_tx"] = json!({"tx_hash": tx_hash,
+                "usdt_amount": usdt_amount.to_string(), "confirmations": confirmations});
+            row.updated_ms = at_ms;
+        }
+        DepositCancelled { at_ms } => row.set("cancelled", at_ms),
+        DepositExpired { at_ms } => row.set("expired", at_ms),
+        DepositReviewed {
+            staff_id,
+            credit,
+            reason,
+            at_ms,
+        } => {
+            row.flagged = 0;
+            row.note = reason.clone();
+            row.detail["review"] =
+                json!({"staff_id": staff_id, "credit": credit, "reason": reason});
+            if !credit {
+                row.set("rejected", at_ms);
+            }
+        }
+    }
+}
+
+fn fold_withdrawal(row: &mut OrderRow, event: WithdrawalEvent) {
+    use WithdrawalEvent::*;
+    let decided = |row: &mut OrderRow, status: &str, staff: &str, reason: &str, at: i64| {
+        row.note = reason.to_string();
+        if !staff.is_empty() {
+            row.detail[status] = json!({"staff_id": staff, "reason": reason, "at_ms": at});
+        }
+        row.set(status, at);
+    };
+    match event {
+        WithdrawalRequested(new) => {
+            *row = OrderRow {
+                order_id: new.withdrawal_id.clone(),
+                member_id: new.member_id.clone(),
+                kind: "withdrawal".into(),
+                channel: new.destination.kind.clone(),
+                currency: new.currency.code().into(),
+                amount: new.amount.to_string(),
+                credited_amount: "0".into(),
+                status: "requested".into(),
+                detail: json!({"destination": new.destination}),
+                created_ms: new.requested_ms,
+                updated_ms: new.requested_ms,
+                ..OrderRow::default()
+            };
+        }
+        WithdrawalApproved {
+            staff_id,
+            reason,
+            at_ms,
+        } => decided(row, "approved", &staff_id, &reason, at_ms),
+        WithdrawalRejected {
+            staff_id,
+            reason,
+            at_ms,
+        } => decided(row, "rejected", &staff_id, &reason, at_ms),
+        WithdrawalCancelled { at_ms } => row.set("cancelled", at_ms),
+        WithdrawalPaid {
+            amount,
+            credited_at,
+            staff_id,
+            payout_reference,
+            ..
+        } => {
+            row.credited_amount = amount.to_string();
+            row.detail["paid"] =
+                json!({"staff_id": staff_id, "payout_reference": payout_reference});
+            row.set("paid", credited_at);
+        }
+        WithdrawalFailed {
+            staff_id,
+            reason,
+            at_ms,
+        } => decided(row, "failed", &staff_id, &reason, at_ms),
+        WithdrawalHidden { at_ms } => {
+            row.hidden = 1;
+            row.updated_ms = at_ms;
+        }
+    }
+}
+
+impl OrderRow {
+    fn set(&mut self, status: &str, at_ms: i64) {
+        self.status = status.to_string();
+        self.updated_ms = at_ms;
+    }
+}
+
+const ORDER_COLUMNS: &str = "order_id, member_id, kind, channel, currency, amount, credited_amount, status, flagged, note, provider_tx_id, detail, hidden, created_ms, updated_ms";
+
+async fn load_order(conn: &mut AnyConnection, id: &str) -> Result<Option<OrderRow>, sqlx::Error> {
+    let sql = format!("SELECT {ORDER_COLUMNS} FROM money_orders WHERE order_id = $1");
+    let row = sqlx::query(&sql)
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    row.map(|r| {
+        let detail: String = r.try_get("detail")?;
+        Ok(OrderRow {
+            order_id: r.try_get("order_id")?,
+            member_id: r.try_get("member_id")?,
+            kind: r.try_get("kind")?,
+            channel: r.try_get("channel")?,
+            currency: r.try_get("currency")?,
+            amount: r.try_get("amount")?,
+            credited_amount: r.try_get("credited_amount")?,
+            status: r.try_get("status")?,
+            flagged: r.try_get::<i32, _>("flagged")? as i64,
+            note: r.try_get("note")?,
+            provider_tx_id: r.try_get("provider_tx_id")?,
+            detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
+            hidden: r.try_get::<i32, _>("hidden")? as i64,
+            created_ms: r.try_get("created_ms")?,
+            updated_ms: r.try_get("updated_ms")?,
+        })
+    })
+    .transpose()
+}
+
+async fn upsert_order(conn: &mut AnyConnection, row: &OrderRow) -> Result<(), sqlx::Error> {
+    let sql = format!(
+        "INSERT INTO money_orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         ON CONFLICT (order_id) DO UPDATE SET credited_amount = excluded.credited_amount,
+           status = excluded.status, flagged = excluded.flagged, note = excluded.note,
+           provider_tx_id = excluded.provider_tx_id, detail = excluded.detail,
+           hidden = excluded.hidden, updated_ms = excluded.updated_ms"
+    );
+    sqlx::query(&sql)
+        .bind(&row.order_id)
+        .bind(&row.member_id)
+        .bind(&row.kind)
+        .bind(&row.channel)
+        .bind(&row.currency)
+        .bind(&row.amount)
+        .bind(&row.credited_amount)
+        .bind(&row.status)
+        .bind(row.flagged as i32)
+        .bind(&row.note)
+        .bind(&row.provider_tx_id)
+        .bind(row.detail.to_string())
+        .bind(row.hidden as i32)
+        .bind(row.created_ms)
+        .bind(row.updated_ms)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// The balances a movement row shows after it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    balance: Decimal,
+    frozen: Decimal,
+}
+
+pub struct WalletMovementsProjection;
+
+impl Projection for WalletMovementsProjection {
+    fn name(&self) -> &'static str {
+        MOVEMENTS
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &["wallet_movements"]
+    }
+
+    fn aggregate_types(&self) -> &'static [&'static str] {
+        &["Wallet"]
+    }
+
+    fn apply<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+        events: &'a [StoredEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            let wallet_events: Vec<&StoredEvent> = events
+                .iter()
+                .filter(|e| e.aggregate_type == "Wallet" && e.payload.is_some())
+                .collect();
+            if wallet_events.is_empty() {
+                return Ok(());
+            }
+            let times = recorded_times(conn, &wallet_events).await?;
+            let ids: Vec<&str> = {
+                let mut ids: Vec<&str> = wallet_events
+                    .iter()
+                    .map(|e| e.aggregate_id.as_str())
+                    .collect();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            };
+            let mut heads = load_heads(conn, &ids).await?;
+            let mut rows: Vec<MovementRow> = Vec::with_capacity(wallet_events.len());
+            for event in wallet_events {
+                let id = &event.aggregate_id;
+                let wallet: WalletId = id
+                    .parse()
+                    .map_err(|reason: String| ProjectionError::bad_event(event, reason))?;
+                let parsed: WalletEvent =
+                    serde_json::from_str(event.payload.as_deref().unwrap_or("null"))
+                        .map_err(|e| ProjectionError::bad_event(event, e))?;
+                let Some((reference, kind, change, frozen_change)) = movement(&parsed) else {
+                    continue;
+                };
+                let head = heads.entry(id.clone()).or_default();
+                head.balance += change;
+                head.frozen += frozen_change;
+                rows.push(MovementRow {
+                    wallet_id: id.clone(),
+                    sequence: event.sequence,
+                    member_id: wallet.member_id,
+                    currency: wallet.currency.code(),
+                    reference: reference.to_string(),
+                    event_type: event.event_type.clone(),
+                    kind,
+                    amount: change.to_string(),
+                    balance_after: head.balance.to_string(),
+                    frozen_after: head.frozen.to_string(),
+                    at_ms: times.get(&event.checkpoint.position).copied().unwrap_or(0),
+                });
+            }
+            // Multi-row inserts (11 parameters a row; both stores' limits
+            // allow 2,000 rows and more).
+            for chunk in rows.chunks(500) {
+                let sql = format!(
+                    "INSERT INTO wallet_movements (wallet_id, sequence, member_id, currency, reference, event_type, kind, amount, balance_after, frozen_after, at_ms)
+                     VALUES {} ON CONFLICT (wallet_id, sequence) DO NOTHING",
+                    (0..chunk.len())
+                        .map(|r| {
+                            let cols: Vec<String> = (1..=11).map(|c| format!("${}", r * 11 + c)).collect();
+                            format!("({})", cols.join(", "))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let mut query = sqlx::query(&sql);
+                for row in chunk {
+                    query = query
+                        .bind(row.wallet_id.clone())
+                        .bind(row.sequence)
+                        .bind(row.member_id.clone())
+                        .bind(row.currency)
+                        .bind(row.reference.clone())
+                        .bind(row.event_type.clone())
+                        .bind(row.kind)
+                        .bind(row.amount.clone())
+                        .bind(row.balance_after.clone())
+                        .bind(row.frozen_after.clone())
+                        .bind(row.at_ms);
+                }
+                query.execute(&mut *conn).await?;
+            }
+            Ok(())
+        })
+    }
+
+    fn reset<'a>(
+        &'a self,
+        conn: &'a mut AnyConnection,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            conn.execute("DELETE FROM wallet_movements").await?;
+            Ok(())
+        })
+    }
+}
+
+fn kind_name(kind: MovementKind) -> &'static str {
+    match kind {
+        MovementKind::Deposit => "deposit",
+        MovementKind::Withdrawal => "withdrawal",
+        MovementKind::Bonus => "bonus",
+        MovementKind::Rebate => "rebate",
+        MovementKind::Adjustment => "adjustment",
+        MovementKind::GameDebit => "game_debit",
+        MovementKind::GameCredit => "game_credit",
+    }
+}
+
+/// (reference, kind, change of the spendable balance, change of frozen).
+/// A stake taken changes neither (it left the balance when reserved).
+fn movement(event: &WalletEvent) -> Option<(&str, &'static str, Decimal, Decimal)> {
+    use WalletEvent::*;
+    let zero = Decimal::ZERO;
+    Some(match event {
+        Opened { .. } | Rejected { .. } | StakeTaken { .. } => return None,
+        Credited {
+            reference,
+            amount,
+            kind,
+            pot,
+        } => {
+            let kind = if *pot == Pot::Bonus && *kind == MovementKind::Bonus {
+                "bonus"
+            } else {
+                kind_name(*kind)
+            };
+            (reference, kind, *amount, zero)
+        }
+        Debited {
+            reference,
+            amount,
+            kind,
+            ..
+        } => (reference, kind_name(*kind), -*amount, zero),
+        StakeReserved {
+            reference, amount, ..
+        } => (reference, "bet", -*amount, zero),
+        StakeReleased {
+            reference, amount, ..
+        } => (reference, "bet_refund", *amount, zero),
+        PaidOut {
+            reference, amount, ..
+        } => (reference, "payout", *amount, zero),
+        Frozen { reference, amount } => (reference, "freeze", -*amount, *amount),
+        Unfrozen { reference, amount } => (reference, "unfreeze", *amount, -*amount),
+    })
+}
+
+struct MovementRow {
+    wallet_id: String,
+    sequence: i64,
+    member_id: String,
+    currency: &'static str,
+    reference: String,
+    event_type: String,
+    kind: &'static str,
+    amount: String,
+    balance_after: String,
+    frozen_after: String,
+    at_ms: i64,
+}
+
+/// The balances after each wallet's last movement, for the wallets of a batch.
+async fn load_heads(
+    conn: &mut AnyConnection,
+    ids: &[&str],
+) -> Result<HashMap<String, Head>, ProjectionError> {
+    let mut heads = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT w.wallet_id, w.balance_after, w.frozen_after FROM wallet_movements w
+             WHERE w.wallet_id IN ({}) AND w.sequence = (SELECT MAX(m.sequence) FROM wallet_movements m WHERE m.wallet_id = w.wallet_id)",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            let money = |name: &str| -> Result<Decimal, ProjectionError> {
+                let text: String = row.try_get(name)?;
+                text.parse().map_err(|e: rust_decimal::Error| {
+                    ProjectionError::Sql(sqlx::Error::Decode(Box::new(e)))
+                })
+            };
+            heads.insert(
+                row.try_get("wallet_id")?,
+                Head {
+                    balance: money("balance_after")?,
+                    frozen: money("frozen_after")?,
+                },
+            );
+        }
+    }
+    Ok(heads)
+}
+
+/// When each event was recorded (unix ms), by global position.
+async fn recorded_times(
+    conn: &mut AnyConnection,
+    events: &[&StoredEvent],
+) -> Result<HashMap<i64, i64>, sqlx::Error> {
+    let postgres = conn.backend_name().eq_ignore_ascii_case("postgres")
+        || conn.backend_name().eq_ignore_ascii_case("postgresql");
+    let expr = if postgres {
+        "(extract(epoch from recorded_at) * 1000)::bigint"
+    } else {
+        "CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER)"
+    };
+    let mut times = HashMap::new();
+    for chunk in events.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT position, {expr} AS at_ms FROM events WHERE position IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for e in chunk {
+            query = query.bind(e.checkpoint.position);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            times.insert(row.try_get("position")?, row.try_get("at_ms")?);
+        }
+    }
+    Ok(times)
+}

@@ -1,0 +1,153 @@
+/**
+ * The finance desk (role finance or admin; docs/payments.md): withdrawals waiting for
+ * review or payout (approve / reject with a reason, then paid / failed), flagged
+ * deposits (credit what arrived or reject), the member's money history beside the
+ * chosen order, and the reconciliation of provider transactions against credits.
+ * Plain calls to /api/backoffice/payments (not the saga's queue: this desk is its own).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { useAppSelector } from '../../app/hooks';
+import { useT } from '../i18n/useT';
+import { boFetch, toBoError, type BoError } from './api';
+import { selectBackoffice } from './backofficeSlice';
+import { ErrorBox, Panel, Time, money } from './parts';
+
+interface FinanceOrder {
+  orderid: string; kind: string; channel: string; currency: string; amount: string; status: string; note: string;
+  username: string; member_id: string; created: number; flagged: boolean; detail: Record<string, unknown>;
+}
+type Tab = 'withdrawals' | 'deposits' | 'reconciliation';
+
+function useBo() {
+  const token = useAppSelector((s) => selectBackoffice(s).auth?.token ?? null);
+  return useCallback(<T,>(method: 'GET' | 'POST', path: string, body?: unknown) => boFetch<T>({ method, path, body, token }), [token]);
+}
+
+export function FinancePage() {
+  const t = useT();
+  const bo = useBo();
+  const [tab, setTab] = useState<Tab>('withdrawals');
+  const [list, setList] = useState<FinanceOrder[]>([]);
+  const [recon, setRecon] = useState<{ list: Array<Record<string, string | null>>; differences: number } | null>(null);
+  const [error, setError] = useState<BoError | null>(null);
+  const [chosen, setChosen] = useState<FinanceOrder | null>(null);
+  const [reason, setReason] = useState('');
+  const [done, setDone] = useState('');
+  const load = useCallback(async () => {
+    try {
+      if (tab === 'reconciliation') {
+        setRecon(await bo<{ list: Array<Record<string, string | null>>; differences: number }>('GET', '/payments/reconciliation'));
+      } else {
+        const r = await bo<{ list: FinanceOrder[] }>('GET', `/payments/${tab}`);
+        setList(r.list);
+      }
+      setError(null);
+    } catch (e) {
+      setError(toBoError(e));
+    }
+  }, [bo, tab]);
+  useEffect(() => {
+    void load();
+    const id = setInterval(() => void load(), 5000);
+    return () => clearInterval(id);
+  }, [load]);
+  const decide = async (order: FinanceOrder, action: string, body: Record<string, unknown>) => {
+    try {
+      const path = order.kind === 'withdrawal' ? `/payments/withdrawals/${order.orderid}/${action}` : `/payments/deposits/${order.orderid}/review`;
+      await bo('POST', path, body);
+      setDone(`${order.orderid}: ${action}`);
+      setReason('');
+      setChosen(null);
+      await load();
+    } catch (e) {
+      setError(toBoError(e));
+    }
+  };
+  return (
+    <Panel title={t('bo.finance.title')} testId="bo-finance"
+      actions={
+        <div className="bo-chips" role="radiogroup">
+          {(['withdrawals', 'deposits', 'reconciliation'] as Tab[]).map((x) => (
+            <button key={x} type="button" role="radio" aria-checked={tab === x} data-testid={`bo-finance-${x}`}
+              className={tab === x ? 'bo-chip is-active' : 'bo-chip'} onClick={() => { setTab(x); setChosen(null); }}>{t(`bo.finance.${x}`)}</button>
+          ))}
+        </div>
+      }>
+      <ErrorBox error={error} />
+      {done && <p className="bo-muted" role="status" data-testid="bo-finance-done">{done}</p>}
+      {tab !== 'reconciliation' && (list.length === 0 ? <p className="bo-empty">{t('bo.finance.empty')}</p> : (
+        <table className="bo-table">
+          <thead><tr><th>{t('bo.finance.order')}</th><th>{t('bo.finance.member')}</th><th>{t('bo.finance.amount')}</th>
+            <th>{t('bo.finance.status')}</th><th>{t('bo.finance.time')}</th><th /></tr></thead>
+          <tbody>
+            {list.map((o) => (
+              <tr key={o.orderid} data-testid="bo-finance-item" data-order={o.orderid}>
+                <td>{o.orderid}</td><td>{o.username || o.member_id}</td><td>{money(o.amount)} {o.currency}</td>
+                <td>{o.status}{o.note ? ` (${o.note})` : ''}</td><td><Time value={o.created} /></td>
+                <td><button type="button" className="bo-chip" data-testid="bo-finance-open" onClick={() => setChosen(o)}>{t('bo.finance.open')}</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ))}
+      {chosen && <Decision order={chosen} reason={reason} setReason={setReason} decide={decide} />}
+      {tab === 'reconciliation' && recon && (
+        <>
+          <p className="bo-muted" data-testid="bo-recon-differences">{t('bo.finance.differences', recon.differences)}</p>
+          <table className="bo-table">
+            <thead><tr><th>{t('bo.finance.provider_tx')}</th><th>{t('bo.finance.order')}</th><th>{t('bo.finance.reported')}</th>
+              <th>{t('bo.finance.credited')}</th><th>{t('bo.finance.difference')}</th></tr></thead>
+            <tbody>
+              {recon.list.map((r) => (
+                <tr key={`${r.event_id}`}><td>{r.provider_tx_id} ({r.status})</td><td>{r.order_id} {r.order_status}</td>
+                  <td>{money(r.amount)} {r.currency}</td><td>{money(r.credited_amount)}</td><td>{r.difference}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </Panel>
+  );
+}
+
+function Decision({ order, reason, setReason, decide }: {
+  order: FinanceOrder; reason: string; setReason: (v: string) => void;
+  decide: (o: FinanceOrder, action: string, body: Record<string, unknown>) => Promise<void>;
+}) {
+  const t = useT();
+  const bo = useBo();
+  const [history, setHistory] = useState<{ orders: FinanceOrder[]; movements: Array<Record<string, string>> } | null>(null);
+  useEffect(() => {
+    bo<{ orders: FinanceOrder[]; movements: Array<Record<string, string>> }>('GET', `/payments/members/${encodeURIComponent(order.member_id)}`)
+      .then(setHistory).catch(() => setHistory(null));
+  }, [bo, order.member_id]);
+  const actions: Array<[string, Record<string, unknown>]> = order.kind === 'withdrawal'
+    ? order.status === 'requested' ? [['approve', { reason }], ['reject', { reason }]] : [['paid', { reason }], ['failed', { reason }]]
+    : [['credit', { credit: true, reason }], ['reject', { credit: false, reason }]];
+  return (
+    <div className="bo-panel" data-testid="bo-finance-decision">
+      <h3>{order.orderid} · {money(order.amount)} {order.currency} · {order.username}</h3>
+      <label className="bo-field">{t('bo.finance.reason')}
+        <input value={reason} onChange={(e) => setReason(e.target.value.slice(0, 500))} data-testid="bo-finance-reason" />
+      </label>
+      <div className="bo-chips">
+        {actions.map(([a, body]) => (
+          <button key={a} type="button" className="bo-chip" data-testid={`bo-finance-${a}`} onClick={() => void decide(order, a, body)}>
+            {t(`bo.finance.action.${a}`)}</button>
+        ))}
+      </div>
+      {history && (
+        <>
+          <h4>{t('bo.finance.history')}</h4>
+          <table className="bo-table">
+            <tbody>
+              {history.movements.slice(0, 20).map((m) => (
+                <tr key={`${m.wallet}-${m.sequence}`}><td><Time value={Number(m.time)} /></td><td>{m.kind}</td><td>{money(m.amount)}</td><td>{money(m.balance_after)}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </div>
+  );
+}

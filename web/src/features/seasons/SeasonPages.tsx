@@ -1,0 +1,289 @@
+/**
+ * Season pages (spec 001 sections 2.1, 2.9, 2.10): one template for every named season
+ * page (its season's data), the season introduction (an off-season message between
+ * seasons), the task list with progress bars and claim buttons, the reward popups
+ * (S1Recive / SeasonReward after a claim, RankRewardDetails for the rank reward with
+ * the shirt size and address steps), and the home-team chooser.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { apiPost } from '../../api';
+import { ApiError } from '../../api/http';
+import { useAppSelector } from '../../app/hooks';
+import { Link } from '../../app/router';
+import { useT } from '../i18n/useT';
+import { selectLoggedIn } from '../session/selectors';
+import { seasonOfPath, SHIRT_SIZES, taskButton, type SeasonInfo, type TaskView, type RankInfo } from './model';
+import './seasons.css';
+
+const errorMessage = (err: unknown) =>
+  err instanceof ApiError ? err.serverMsg || err.msg : err instanceof Error ? err.message : String(err);
+
+interface TaskList {
+  season: SeasonInfo;
+  list: TaskView[];
+  activedays: number;
+  needdays: number;
+}
+
+export function SeasonPage({ path }: { path: string }) {
+  const t = useT();
+  const loggedIn = useAppSelector(selectLoggedIn);
+  const { seasonId, report } = seasonOfPath(path);
+  const [info, setInfo] = useState<SeasonInfo | null>(null);
+  const [tasks, setTasks] = useState<TaskList | null>(null);
+  const [error, setError] = useState('');
+  const [popup, setPopup] = useState<{ title: string; text: string } | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setInfo(await apiPost<SeasonInfo>('vipsystem/seasoninfo'));
+      if (loggedIn) {
+        setTasks(await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId } : {}));
+      }
+      setError('');
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }, [loggedIn, seasonId]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const claim = async (task: TaskView) => {
+    setBusy(task.id);
+    try {
+      const answer = await apiPost<{ needcheck: number; cash: string }>('vipsystem/getseasontaskbonus', { id: task.id });
+      setPopup({
+        title: t('season.reward_title'),
+        text: answer.needcheck === 0 ? t('season.claim_paid', answer.cash) : t('season.claim_review'),
+      });
+      await load();
+    } catch (err) {
+      setPopup({ title: t('season.reward_title'), text: errorMessage(err) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const running = info && info.status === 'season';
+  return (
+    <div className="season" data-testid="season-page">
+      <section className="season__intro" data-testid="season-intro">
+        {running ? (
+          <>
+            <h1>{info.name}</h1>
+            <p>{t('season.runs', info.starttime ?? '', info.endtime ?? '')}</p>
+            <p className="season__left">{t('season.days_left', String(info.daysleft ?? 0))}</p>
+          </>
+        ) : info ? (
+          <>
+            <h1>{t('season.off_title')}</h1>
+            <p data-testid="season-off">{t('season.off_text', info.next?.starttime ?? '-')}</p>
+          </>
+        ) : null}
+        {report && <p className="season__report">{t('season.report', String(seasonId))}</p>}
+      </section>
+      {error && <p className="season__error" role="alert">{error}</p>}
+      {!loggedIn && <p className="season__hint">{t('season.login_hint')}</p>}
+      {tasks && (
+        <section className="season__tasks" aria-label={t('season.tasks')}>
+          <h2>{t('season.tasks')}</h2>
+          <p className="season__active">{t('season.active_days', String(tasks.activedays), String(Math.max(0, tasks.needdays - 1)))}</p>
+          <ul>
+            {tasks.list.map((task) => {
+              const button = taskButton(task.status);
+              return (
+                <li key={task.id} className="season-task" data-testid={`season-task-${task.id}`}>
+                  <div className="season-task__head">
+                    <span className="season-task__desc">{task.taskdesc || t(`season.type_${task.tasktype}`)}</span>
+                    <span className="season-task__cash">{task.bonusname || task.cash}</span>
+                  </div>
+                  <div className="season-task__bar" role="progressbar" aria-valuenow={task.percent} aria-valuemin={0} aria-valuemax={100}>
+                    <div style={{ width: `${task.percent}%` }} />
+                  </div>
+                  <div className="season-task__foot">
+                    <span>{task.nowvalue} / {task.taskvalue}</span>
+                    <button type="button" className={`btn ${button.enabled ? 'btn--gold' : 'btn--ghost'}`}
+                      disabled={!button.enabled || busy === task.id} data-testid={`season-claim-${task.id}`}
+                      onClick={() => void claim(task)}>
+                      {t(button.key)}
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+      {loggedIn && <RankReward seasonId={seasonId ?? 3} onMessage={(text) => setPopup({ title: t('season.rank_title'), text })} />}
+      {loggedIn && <p><Link href="/hometeam" className="btn btn--ghost season__link">{t('hometeam.title')}</Link></p>}
+      {popup && (
+        <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-reward-popup">
+          <div className="popup season-popup">
+            <h3>{popup.title}</h3>
+            <p>{popup.text}</p>
+            <button type="button" className="btn btn--gold btn--block" onClick={() => setPopup(null)}>{t('season.ok')}</button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** RankRewardDetails: the rank reward, the shirt size step, the address step, the claim. */
+function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (text: string) => void }) {
+  const t = useT();
+  const [info, setInfo] = useState<RankInfo | null>(null);
+  const [size, setSize] = useState('');
+  const [address, setAddress] = useState<Record<string, string> | null>(null);
+  const load = useCallback(async () => {
+    try {
+      const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId });
+      setInfo(data.aUserActInfo);
+      setAddress(await apiPost<Record<string, string>>('user/useraddress'));
+    } catch {
+      setInfo(null);
+    }
+  }, [seasonId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (!info || info.userrank === 0) return null;
+  const claim = async () => {
+    try {
+      const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined });
+      onMessage(t('season.rank_paid', data.jiangpin));
+      await load();
+    } catch (err) {
+      onMessage(errorMessage(err));
+    }
+  };
+  const button = taskButton(info.status);
+  return (
+    <section className="season__rank" data-testid="season-rank">
+      <h2>{t('season.rank_title')}</h2>
+      <p>{t('season.rank_line', String(info.userrank), info.jiangpin || '-')}</p>
+      {info.contact_support && <p>{t('season.rank_support')}</p>}
+      {info.clothes === 1 && info.status === 1 && (
+        <label className="season__size">
+          {t('season.shirt_size')}
+          <select value={size} onChange={(e) => setSize(e.target.value)} data-testid="season-size">
+            <option value="">-</option>
+            {SHIRT_SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
+          </select>
+        </label>
+      )}
+      {(info.clothes === 1 || info.mouse === 1) && info.status === 1 && (
+        <p className="season__address">{address?.address ? `${address.consignee} ${address.city} ${address.address}` : t('season.no_address')}</p>
+      )}
+      <button type="button" className={`btn ${button.enabled ? 'btn--gold' : 'btn--ghost'}`}
+        disabled={!button.enabled || (info.clothes === 1 && !size)} onClick={() => void claim()}>
+        {t(button.key)}
+      </button>
+    </section>
+  );
+}
+
+interface Competition { id: number; name: string }
+interface Team { id: number; name: string; sportid: number }
+interface MyTeams {
+  myfootballstatus: number;
+  mybasketballstatus: number;
+  myfootball: Team | null;
+  mybasketball: Team | null;
+}
+
+/** The home-team chooser: sport slots, league list, team list, search, confirm, cancel. */
+export function HomeTeamPage() {
+  const t = useT();
+  const [mine, setMine] = useState<MyTeams | null>(null);
+  const [sport, setSport] = useState<1 | 3>(1);
+  const [leagues, setLeagues] = useState<Competition[]>([]);
+  const [teams, setTeams] = useState<Team[]>([]);
+  const [search, setSearch] = useState('');
+  const [chosen, setChosen] = useState<Team | null>(null);
+  const [message, setMessage] = useState('');
+
+  const loadMine = useCallback(async () => setMine(await apiPost<MyTeams>('user/myteam')), []);
+  useEffect(() => {
+    void loadMine().catch((err) => setMessage(errorMessage(err)));
+  }, [loadMine]);
+  useEffect(() => {
+    setTeams([]);
+    setChosen(null);
+    apiPost<{ list: Competition[] }>('user/getcompetitions', { sportid: sport })
+      .then((d) => setLeagues(d.list))
+      .catch((err) => setMessage(errorMessage(err)));
+  }, [sport]);
+
+  const pickLeague = async (cid: number) => {
+    try {
+      setTeams((await apiPost<{ list: Team[] }>('user/getteams', { cid, sportid: sport })).list);
+    } catch (err) {
+      setMessage(errorMessage(err));
+    }
+  };
+  const find = async () => {
+    if (!search.trim()) return;
+    try {
+      setTeams((await apiPost<{ list: Team[] }>('user/getteams', { name: search.trim(), sportid: sport })).list);
+    } catch (err) {
+      setMessage(errorMessage(err));
+    }
+  };
+  const confirm = async () => {
+    if (!chosen) return;
+    try {
+      await apiPost('activity/chooseteam', { teamid: chosen.id, sportid: sport });
+      setChosen(null);
+      setMessage(t('hometeam.saved'));
+      await loadMine();
+    } catch (err) {
+      setMessage(errorMessage(err));
+    }
+  };
+  const slot = (s: 1 | 3) => (s === 1 ? mine?.myfootball : mine?.mybasketball);
+  const mayChoose = sport === 1 ? mine?.myfootballstatus === 1 : mine?.mybasketballstatus === 1;
+  return (
+    <div className="hometeam" data-testid="hometeam-page">
+      <h1>{t('hometeam.title')}</h1>
+      <div className="hometeam__slots">
+        {([1, 3] as const).map((s) => (
+          <button key={s} type="button" className={`hometeam__slot${sport === s ? ' is-active' : ''}`} onClick={() => setSport(s)}>
+            <span>{t(s === 1 ? 'hometeam.football' : 'hometeam.basketball')}</span>
+            <strong>{slot(s)?.name ?? t('hometeam.none')}</strong>
+          </button>
+        ))}
+      </div>
+      {!mayChoose && <p className="hometeam__locked">{t('hometeam.locked')}</p>}
+      <div className="hometeam__search">
+        <input value={search} maxLength={50} placeholder={t('hometeam.search')} onChange={(e) => setSearch(e.target.value)} />
+        <button type="button" className="btn btn--ghost season__link" onClick={() => void find()}>{t('hometeam.search')}</button>
+      </div>
+      <div className="hometeam__lists">
+        <ul className="hometeam__leagues" aria-label={t('hometeam.leagues')}>
+          {leagues.map((l) => <li key={l.id}><button type="button" onClick={() => void pickLeague(l.id)}>{l.name}</button></li>)}
+        </ul>
+        <ul className="hometeam__teams" aria-label={t('hometeam.teams')}>
+          {teams.map((team) => (
+            <li key={team.id}>
+              <button type="button" className={chosen?.id === team.id ? 'is-active' : ''} onClick={() => setChosen(team)}>{team.name}</button>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {chosen && (
+        <div className="popup-backdrop" role="dialog" aria-modal="true">
+          <div className="popup season-popup">
+            <p>{t('hometeam.confirm', chosen.name)}</p>
+            <button type="button" className="btn btn--gold btn--block" disabled={!mayChoose} onClick={() => void confirm()}>{t('hometeam.ok')}</button>
+            <button type="button" className="btn btn--ghost btn--block" onClick={() => setChosen(null)}>{t('hometeam.cancel')}</button>
+          </div>
+        </div>
+      )}
+      {message && <p className="hometeam__message" role="status">{message}</p>}
+    </div>
+  );
+}
