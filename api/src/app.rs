@@ -597,6 +597,7 @@ pub async fn seed_demo(state: &AppState) -> anyhow::Result<String> {
         ("trader", "trader1234", domain::staff::Role::Trader),
         ("admin", "admin1234", domain::staff::Role::Admin),
         ("finance", "finance1234", domain::staff::Role::Finance),
+        ("marketing", "marketing1234", domain::staff::Role::Marketing),
     ] {
         state
             .staff

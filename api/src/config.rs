@@ -412,7 +412,7 @@ impl Config {
         self.demo_mode.then(|| {
             format!(
                 "DEMO=1: demo credentials are seeded ({} / {}, staff support / support1234, \
-                 auditor / auditor1234, admin / admin1234, finance / finance1234) and GET /api/dev/outbox shows every \
+                 auditor / auditor1234, admin / admin1234, finance / finance1234, marketing / marketing1234) and GET /api/dev/outbox shows every \
                  SMS, e-mail and captcha code; listening on {}{}. Never run a public server \
                  with DEMO=1.",
                 self.demo.member,

@@ -26,7 +26,14 @@ fn endpoints() -> Vec<(
     const QUEUE: &[&str] = &["support", "admin"];
     const AUDIT: &[&str] = &["auditor", "admin"];
     const RESULTS: &[&str] = &["trader", "admin"];
-    const ANY: &[&str] = &["support", "auditor", "trader", "admin", "finance"];
+    const ANY: &[&str] = &[
+        "support",
+        "auditor",
+        "trader",
+        "admin",
+        "finance",
+        "marketing",
+    ];
     const FINANCE: &[&str] = &["finance", "admin"];
     vec![
         ("GET", "/api/backoffice/me", None, ANY),
@@ -195,6 +202,7 @@ async fn every_back_office_endpoint_lets_in_only_the_roles_it_names(kind: StoreK
         ("trader", "trader1234"),
         ("admin", "admin1234"),
         ("finance", "finance1234"),
+        ("marketing", "marketing1234"),
     ] {
         staff.push((name, staff_token(&server, name, password).await));
     }
@@ -385,7 +393,15 @@ async fn admins_create_staff_with_a_valid_role_only(kind: StoreKind) {
         .collect();
     assert_eq!(
         names,
-        ["admin", "auditor", "eve", "finance", "support", "trader"]
+        [
+            "admin",
+            "auditor",
+            "eve",
+            "finance",
+            "marketing",
+            "support",
+            "trader"
+        ]
     );
     server.stop().await;
 }

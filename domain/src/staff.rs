@@ -16,6 +16,9 @@ pub enum Role {
     Admin,
     /// Reviews withdrawals and flagged deposits, reconciles providers.
     Finance,
+    /// Runs campaigns: activities, tasks, the prize board, shop goods,
+    /// notices, banners, popups, messages to segments, news and help pages.
+    Marketing,
 }
 
 /// What a back-office call does, for the permission check.
@@ -37,15 +40,19 @@ pub enum Duty {
     /// Withdrawal and deposit review, members' money history,
     /// reconciliation of provider transactions.
     Payments,
+    /// Campaigns and content (promotions, tasks, prize draw, shop, notices,
+    /// banners, popups, inbox campaigns, news, help).
+    Marketing,
 }
 
 impl Role {
-    pub const ALL: [Role; 5] = [
+    pub const ALL: [Role; 6] = [
         Role::Support,
         Role::Auditor,
         Role::Trader,
         Role::Admin,
         Role::Finance,
+        Role::Marketing,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +62,7 @@ impl Role {
             Role::Trader => "trader",
             Role::Admin => "admin",
             Role::Finance => "finance",
+            Role::Marketing => "marketing",
         }
     }
 
@@ -71,6 +79,7 @@ impl Role {
                 | (Role::Auditor, Duty::Audit)
                 | (Role::Trader, Duty::Results)
                 | (Role::Finance, Duty::Payments)
+                | (Role::Marketing, Duty::Marketing)
         )
     }
 }
@@ -96,11 +105,27 @@ mod tests {
     fn each_role_may_only_its_own_duties_and_admin_all() {
         use Duty::*;
         let table = [
-            (Role::Support, [true, false, false, false, true, false]),
-            (Role::Auditor, [false, true, false, false, false, false]),
-            (Role::Trader, [false, false, false, true, false, false]),
-            (Role::Admin, [true, true, true, true, true, true]),
-            (Role::Finance, [false, false, false, false, false, true]),
+            (
+                Role::Support,
+                [true, false, false, false, true, false, false],
+            ),
+            (
+                Role::Auditor,
+                [false, true, false, false, false, false, false],
+            ),
+            (
+                Role::Trader,
+                [false, false, false, true, false, false, false],
+            ),
+            (Role::Admin, [true, true, true, true, true, true, true]),
+            (
+                Role::Finance,
+                [false, false, false, false, false, true, false],
+            ),
+            (
+                Role::Marketing,
+                [false, false, false, false, false, false, true],
+            ),
         ];
         for (role, allowed) in table {
             for (duty, ok) in [
@@ -110,6 +135,7 @@ mod tests {
                 Results,
                 Shortfalls,
                 Payments,
+                Marketing,
             ]
             .into_iter()
             .zip(allowed)

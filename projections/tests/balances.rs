@@ -299,27 +299,68 @@ async fn a_member_reads_their_own_writes_before_any_runner_applies_them(kind: St
     let wallets = wallets(&db);
     let id = WalletId::new("reader", Currency::Cny);
     let run = |reference: &str, action| {
-        wallets.execute(WalletCommand::new(id.clone(), reference.to_string(), action))
+        wallets.execute(WalletCommand::new(
+            id.clone(),
+            reference.to_string(),
+            action,
+        ))
     };
     // Nothing written yet: no row either way.
-    assert!(balances::get_current(&db.any, "reader", "CNY").await.unwrap().is_none());
+    assert!(balances::get_current(&db.any, "reader", "CNY")
+        .await
+        .unwrap()
+        .is_none());
     run("d1", credit(dec!(100.00))).await.unwrap();
-    let current = balances::get_current(&db.any, "reader", "CNY").await.unwrap().unwrap();
-    assert_eq!(current.ledger.balances.main, dec!(100.00), "no row yet, folded from the stream");
+    let current = balances::get_current(&db.any, "reader", "CNY")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        current.ledger.balances.main,
+        dec!(100.00),
+        "no row yet, folded from the stream"
+    );
     let runner = runner(&db);
     runner.settle("balances", PATIENCE).await.unwrap();
     // The runner stopped here: a stake and a withdrawal land after it.
-    run("s1", WalletAction::ReserveStake { amount: dec!(20.00), pot: Pot::Main }).await.unwrap();
-    run("s1-take", WalletAction::TakeStake { reservation: "s1".into() }).await.unwrap();
-    let stale = balances::get(&db.any, "reader", "CNY").await.unwrap().unwrap();
-    assert_eq!(stale.ledger.balances.main, dec!(100.00), "the read model lags");
-    let current = balances::get_current(&db.any, "reader", "CNY").await.unwrap().unwrap();
+    run(
+        "s1",
+        WalletAction::ReserveStake {
+            amount: dec!(20.00),
+            pot: Pot::Main,
+        },
+    )
+    .await
+    .unwrap();
+    run(
+        "s1-take",
+        WalletAction::TakeStake {
+            reservation: "s1".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let stale = balances::get(&db.any, "reader", "CNY")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stale.ledger.balances.main,
+        dec!(100.00),
+        "the read model lags"
+    );
+    let current = balances::get_current(&db.any, "reader", "CNY")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(current.ledger.balances.main, dec!(80.00));
     assert_eq!(current.ledger, wallets.replay(&id).await.unwrap().ledger);
     // Once applied, both reads agree.
     runner.settle("balances", PATIENCE).await.unwrap();
     assert_eq!(
         balances::get(&db.any, "reader", "CNY").await.unwrap(),
-        balances::get_current(&db.any, "reader", "CNY").await.unwrap()
+        balances::get_current(&db.any, "reader", "CNY")
+            .await
+            .unwrap()
     );
 }
