@@ -620,6 +620,8 @@ const tests = [
       const header = page.locator('header [data-testid=balance]');
       await header.filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
       await byTestId(page, 'casino-game').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.waitForLoadState('networkidle');
+      if ((await byTestId(page, 'casino-empty').count()) > 0) throw new Error('the casino page shows an error above its games');
       await page.screenshot({ path: resolve(SHOTS, 'casino.png') });
       await byTestId(page, 'casino-search-open').click();
       await byTestId(page, 'casino-search-input').fill('sevens');

@@ -54,6 +54,19 @@ const READS: &[&str] = &[
     "/api/report/withdrawbetlistv2",
     "/api/report/memberreport",
     "/api/report/usercenter",
+    // Catalogues, searches and season pages: a page re-reads them when the
+    // member logs in (the same body within 3 s must not be refused).
+    "/api/thirdgamelist",
+    "/api/thirdgameshowctl",
+    "/api/casino/search",
+    "/api/sport/search",
+    "/api/user/getcompetitions",
+    "/api/user/getteams",
+    "/api/user/myteam",
+    "/api/vipsystem/seasoninfo",
+    "/api/vipsystem/seasonbonusinfo",
+    "/api/vipsystem/seasontaskbonusinfo",
+    "/api/activity/actinfo",
 ];
 
 pub struct Transport {
