@@ -22,6 +22,7 @@ commands::on_both_stores!(
     withdrawals_per_day_follow_the_vip_level,
     bank_cards_follow_the_market_rule_the_real_name_the_count_limit_and_the_blacklist,
     transfers_move_money_between_the_main_and_the_game_wallet_exactly_once,
+    a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_is_credited,
 );
 
 const SECRET: &str = "development-sandbox-secret-change-me";
@@ -920,6 +921,91 @@ async fn transfers_move_money_between_the_main_and_the_game_wallet_exactly_once(
     assert!(
         wallets.contains(&"demo") && wallets.contains(&"main"),
         "{changes}"
+    );
+    server.stop().await;
+}
+
+/// A process wrote the transfer row and froze (or died) before its debit,
+/// or after its debit and before the credit: the sweeper finishes each, and
+/// the frozen debit that commits after the sweeper gave up moves nothing.
+async fn a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_is_credited(
+    kind: StoreKind,
+) {
+    use commands::clock::Clock;
+    use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletError, WalletId};
+    let server = common::start(kind).await;
+    let (_client, user_id) = member(&server).await;
+    let state = server.running.state.clone();
+    let main = WalletId::new(user_id.clone(), domain::Currency::Cny);
+    let game = WalletId::new(format!("{user_id}@demo"), domain::Currency::Cny);
+    let pending = |id: &'static str| {
+        sqlx::query(
+            "INSERT INTO game_transfers (transfer_id, member_id, provider, direction, amount, currency, status, created_ms) VALUES ($1, $2, 'demo', 'in', '40.00', 'CNY', 'pending', $3)",
+        )
+        .bind(id)
+        .bind(user_id.clone())
+        .bind(server.clock.now_ms())
+        .execute(&state.db.any)
+    };
+    let debit = |id: &str| {
+        WalletCommand::new(
+            main.clone(),
+            format!("transfer:{id}:out"),
+            WalletAction::Debit {
+                amount: rust_decimal::Decimal::new(4000, 2),
+                pot: Pot::Main,
+                kind: MovementKind::Adjustment,
+            },
+        )
+    };
+    let status = |id: &'static str| {
+        let pool = state.db.any.clone();
+        async move {
+            sqlx::query_scalar::<_, String>(
+                "SELECT status FROM game_transfers WHERE transfer_id = $1",
+            )
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+        }
+    };
+    let before = state.wallets.load(&main).await.unwrap().balances().main;
+    // T1 froze before its debit; T2 died after its debit.
+    pending("T900000001").await.unwrap();
+    pending("T900000002").await.unwrap();
+    state.wallets.execute(debit("T900000002")).await.unwrap();
+    server.clock.advance(150_000);
+    state.payments.sweep_transfers().await.unwrap();
+    assert_eq!(status("T900000001").await, "refused");
+    assert_eq!(status("T900000002").await, "done");
+    // T1's process wakes up and commits its debit: voided, nothing moves.
+    let late = state.wallets.execute(debit("T900000001")).await;
+    assert!(
+        matches!(
+            late,
+            Err(commands::CommandError::Rejected(WalletError::Voided))
+        ),
+        "{late:?}"
+    );
+    let after = state.wallets.load(&main).await.unwrap().balances().main;
+    assert_eq!(
+        after,
+        before - rust_decimal::Decimal::new(4000, 2),
+        "only T2 left main"
+    );
+    let credited = state.wallets.load(&game).await.unwrap().balances().main;
+    assert_eq!(
+        credited,
+        rust_decimal::Decimal::new(4000, 2),
+        "T2 reached the game wallet once"
+    );
+    // Sweeping again changes nothing.
+    server.clock.advance(150_000);
+    state.payments.sweep_transfers().await.unwrap();
+    assert_eq!(
+        state.wallets.load(&game).await.unwrap().balances().main,
+        credited
     );
     server.stop().await;
 }

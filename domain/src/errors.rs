@@ -19,6 +19,9 @@ impl Code {
     pub const CURRENCY_MISMATCH: Code = Code(2403);
     /// Platform-defined: a wallet command without a transaction reference.
     pub const MISSING_REFERENCE: Code = Code(2404);
+    /// Platform-defined: the reference was voided before any movement with
+    /// it committed (a transfer given up by the sweeper); it never moves.
+    pub const REFERENCE_VOIDED: Code = Code(2405);
     /// Platform-defined: the server could not complete the request.
     pub const INTERNAL: Code = Code(-1);
 
@@ -159,6 +162,7 @@ const CATALOGUE: &[(i32, &str)] = &[
     (2401, "Unknown stake reservation"),
     (2403, "Wallet currency mismatch"),
     (2404, "Missing transaction reference"),
+    (2405, "Transaction voided"),
     (2406, "self-exclusion"),
     (2428, "self-exclusion"),
     (20003, "amount below minimum"),

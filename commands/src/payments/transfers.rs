@@ -121,6 +121,14 @@ impl Payments {
                     "Insufficient balance.",
                 ));
             }
+            // The sweeper gave this transfer up while the process was
+            // stalled (more than 2 minutes): nothing moved.
+            Err(CommandError::Rejected(WalletError::Voided)) => {
+                return Err(PaymentFailure::refused(
+                    domain::errors::Code::REFERENCE_VOIDED.0,
+                    "Transfer timed out, nothing was moved; please try again",
+                ));
+            }
             Err(e) => return Err(PaymentFailure::internal(e)),
         }
         let receipt = self
@@ -180,7 +188,8 @@ impl Payments {
     }
 
     /// Finishes transfers left pending for more than 30 s: credited if the
-    /// source was debited, refused if it never was (after 2 minutes).
+    /// source was debited, refused if it never was (after 2 minutes, with
+    /// the source reference voided so the debit can never commit later).
     pub async fn sweep_transfers(&self) -> PaymentResult<usize> {
         let now = self.clock.now_ms();
         let rows = sqlx::query(
@@ -221,7 +230,29 @@ impl Payments {
                     done += 1;
                 }
                 None if now - created > 120_000 => {
-                    self.mark_transfer(&id, "refused").await?;
+                    // Given up: the source reference is voided first, so a
+                    // debit still in flight (a process frozen mid-transfer)
+                    // that commits later moves nothing. If it committed in
+                    // the meantime, the void answers it and the transfer is
+                    // credited instead.
+                    let fence = self
+                        .wallets
+                        .execute(WalletCommand::new(
+                            wallet_of(&member, &from, currency),
+                            format!("transfer:{id}:out"),
+                            WalletAction::Void,
+                        ))
+                        .await;
+                    match fence {
+                        Ok(_) => {
+                            self.credit_transfer(&id, &member, &to, amount, currency)
+                                .await?;
+                        }
+                        Err(CommandError::Rejected(_)) => {
+                            self.mark_transfer(&id, "refused").await?;
+                        }
+                        Err(e) => return Err(PaymentFailure::internal(e)),
+                    }
                     done += 1;
                 }
                 None => {}

@@ -231,6 +231,7 @@ impl Wallet {
                 }
             }
             PayFrozen { .. } => unreachable!("decided above"),
+            Void => reject(WalletError::Voided),
             Unfreeze { amount } => {
                 let amount = exact(*amount)?;
                 if self.ledger.balances.frozen < amount {

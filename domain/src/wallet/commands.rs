@@ -86,6 +86,11 @@ pub enum WalletAction {
     PayFrozen {
         amount: Decimal,
     },
+    /// Closes a reference no movement has used: recorded as refused
+    /// (`Voided`), so a command with it that commits later (a process
+    /// frozen mid-transfer) moves nothing. On a used reference it answers
+    /// that reference's first outcome, like any repeat.
+    Void,
 }
 
 /// What the caller learns: the balances after the command and whether the

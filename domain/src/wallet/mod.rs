@@ -30,6 +30,8 @@ pub enum WalletError {
     CurrencyMismatch,
     #[error("Missing transaction reference")]
     MissingReference,
+    #[error("Transaction voided")]
+    Voided,
 }
 
 impl WalletError {
@@ -40,6 +42,7 @@ impl WalletError {
             WalletError::UnknownReservation => Code::UNKNOWN_RESERVATION,
             WalletError::CurrencyMismatch => Code::CURRENCY_MISMATCH,
             WalletError::MissingReference => Code::MISSING_REFERENCE,
+            WalletError::Voided => Code::REFERENCE_VOIDED,
         }
     }
 
@@ -50,6 +53,7 @@ impl WalletError {
             WalletError::UnknownReservation,
             WalletError::CurrencyMismatch,
             WalletError::MissingReference,
+            WalletError::Voided,
         ]
         .into_iter()
         .find(|e| e.code().0 == code)

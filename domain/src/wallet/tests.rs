@@ -378,3 +378,29 @@ fn wallet_ids_read_member_and_currency() {
     assert_eq!(id.to_string(), "member:7:THB");
     assert!("nope".parse::<WalletId>().is_err());
 }
+
+#[test]
+fn a_voided_reference_is_recorded_as_refused_and_never_moves_money_later() {
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("transfer:T1:out", WalletAction::Void))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "transfer:T1:out".into(),
+            code: crate::errors::Code::REFERENCE_VOIDED.0,
+        }]);
+    // The debit that was in flight commits afterwards: nothing moves.
+    let voided = WalletEvent::Rejected {
+        reference: "transfer:T1:out".into(),
+        code: crate::errors::Code::REFERENCE_VOIDED.0,
+    };
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10)), voided])
+        .when(cmd("transfer:T1:out", debit(dec!(5))))
+        .then_expect_events(vec![]);
+    // A reference already used is not voided: the repeat answers it.
+    WalletTest::with(())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("t1", WalletAction::Void))
+        .then_expect_events(vec![]);
+    assert_eq!(WalletError::from_code(2405), Some(WalletError::Voided));
+}
