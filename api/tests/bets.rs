@@ -79,7 +79,7 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
     assert_eq!(placed["data"]["result"], "OK", "{placed}");
     let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
     assert_eq!(placed["data"]["details"]["amount"], "100.00");
-    server.running.state.runner.catch_up_all().await.unwrap();
+    caught_up(&server).await;
     balance_is(&client, "9900.00", "").await;
 
     let history = client.post("/api/report/betrecods", json!({})).await;
