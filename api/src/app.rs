@@ -383,7 +383,7 @@ impl AppState {
                 accounts.clone(),
                 notifications.clone(),
                 clock.clone(),
-                config.payments.clone(),
+                payment_settings(&config),
             )
             // Withdrawals per day and per withdrawal by VIP level.
             .with_limits(Arc::new(commands::vip::VipWithdrawalLimits::new(
@@ -616,6 +616,18 @@ pub struct Running {
     server: tokio::task::JoinHandle<std::io::Result<()>>,
     runner: tokio::task::JoinHandle<()>,
     live_tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+/// `[payments]` as configured, except that the sandbox payout provider
+/// only runs in DEMO: outside it no payout provider is reachable and finance
+/// marks approved withdrawals paid or failed.
+fn payment_settings(config: &Config) -> commands::payments::PaymentSettings {
+    let mut settings = config.payments.clone();
+    if !config.demo_mode && settings.payouts.trim() != "manual" {
+        tracing::info!(configured = %settings.payouts, "payouts are marked by finance outside DEMO (payouts = \"manual\")");
+        settings.payouts = "manual".to_string();
+    }
+    settings
 }
 
 /// Starts the projection runner, seeds the demo member (DEMO=1) and serves

@@ -22,6 +22,7 @@ pub fn spawn(state: &AppState, stop: watch::Receiver<bool>) -> Vec<tokio::task::
             let p = sweeper.clone();
             async move {
                 p.sweep_deposits().await?;
+                p.sweep_payouts().await?;
                 p.sweep_transfers().await
             }
         })

@@ -23,6 +23,7 @@ commands::on_both_stores!(
     bank_cards_follow_the_market_rule_the_real_name_the_count_limit_and_the_blacklist,
     transfers_move_money_between_the_main_and_the_game_wallet_exactly_once,
     a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_is_credited,
+    an_approved_withdrawal_is_paid_out_by_the_payout_provider_once_and_a_declined_one_unfreezes,
 );
 
 const SECRET: &str = "development-sandbox-secret-change-me";
@@ -1006,6 +1007,115 @@ async fn a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_i
     assert_eq!(
         state.wallets.load(&game).await.unwrap().balances().main,
         credited
+    );
+    server.stop().await;
+}
+
+/// `[payments] payouts = "sandbox"` (DEMO): finance approves, the sandbox
+/// payout provider reports through signed, repeated callbacks; the
+/// withdrawal is paid out of the frozen balance once, or unfrozen when the
+/// provider declines (a destination ending in 0002).
+async fn an_approved_withdrawal_is_paid_out_by_the_payout_provider_once_and_a_declined_one_unfreezes(
+    kind: StoreKind,
+) {
+    let server = common::start(kind).await;
+    let (client, user_id) = member(&server).await;
+    let finance = staff_token(&server, "finance", "finance1234").await;
+    let (before, _) = balance(&server, &user_id).await;
+    let before: rust_decimal::Decimal = before.parse().unwrap();
+    let status_of = |id: String| {
+        let server = &server;
+        async move {
+            settle(server).await;
+            sqlx::query_scalar::<_, String>("SELECT status FROM money_orders WHERE order_id = $1")
+                .bind(id)
+                .fetch_one(&server.running.state.db.any)
+                .await
+                .unwrap()
+        }
+    };
+    let withdraw_and_approve = |card: String, amount: &'static str| {
+        let (client, server, finance) = (&client, &server, finance.clone());
+        async move {
+            let w = client
+                .post(
+                    "/api/security/platwithdraw",
+                    json!({"amount": amount, "bank_id": card, "fundpass": "fund1234"}),
+                )
+                .await;
+            assert_eq!(w["status"], 0, "{w}");
+            let id = w["data"]["orderid"].as_str().unwrap().to_string();
+            let (status, a) = backoffice(
+                server,
+                "POST",
+                &format!("/api/backoffice/payments/withdrawals/{id}/approve"),
+                Some(&finance),
+                Some(json!({"reason": "checked"})),
+            )
+            .await;
+            assert_eq!(status, 200, "{a}");
+            id
+        }
+    };
+    let wait_for = |id: String, want: &'static str| {
+        let server = &server;
+        let status_of = &status_of;
+        async move {
+            let mut seen = String::new();
+            for _ in 0..150 {
+                server.clock.advance(1_000);
+                seen = status_of(id.clone()).await;
+                if seen == want {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            panic!("withdrawal {id} is {seen}, expected {want}");
+        }
+    };
+    // Paid: out of the frozen balance, once, whatever the copies.
+    let card = bind_card(&client).await;
+    let paid = withdraw_and_approve(card, "300").await;
+    assert_eq!(
+        status_of(paid.clone()).await,
+        "approved",
+        "the provider reports later"
+    );
+    wait_for(paid.clone(), "paid").await;
+    server.clock.advance(10_000);
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let (main, frozen) = balance(&server, &user_id).await;
+    let after_paid = before - rust_decimal::Decimal::new(300, 0);
+    assert_eq!(
+        (main, frozen),
+        (after_paid.round_dp(2).to_string(), "0.00".to_string())
+    );
+    let metadata: String = sqlx::query_scalar(
+        "SELECT CAST(metadata AS TEXT) FROM events WHERE aggregate_type = 'Withdrawal' AND aggregate_id = $1 AND event_type = 'WithdrawalPaid'",
+    )
+    .bind(&paid)
+    .fetch_one(&server.running.state.db.any)
+    .await
+    .unwrap();
+    assert!(metadata.contains("provider:sandbox"), "{metadata}");
+    // Declined: the frozen amount goes back.
+    let declined_card = client
+        .post(
+            "/api/security/adduserbank",
+            json!({"bank_name": "ICBC", "card_number": "6222021234560002", "holder": "张三", "fundpass": "fund1234"}),
+        )
+        .await;
+    assert_eq!(declined_card["status"], 0, "{declined_card}");
+    let declined = withdraw_and_approve(
+        declined_card["data"]["id"].as_str().unwrap().to_string(),
+        "200",
+    )
+    .await;
+    wait_for(declined, "failed").await;
+    let (main, frozen) = balance(&server, &user_id).await;
+    assert_eq!(
+        (main, frozen),
+        (after_paid.round_dp(2).to_string(), "0.00".to_string())
     );
     server.stop().await;
 }

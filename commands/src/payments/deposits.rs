@@ -247,6 +247,21 @@ impl Payments {
         let now_s = self.clock.now_ms() / 1000;
         provider.verify(raw, signature, now_s)?;
         let body = provider.parse(raw).map_err(CallbackError::Body)?;
+        if body.status == super::payouts::PAYOUT_PAID
+            || body.status == super::payouts::PAYOUT_FAILED
+        {
+            if body.event_id.len() > 100
+                || body.provider_tx_id.len() > 100
+                || body.order_id.len() > 40
+            {
+                return Err(CallbackError::Body("ids too long".into()));
+            }
+            let first = self
+                .record_report(provider.code(), &body, now_s * 1000)
+                .await
+                .map_err(|e| CallbackError::Internal(e.to_string()))?;
+            return self.payout_report(provider.code(), &body, first).await;
+        }
         let status = ReportStatus::parse(&body.status)
             .ok_or_else(|| CallbackError::Body(format!("status '{}'", body.status)))?;
         let amount: Decimal = body

@@ -20,6 +20,7 @@
 
 pub mod cards;
 pub mod deposits;
+pub mod payouts;
 pub mod provider;
 pub mod reports;
 pub mod settings;

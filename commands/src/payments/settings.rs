@@ -44,6 +44,10 @@ pub struct PaymentSettings {
     pub bonus_turnover_multiple: Decimal,
     /// Game providers whose transfer wallets members can move money to.
     pub game_wallets: Vec<String>,
+    /// Who pays approved withdrawals out: "sandbox" (the sandbox payout
+    /// provider reports paid or failed; DEMO only) or "manual" (finance
+    /// marks them paid or failed). Outside DEMO it is always "manual".
+    pub payouts: String,
     pub bank: BankAccount,
     pub usdt: UsdtSettings,
     pub sandbox: SandboxSettings,
@@ -81,6 +85,8 @@ pub struct SandboxSettings {
     pub repeats: u32,
     /// Seconds a callback's timestamp may be away from now.
     pub tolerance_s: i64,
+    /// Milliseconds the sandbox takes to report a payout.
+    pub payout_delay_ms: i64,
 }
 
 impl Default for PaymentSettings {
@@ -126,6 +132,7 @@ impl Default for PaymentSettings {
             deposit_turnover_multiple: d("1"),
             bonus_turnover_multiple: d("2"),
             game_wallets: vec!["demo".to_string()],
+            payouts: "sandbox".to_string(),
             bank: BankAccount::default(),
             usdt: UsdtSettings::default(),
             sandbox: SandboxSettings::default(),
@@ -167,6 +174,7 @@ impl Default for SandboxSettings {
             callback_url: String::new(),
             repeats: 3,
             tolerance_s: 300,
+            payout_delay_ms: 3_000,
         }
     }
 }

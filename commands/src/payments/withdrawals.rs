@@ -316,16 +316,22 @@ impl Payments {
         let metadata = Self::staff_metadata(staff_id, reason);
         match decision {
             Decision::Approve => {
-                self.run_withdrawal(
-                    id,
-                    WithdrawalCommand::Approve {
-                        staff_id: staff,
-                        reason: why,
-                        at_ms,
-                    },
-                    metadata,
-                )
-                .await?;
+                // Approving again re-submits a payout the sandbox never took.
+                if withdrawal.status != domain::payment::WithdrawalStatus::Approved {
+                    self.run_withdrawal(
+                        id,
+                        WithdrawalCommand::Approve {
+                            staff_id: staff,
+                            reason: why,
+                            at_ms,
+                        },
+                        metadata,
+                    )
+                    .await?;
+                }
+                if self.sandbox_payouts() {
+                    self.submit_payout(id).await?;
+                }
                 return Ok(());
             }
             Decision::Reject => {
