@@ -402,3 +402,64 @@ async fn a_member_is_logged_in_on_at_most_the_configured_sessions() {
     assert_eq!(swarm(&server, &sids[2], restore).await["code"], 0);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn every_answer_names_its_request_id_and_json_is_compressed_for_clients_that_take_gzip() {
+    let server = start(StoreKind::Sqlite).await;
+    let header = |answer: &common::Answer| {
+        answer
+            .head
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("x-request-id:")
+                    .map(|v| v.trim().to_string())
+            })
+            .unwrap_or_default()
+    };
+    // A new id per request, 16 hex digits.
+    let first = header(&http(server.addr(), "GET", "/healthz", &[], b"").await);
+    let second = header(&http(server.addr(), "GET", "/healthz", &[], b"").await);
+    assert_eq!(first.len(), 16, "{first}");
+    assert!(first.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_ne!(first, second);
+    // A load balancer's id is kept; a malformed one is replaced.
+    let given = http(
+        server.addr(),
+        "GET",
+        "/healthz",
+        &[("X-Request-Id".into(), "lb-42.a_b".into())],
+        b"",
+    )
+    .await;
+    assert_eq!(header(&given), "lb-42.a_b");
+    let bad = http(
+        server.addr(),
+        "GET",
+        "/healthz",
+        &[("X-Request-Id".into(), "a b<script>".into())],
+        b"",
+    )
+    .await;
+    assert_eq!(header(&bad).len(), 16);
+    // JSON in gzip for a client that takes it, plain otherwise.
+    let gzip = [("Accept-Encoding".to_string(), "gzip".to_string())];
+    let zipped = http(
+        server.addr(),
+        "GET",
+        "/skins/languages/eng.json",
+        &gzip,
+        b"",
+    )
+    .await;
+    assert_eq!(zipped.status, 200);
+    assert!(
+        zipped.head.contains("content-encoding: gzip"),
+        "{}",
+        zipped.head
+    );
+    assert_eq!(&zipped.body[..2], &[0x1f, 0x8b], "a gzip stream");
+    let plain = http(server.addr(), "GET", "/skins/languages/eng.json", &[], b"").await;
+    assert!(!plain.head.contains("content-encoding"));
+    assert!(plain.json()["menu.scores"].is_string());
+    server.stop().await;
+}

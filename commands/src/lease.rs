@@ -167,7 +167,13 @@ pub async fn run_leased<T, E, F, Fut>(
         if *stop.borrow() {
             break;
         }
-        if let Err(e) = lease.run(pass()).await {
+        // Each pass's log lines carry the job and a pass id.
+        let span = tracing::info_span!(
+            "job",
+            name = lease.name(),
+            request_id = %format!("{:016x}", rand::random::<u64>()),
+        );
+        if let Err(e) = tracing::Instrument::instrument(lease.run(pass()), span).await {
             tracing::warn!(lease = lease.name(), error = %e, "background pass failed; retrying");
         }
     }

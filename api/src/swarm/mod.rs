@@ -56,7 +56,14 @@ async fn socket(
 /// leaving the request without an answer (the socket goes on).
 async fn answer(hub: &Hub, origin: Origin<'_>, client: &str, text: &str) -> Utf8Bytes {
     use futures::FutureExt;
-    match std::panic::AssertUnwindSafe(hub.handle(origin, client, text))
+    use tracing::Instrument;
+    // Each request's log lines carry an id of their own (docs/operations.md).
+    let span = tracing::info_span!(
+        "swarm",
+        request_id = %format!("{:016x}", rand::random::<u64>()),
+        client = %client,
+    );
+    match std::panic::AssertUnwindSafe(hub.handle(origin, client, text).instrument(span))
         .catch_unwind()
         .await
     {

@@ -24,6 +24,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 pub struct Answer {
     pub status: u16,
     pub content_type: String,
+    /// The status line and headers, lower-cased.
+    pub head: String,
     pub body: Vec<u8>,
 }
 
@@ -80,6 +82,7 @@ pub async fn http(
     Answer {
         status,
         content_type,
+        head: lower,
         body,
     }
 }
