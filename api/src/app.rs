@@ -68,6 +68,8 @@ pub struct AppState {
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
     pub http_metrics: HttpMetrics,
+    /// Business figures on `/metrics` (bets, liability, money orders, rounds).
+    pub business_metrics: crate::business_metrics::BusinessMetrics,
     /// Whose X-Forwarded-For is believed (`client_ip`).
     pub trusted_proxies: crate::client_ip::TrustedProxies,
     /// The casino: catalogue, launch, seamless wallet, demo provider.
@@ -155,6 +157,8 @@ impl AppState {
         let projection_metrics = ProjectionMetrics::default();
         projection_metrics.register(&mut registry);
         let http_metrics = HttpMetrics::new(&mut registry);
+        let business_metrics = crate::business_metrics::BusinessMetrics::default();
+        business_metrics.register(&mut registry);
 
         config
             .vip
@@ -303,6 +307,7 @@ impl AppState {
             accounts: accounts.clone(),
             pool: db.any.clone(),
             currencies: Default::default(),
+            metrics: business_metrics.clone(),
         });
         hub.set_betting(betting.clone());
         hub.set_platform(crate::swarm::sources::Platform {
@@ -424,6 +429,7 @@ impl AppState {
             runner: Arc::new(runner),
             registry: Arc::new(registry),
             http_metrics,
+            business_metrics,
             trusted_proxies,
         })
     }
@@ -432,6 +438,13 @@ impl AppState {
     pub fn spawn_live(&self, stop: watch::Receiver<bool>) -> Vec<tokio::task::JoinHandle<()>> {
         let mut tasks = vec![
             tokio::spawn(self.nodes.clone().run(stop.clone())),
+            // Business gauges from the read models (every node; docs/operations.md).
+            tokio::spawn(self.business_metrics.clone().run(
+                self.db.any.clone(),
+                self.db.kind(),
+                Duration::from_secs(crate::business_metrics::REFRESH_S),
+                stop.clone(),
+            )),
             tokio::spawn(self.hub.clone().run(stop.clone())),
             tokio::spawn(
                 self.realtime

@@ -23,6 +23,8 @@ pub struct Betting {
     pub pool: sqlx::AnyPool,
     /// Members' currencies: fixed at registration, so remembered.
     pub currencies: std::sync::Mutex<std::collections::HashMap<String, Currency>>,
+    /// Bets placed and refused by this process (`/metrics`).
+    pub metrics: crate::business_metrics::BusinessMetrics,
 }
 
 /// The refusal as `do_bet` answers it.
@@ -85,6 +87,10 @@ impl Betting {
         {
             Ok(placed) => {
                 let bet = &placed.bet;
+                if !placed.repeated {
+                    let stake = bet.stake.to_string().parse().unwrap_or(0.0);
+                    self.metrics.placed(currency.code(), stake);
+                }
                 let events: Vec<Value> = bet
                     .legs
                     .iter()
@@ -116,8 +122,12 @@ impl Betting {
                     "events": events,
                 }}))
             }
-            Err(PlaceError::Refused(r)) => Ok(refusal(&r)),
+            Err(PlaceError::Refused(r)) => {
+                self.metrics.refused(i64::from(r.code().0));
+                Ok(refusal(&r))
+            }
             Err(PlaceError::Internal(e)) => {
+                self.metrics.refused(i64::from(domain::Code::INTERNAL.0));
                 tracing::error!(user_id, error = %e, "bet placement failed");
                 Ok(
                     json!({"result": -1, "result_text": domain::Code::INTERNAL.message(), "details": null}),

@@ -24,6 +24,7 @@ pub mod bench_swarm;
 pub mod betting;
 pub mod bookings;
 pub mod bounds;
+pub mod business_metrics;
 pub mod captcha;
 pub mod casino;
 pub mod client_ip;

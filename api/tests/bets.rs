@@ -16,6 +16,7 @@ commands::on_both_stores!(
     refusals_answer_their_codes_and_move_no_money,
     a_bet_and_its_stake_commit_together_or_not_at_all,
     a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake,
+    metrics_show_bets_placed_and_refused_stakes_and_the_open_liability,
 );
 
 use common::{member, pick, swarm};
@@ -423,4 +424,54 @@ impl ClockNow for common::Server {
         use commands::clock::Clock;
         self.clock.now_ms()
     }
+}
+
+/// Operators' figures on `/metrics`: bets placed (with their stakes) and
+/// refused by code as this process answered them; bets by status and the
+/// open liability as the read models have them.
+async fn metrics_show_bets_placed_and_refused_stakes_and_the_open_liability(kind: StoreKind) {
+    let server = start(kind).await;
+    let (_client, sid) = member(&server).await;
+    let (event_id, _, _, price) = pick(&server);
+    let bet = |amount: &str| {
+        json!({"command": "do_bet", "rid": 5, "params": {
+        "type": 1, "mode": 2, "amount": amount, "bets": [{"event_id": event_id, "price": price.to_string()}]}})
+    };
+    let placed = swarm(&server, &sid, bet("40")).await;
+    assert_eq!(placed["data"]["result"], "OK", "{placed}");
+    let win = placed["data"]["details"]["possible_win"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let poor = swarm(&server, &sid, bet("20000")).await;
+    assert_eq!(poor["data"]["result"], 2400, "{poor}");
+    caught_up(&server).await;
+    let state = &server.running.state;
+    state
+        .business_metrics
+        .refresh(&state.db.any, state.db.kind())
+        .await
+        .unwrap();
+    let text = common::http(server.addr(), "GET", "/metrics", &[], b"")
+        .await
+        .text();
+    let line = |prefix: &str| -> f64 {
+        text.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} in\n{text}"))
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(line(r#"bets_placed_total{currency="CNY"} "#), 1.0);
+    assert_eq!(line(r#"bet_stakes_total{currency="CNY"} "#), 40.0);
+    assert_eq!(line(r#"bets_refused_total{code="2400"} "#), 1.0);
+    assert_eq!(line(r#"bets{currency="CNY",status="open"} "#), 1.0);
+    assert_eq!(line(r#"bets_staked{currency="CNY",status="open"} "#), 40.0);
+    let liability = line(r#"open_liability{currency="CNY"} "#);
+    assert!(
+        (liability - win.parse::<f64>().unwrap()).abs() < 0.01,
+        "{liability} vs {win}"
+    );
+    server.stop().await;
 }

@@ -241,5 +241,39 @@ async fn metrics_count_requests_commands_and_projection_lag(kind: StoreKind) {
         "{text}"
     );
     assert!(text.contains("command_conflicts_retried"), "{text}");
+    // Every metric the operators' dashboard (docs/dashboards) plots exists.
+    let exported: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let dashboard = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/dashboards/platform.json"),
+    )
+    .unwrap();
+    let dashboard: Value = serde_json::from_str(&dashboard).unwrap();
+    let mut plotted = 0;
+    for panel in dashboard["panels"].as_array().unwrap() {
+        for target in panel["targets"].as_array().unwrap() {
+            let expr = target["expr"].as_str().unwrap();
+            // Label values (quoted) are not metric names.
+            let expr: String = expr.split('"').step_by(2).collect::<Vec<_>>().join(" ");
+            let names = expr
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| w.contains('_') && *w != "histogram_quantile");
+            for name in names {
+                let base = name
+                    .strip_suffix("_total")
+                    .or_else(|| name.strip_suffix("_bucket"))
+                    .unwrap_or(name);
+                assert!(
+                    exported.contains(&base),
+                    "{expr}: no metric {base} on /metrics"
+                );
+                plotted += 1;
+            }
+        }
+    }
+    assert!(plotted >= 16, "{plotted}");
     server.stop().await.unwrap();
 }
