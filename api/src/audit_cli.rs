@@ -29,29 +29,23 @@ async fn open(config: Config) -> anyhow::Result<AppState> {
 /// `api audit verify [--keep FILE]`: seals what is not sealed yet, then
 /// re-reads the whole store against the chain (and the kept checkpoints).
 /// Exit 1 on the first difference.
-pub async fn verify(config: Config, args: &[&str]) -> anyhow::Result<()> {
+pub async fn verify(config: Config, keep: Option<&std::path::Path>) -> anyhow::Result<()> {
     let mut kept = Vec::new();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        match *flag {
-            "--keep" => {
-                let file = it.next().context("--keep needs a file")?;
-                let text = std::fs::read_to_string(file)
-                    .with_context(|| format!("reading kept checkpoints from {file}"))?;
-                for (n, line) in text.lines().enumerate() {
-                    let line = line.trim();
-                    if line.is_empty() || line.starts_with('#') {
-                        continue;
-                    }
-                    kept.push(SignedCheckpoint::parse(line).with_context(|| {
-                        format!(
-                            "{file}:{}: not 'chain_index position hash signature'",
-                            n + 1
-                        )
-                    })?);
-                }
+    if let Some(file) = keep {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("reading kept checkpoints from {}", file.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
             }
-            other => bail!("unknown flag {other} (api audit verify [--keep FILE])"),
+            kept.push(SignedCheckpoint::parse(line).with_context(|| {
+                format!(
+                    "{}:{}: not 'chain_index position hash signature'",
+                    file.display(),
+                    n + 1
+                )
+            })?);
         }
     }
     let key = config.audit.checkpoint_key.clone();
@@ -96,12 +90,7 @@ pub async fn verify(config: Config, args: &[&str]) -> anyhow::Result<()> {
 /// `api audit checkpoints [--now]`: the signed chain heads, one per line
 /// (`chain_index position hash signature`), for an auditor to keep.
 /// `--now` seals and signs the current head first.
-pub async fn checkpoints(config: Config, args: &[&str]) -> anyhow::Result<()> {
-    let now = match args {
-        [] => false,
-        ["--now"] => true,
-        _ => bail!("usage: api audit checkpoints [--now]"),
-    };
+pub async fn checkpoints(config: Config, now: bool) -> anyhow::Result<()> {
     let state = open(config).await?;
     if now {
         if let Some(sealer) = state.runner.sealer() {
@@ -116,12 +105,7 @@ pub async fn checkpoints(config: Config, args: &[&str]) -> anyhow::Result<()> {
 }
 
 /// `api projections parked [open|applied|skipped]`.
-pub async fn parked(config: Config, args: &[&str]) -> anyhow::Result<()> {
-    let status = match args {
-        [] => None,
-        [s @ ("open" | "applied" | "skipped")] => Some(*s),
-        _ => bail!("usage: api projections parked [open|applied|skipped]"),
-    };
+pub async fn parked(config: Config, status: Option<&str>) -> anyhow::Result<()> {
     let state = open(config).await?;
     let list = state.runner.parked(status, 1000).await?;
     for p in &list {
@@ -161,17 +145,16 @@ pub async fn resolve(config: Config, id: &str, retry: bool) -> anyhow::Result<()
 /// `api audit replay [NAME|money]`: each read model (or NAME) rebuilt into
 /// a scratch copy and compared with the live one, then the money
 /// invariants checked by the audit's own fold. Exit 1 on any difference.
-pub async fn replay(config: Config, args: &[&str]) -> anyhow::Result<()> {
+pub async fn replay(config: Config, name: Option<&str>) -> anyhow::Result<()> {
     let state = open(config).await?;
     state.runner.catch_up_all().await?;
-    let names: Vec<String> = match args {
-        [] => {
+    let names: Vec<String> = match name {
+        None => {
             let mut all: Vec<String> = state.runner.names().iter().map(|n| n.to_string()).collect();
             all.push("money".into());
             all
         }
-        [name] => vec![name.to_string()],
-        _ => bail!("usage: api audit replay [NAME|money]"),
+        Some(name) => vec![name.to_string()],
     };
     let mut differences = 0usize;
     for name in names {

@@ -13,30 +13,26 @@ use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 
-pub(crate) struct Args {
-    pub(crate) clients: usize,
-    pub(crate) seconds: u64,
+/// `api bench wallet` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Concurrent clients (and pgbench clients).
+    #[arg(long, default_value_t = 16, value_parser = clients)]
+    pub clients: usize,
+    /// Seconds each side runs.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub seconds: u64,
 }
 
-fn parse(args: &[&str]) -> anyhow::Result<Args> {
-    let mut parsed = Args {
-        clients: 16,
-        seconds: 10,
-    };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
-        match *flag {
-            "--clients" => parsed.clients = value.parse().context("--clients")?,
-            "--seconds" => parsed.seconds = value.parse().context("--seconds")?,
-            _ => bail!("unknown flag {flag}"),
-        }
+/// 1 to 1024 clients.
+pub fn clients(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err("a number from 1 to 1024".into()),
     }
-    Ok(parsed)
 }
 
-pub async fn wallet(args: &[&str]) -> anyhow::Result<()> {
-    let args = parse(args)?;
+pub async fn wallet(args: Args) -> anyhow::Result<()> {
     let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| postgres_url());
     if !url.starts_with("postgres") {
         bail!("the wallet benchmark runs on Postgres (DATABASE_URL={url})");

@@ -15,16 +15,20 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use crate::bench::{pgbench, Args};
+use crate::bench::pgbench;
 
-fn flag<T: std::str::FromStr>(args: &[&str], name: &str, default: T) -> anyhow::Result<T> {
-    match args.iter().position(|a| *a == name) {
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .with_context(|| format!("{name} needs a value")),
-        None => Ok(default),
-    }
+/// `api bench bets` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Concurrent clients (and pgbench clients).
+    #[arg(long, default_value_t = 16, value_parser = crate::bench::clients)]
+    pub clients: usize,
+    /// Seconds each side runs.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// The store the server runs on.
+    #[arg(long, default_value = "postgres", value_parser = ["postgres", "sqlite"])]
+    pub store: String,
 }
 
 /// A keep-alive HTTP/1.1 connection posting JSON to /swarm.
@@ -78,10 +82,12 @@ impl Conn {
     }
 }
 
-pub async fn run(args: &[&str]) -> anyhow::Result<()> {
-    let clients: usize = flag(args, "--clients", 16)?;
-    let seconds: u64 = flag(args, "--seconds", 10)?;
-    let store: String = flag(args, "--store", "postgres".to_string())?;
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        clients,
+        seconds,
+        store,
+    } = args;
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
     let (db, schema) = if store == "sqlite" {
@@ -116,7 +122,7 @@ pub async fn run(args: &[&str]) -> anyhow::Result<()> {
 
     let pgbench_rate = match &schema {
         Some((_, schema)) => {
-            let rate = pgbench(&url, schema, &Args { clients, seconds }).await?;
+            let rate = pgbench(&url, schema, &crate::bench::Args { clients, seconds }).await?;
             println!("pgbench (2 event-row inserts per transaction): {rate:.0} tx/s");
             Some(rate)
         }

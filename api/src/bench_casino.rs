@@ -17,17 +17,21 @@ use rust_decimal::Decimal;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-use crate::bench::{pgbench, Args};
+use crate::bench::pgbench;
 use crate::casino::signing::{Signer256, HEADER};
 
-fn flag<T: std::str::FromStr>(args: &[&str], name: &str, default: T) -> anyhow::Result<T> {
-    match args.iter().position(|a| *a == name) {
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .with_context(|| format!("{name} needs a value")),
-        None => Ok(default),
-    }
+/// `api bench casino` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Concurrent provider clients (and pgbench clients).
+    #[arg(long, default_value_t = 32, value_parser = crate::bench::clients)]
+    pub clients: usize,
+    /// Seconds each side runs.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
+    /// Signed rounds prepared per client before the clock starts.
+    #[arg(long, default_value_t = 400)]
+    pub rounds: usize,
 }
 
 struct Conn {
@@ -165,10 +169,12 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
-pub async fn run(args: &[&str]) -> anyhow::Result<()> {
-    let clients: usize = flag(args, "--clients", 32)?;
-    let seconds: u64 = flag(args, "--seconds", 10)?;
-    let budget: usize = flag(args, "--rounds", 400)?;
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let Args {
+        clients,
+        seconds,
+        rounds: budget,
+    } = args;
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
     if !url.starts_with("postgres") {
@@ -215,7 +221,7 @@ async fn measure(
     println!(
         "seamless wallet benchmark (postgres): {clients} clients, {seconds} s, bet + win per round"
     );
-    let limit = pgbench(url, schema, &Args { clients, seconds }).await?;
+    let limit = pgbench(url, schema, &crate::bench::Args { clients, seconds }).await?;
     println!("pgbench (2 event-row inserts per transaction): {limit:.0} tx/s");
 
     let mut peak_work = Vec::new();

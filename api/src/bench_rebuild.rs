@@ -36,29 +36,31 @@ struct Args {
     only: Vec<String>,
 }
 
-fn parse(args: &[&str]) -> anyhow::Result<Args> {
-    let mut parsed = Args {
+/// `api bench rebuild` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Options {
+    /// Events to write before measuring.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(10..=20_000_000))]
+    pub events: u64,
+    /// The store to measure.
+    #[arg(long, default_value = "postgres", value_parser = ["postgres", "sqlite"])]
+    pub store: String,
+    /// Events per projection batch.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(i64).range(1..=1_000_000))]
+    pub batch: i64,
+    /// Only these projections (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+}
+
+fn parse(options: Options) -> Args {
+    Args {
         psql: None,
-        events: 1_000_000,
-        sqlite: false,
-        batch: 20_000,
-        only: Vec::new(),
-    };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
-        match *flag {
-            "--events" => parsed.events = value.parse().context("--events")?,
-            "--store" => parsed.sqlite = *value == "sqlite",
-            "--batch" => parsed.batch = value.parse().context("--batch")?,
-            "--only" => parsed.only = value.split(',').map(str::to_string).collect(),
-            _ => bail!("unknown flag {flag}"),
-        }
+        events: options.events,
+        sqlite: options.store == "sqlite",
+        batch: options.batch,
+        only: options.only,
     }
-    if parsed.events < 10 || parsed.events > 20_000_000 {
-        bail!("--events must be between 10 and 20000000");
-    }
-    Ok(parsed)
 }
 
 /// One row of the events table.
@@ -323,8 +325,8 @@ async fn raw_read(db: &Db) -> anyhow::Result<(u64, u64)> {
     }
 }
 
-pub async fn run(args: &[&str]) -> anyhow::Result<()> {
-    let mut args = parse(args)?;
+pub async fn run(options: Options) -> anyhow::Result<()> {
+    let mut args = parse(options);
     if args.sqlite {
         let path = std::env::temp_dir().join(format!("bench-rebuild-{}.db", std::process::id()));
         let db = Db::connect(&commands::db::DbUrl::Sqlite(path.clone())).await?;

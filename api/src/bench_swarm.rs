@@ -26,21 +26,21 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::swarm::hub::Hub;
 
-struct Args {
-    subscribers: usize,
-    changes_per_second: usize,
-    batches_per_second: usize,
-    seconds: u64,
-}
-
-fn flag<T: std::str::FromStr>(args: &[&str], name: &str, default: T) -> anyhow::Result<T> {
-    match args.iter().position(|a| *a == name) {
-        Some(i) => args
-            .get(i + 1)
-            .and_then(|v| v.parse().ok())
-            .with_context(|| format!("{name} needs a number")),
-        None => Ok(default),
-    }
+/// `api bench swarm` options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// WebSocket subscribers of the live games.
+    #[arg(long, default_value_t = 10_000)]
+    pub subscribers: usize,
+    /// Price changes per second.
+    #[arg(long = "changes", default_value_t = 1_000)]
+    pub changes_per_second: usize,
+    /// Batches the changes are published in, per second.
+    #[arg(long = "batches", default_value_t = 10)]
+    pub batches_per_second: usize,
+    /// Seconds each side runs.
+    #[arg(long, default_value_t = 10)]
+    pub seconds: u64,
 }
 
 fn now_micros() -> u64 {
@@ -81,13 +81,7 @@ fn subscription() -> Value {
         "where": {"game": {"type": 1}}}})
 }
 
-pub async fn run(args: &[&str]) -> anyhow::Result<()> {
-    let args = Args {
-        subscribers: flag(args, "--subscribers", 10_000)?,
-        changes_per_second: flag(args, "--changes", 1_000)?,
-        batches_per_second: flag(args, "--batches", 10)?,
-        seconds: flag(args, "--seconds", 10)?,
-    };
+pub async fn run(args: Args) -> anyhow::Result<()> {
     if args.batches_per_second == 0 || args.subscribers == 0 {
         bail!("--batches and --subscribers must be positive");
     }
@@ -348,11 +342,7 @@ impl Clients {
 }
 
 /// `api bench swarm-clients URL N MARKER_GAME`: the subscriber side.
-pub async fn clients(args: &[&str]) -> anyhow::Result<()> {
-    let [url, n, _marker] = args else {
-        bail!("usage: api bench swarm-clients URL N MARKER_GAME");
-    };
-    let n: usize = n.parse()?;
+pub async fn clients(url: &str, n: usize) -> anyhow::Result<()> {
     let latencies = Arc::new(std::sync::Mutex::new(Vec::<u32>::with_capacity(1 << 20)));
     let received = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let connected = Arc::new(std::sync::atomic::AtomicUsize::new(0));

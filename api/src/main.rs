@@ -1,24 +1,7 @@
-//! The platform's one binary.
-//!
-//! ```text
-//! api [serve]                      run the server (PORT, BIND, DATABASE_URL, DEMO)
-//! api migrate                      apply the store's migrations
-//! api projections rebuild [NAME]   rebuild one projection (or all) from zero
-//! api projections status           position, lag, parked events, rebuilds under way
-//! api projections parked [STATUS]  poison events (open, applied, skipped)
-//! api projections retry|skip ID    an operator's decision on a parked event
-//! api audit verify [--keep FILE]   re-read the store against its hash chain
-//! api audit checkpoints [--now]    the signed chain heads, to keep elsewhere
-//! api audit replay [NAME]          read models rebuilt in scratch + money invariants
-//! api bench rebuild [--events N] [--store sqlite]
-//!                                  projection rebuild and verify vs the raw read
-//! api audit bets                  replay every bet, compare with the read model
-//! api staff create NAME ROLE       a back-office account (password on stdin)
-//! api bench wallet [--clients N] [--seconds S]
-//!                                  wallet commands/s on Postgres vs pgbench
-//! api bench casino [--clients N] [--seconds S] [--rounds R]
-//!                                  seamless-wallet bet + win rounds/s vs pgbench
-//! ```
+//! The platform's one binary: `api [serve]`, `api migrate`, `api projections
+//! rebuild|status|parked|retry|skip`, `api audit verify|checkpoints|replay|bets`,
+//! `api staff create`, `api bench wallet|swarm|bets|rebuild|casino`. The command
+//! line is described with clap: `api --help`, `api <command> --help`.
 //!
 //! The library (`api::app`, `api::routes` ...) holds everything but this
 //! command line.
@@ -29,11 +12,13 @@ use anyhow::{bail, Context};
 use api::app::{self, AppState};
 use api::bench;
 use api::config::Config;
+use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 fn main() -> ExitCode {
+    // --help, --version and bad arguments answer before anything starts.
+    let cli = Cli::parse();
     init_logging();
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -44,7 +29,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(args)) {
+    match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&e));
@@ -83,43 +68,165 @@ fn init_logging() {
     }
 }
 
-async fn run(args: Vec<String>) -> anyhow::Result<()> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    match words.as_slice() {
-        [] | ["serve"] => serve(Config::load()?).await,
-        ["migrate"] => {
+/// The platform's one binary: the server and the operators' tools.
+#[derive(Debug, Parser)]
+#[command(name = "api", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the server (PORT, BIND, DATABASE_URL, DEMO; the default command)
+    Serve,
+    /// Apply the store's migrations and exit
+    Migrate,
+    /// Read models: rebuild, status, parked (poison) events
+    #[command(subcommand)]
+    Projections(ProjectionsCommand),
+    /// The sealed event log and independent replays
+    #[command(subcommand)]
+    Audit(AuditCommand),
+    /// Back-office staff accounts
+    #[command(subcommand)]
+    Staff(StaffCommand),
+    /// Benchmarks of docs/BENCHMARKS.md (each against its limit, same run)
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum ProjectionsCommand {
+    /// Rebuild one projection (or all) from zero, readers seeing the old copy until the swap
+    Rebuild {
+        /// Projection names (default: all)
+        names: Vec<String>,
+    },
+    /// Position, lag, parked events and rebuilds under way, per projection
+    Status,
+    /// Events a projection could not apply
+    Parked {
+        /// Only these
+        #[arg(value_parser = ["open", "applied", "skipped"])]
+        status: Option<String>,
+    },
+    /// Apply a parked event again (after a fix)
+    Retry {
+        /// The parked event's id
+        id: String,
+    },
+    /// Skip a parked event for good
+    Skip {
+        /// The parked event's id
+        id: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum AuditCommand {
+    /// Seal what is not sealed, then re-read the store against its hash chain
+    Verify {
+        /// Checkpoints kept elsewhere (`api audit checkpoints` lines) to check too
+        #[arg(long, value_name = "FILE")]
+        keep: Option<std::path::PathBuf>,
+    },
+    /// The signed chain heads, one per line, for an auditor to keep
+    Checkpoints {
+        /// Seal and sign the current head first
+        #[arg(long)]
+        now: bool,
+    },
+    /// Read models rebuilt in scratch and compared, plus the money invariants
+    Replay {
+        /// One read model, or `money`
+        name: Option<String>,
+    },
+    /// Replay every bet and compare it with the bet history read model
+    Bets,
+}
+
+#[derive(Debug, Subcommand)]
+enum StaffCommand {
+    /// Create a back-office account (the password is read from stdin)
+    Create {
+        name: String,
+        #[arg(value_parser = ["support", "auditor", "trader", "admin", "finance", "marketing"])]
+        role: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Wallet commands/s through the CQRS framework on Postgres vs pgbench
+    Wallet(bench::Args),
+    /// Swarm fan-out: subscribers and price changes vs a minimal broadcast
+    Swarm(api::bench_swarm::Args),
+    /// Bet placement over HTTP vs pgbench
+    Bets(api::bench_bets::Args),
+    /// Projection rebuild and audit verify vs the raw ordered read
+    Rebuild(api::bench_rebuild::Options),
+    /// Seamless-wallet bet + win rounds/s vs pgbench
+    Casino(api::bench_casino::Args),
+    /// The subscriber side of `bench swarm` (run by it in a child process)
+    #[command(hide = true)]
+    SwarmClients {
+        url: String,
+        n: usize,
+        marker: String,
+    },
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(Config::load()?).await,
+        Command::Migrate => {
             let config = Config::load()?;
             let db = app::open_store(&config).await?;
             println!("migrations applied ({})", db.kind().name());
             Ok(())
         }
-        ["projections", "rebuild", rest @ ..] => rebuild(Config::load()?, rest).await,
-        ["projections", "status"] => status(Config::load()?).await,
-        ["projections", "parked", rest @ ..] => api::audit_cli::parked(Config::load()?, rest).await,
-        ["projections", "retry", id] => api::audit_cli::resolve(Config::load()?, id, true).await,
-        ["projections", "skip", id] => api::audit_cli::resolve(Config::load()?, id, false).await,
-        ["audit", "verify", rest @ ..] => api::audit_cli::verify(Config::load()?, rest).await,
-        ["audit", "checkpoints", rest @ ..] => {
-            api::audit_cli::checkpoints(Config::load()?, rest).await
+        Command::Projections(p) => match p {
+            ProjectionsCommand::Rebuild { names } => {
+                let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                rebuild(Config::load()?, &names).await
+            }
+            ProjectionsCommand::Status => status(Config::load()?).await,
+            ProjectionsCommand::Parked { status } => {
+                api::audit_cli::parked(Config::load()?, status.as_deref()).await
+            }
+            ProjectionsCommand::Retry { id } => {
+                api::audit_cli::resolve(Config::load()?, &id, true).await
+            }
+            ProjectionsCommand::Skip { id } => {
+                api::audit_cli::resolve(Config::load()?, &id, false).await
+            }
+        },
+        Command::Audit(a) => match a {
+            AuditCommand::Verify { keep } => {
+                api::audit_cli::verify(Config::load()?, keep.as_deref()).await
+            }
+            AuditCommand::Checkpoints { now } => {
+                api::audit_cli::checkpoints(Config::load()?, now).await
+            }
+            AuditCommand::Replay { name } => {
+                api::audit_cli::replay(Config::load()?, name.as_deref()).await
+            }
+            AuditCommand::Bets => audit_bets(Config::load()?).await,
+        },
+        Command::Staff(StaffCommand::Create { name, role }) => {
+            create_staff(Config::load()?, &name, &role).await
         }
-        ["audit", "replay", rest @ ..] => api::audit_cli::replay(Config::load()?, rest).await,
-        ["audit", "bets"] => audit_bets(Config::load()?).await,
-        ["staff", "create", name, role] => create_staff(Config::load()?, name, role).await,
-        ["bench", "wallet", rest @ ..] => bench::wallet(rest).await,
-        ["bench", "swarm", rest @ ..] => api::bench_swarm::run(rest).await,
-        ["bench", "bets", rest @ ..] => api::bench_bets::run(rest).await,
-        ["bench", "rebuild", rest @ ..] => api::bench_rebuild::run(rest).await,
-        ["bench", "casino", rest @ ..] => api::bench_casino::run(rest).await,
-        ["bench", "swarm-clients", rest @ ..] => api::bench_swarm::clients(rest).await,
-        ["help" | "--help" | "-h"] => {
-            println!("{}", USAGE);
-            Ok(())
-        }
-        _ => bail!("unknown command '{}'\n{USAGE}", words.join(" ")),
+        Command::Bench(b) => match b {
+            BenchCommand::Wallet(args) => bench::wallet(args).await,
+            BenchCommand::Swarm(args) => api::bench_swarm::run(args).await,
+            BenchCommand::Bets(args) => api::bench_bets::run(args).await,
+            BenchCommand::Rebuild(options) => api::bench_rebuild::run(options).await,
+            BenchCommand::Casino(args) => api::bench_casino::run(args).await,
+            BenchCommand::SwarmClients { url, n, .. } => api::bench_swarm::clients(&url, n).await,
+        },
     }
 }
-
-const USAGE: &str = "usage: api [serve] | api migrate | api projections rebuild [NAME] | api projections status | api projections parked [open|applied|skipped] | api projections retry|skip ID | api audit verify [--keep FILE] | api audit checkpoints [--now] | api audit replay [NAME] | api audit bets | api bench rebuild [--events N] [--store sqlite] | api bench casino [--clients N] [--seconds S] [--rounds N] | api staff create NAME support|auditor|trader|admin|finance | api bench wallet [--clients N] [--seconds S] | api bench swarm [--subscribers N] [--changes N] [--batches N] [--seconds S]";
 
 async fn serve(config: Config) -> anyhow::Result<()> {
     let port = config.server.port;
@@ -194,8 +301,9 @@ async fn audit_bets(config: Config) -> anyhow::Result<()> {
 /// Creates a staff account; the password is read from the first line of
 /// standard input (never from the command line).
 async fn create_staff(config: Config, name: &str, role: &str) -> anyhow::Result<()> {
-    let role = domain::staff::Role::parse(role)
-        .with_context(|| format!("unknown role '{role}' (support, auditor, trader or admin)"))?;
+    let role = domain::staff::Role::parse(role).with_context(|| {
+        format!("unknown role '{role}' (support, auditor, trader, admin, finance or marketing)")
+    })?;
     let mut password = String::new();
     std::io::stdin()
         .read_line(&mut password)
