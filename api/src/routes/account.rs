@@ -125,7 +125,8 @@ async fn validate_image(
             msg: "Invalid request parameters: uid must be 16 letters or digits".into(),
         });
     }
-    let code = captcha::new_code();
+    // Drawn before any await (the image's random source stays on this thread).
+    let (code, png) = captcha::generate();
     state
         .accounts
         .codes
@@ -137,7 +138,7 @@ async fn validate_image(
             (header::CONTENT_TYPE, "image/png"),
             (header::CACHE_CONTROL, "no-store"),
         ],
-        captcha::render(&code),
+        png,
     )
         .into_response())
 }

@@ -151,7 +151,7 @@ fn group_key(params: &Value, language: &str) -> String {
         language
     );
     let digest = Sha256::digest(key.as_bytes());
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(&digest[..8])
 }
 
 /// A new subscription id: unique per subscription, even for an identical
