@@ -3,9 +3,11 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
 import type { RootState } from '../../app/store';
+import { storedLanguage } from './detector';
 import { i18nActions, type Strings } from './i18nSlice';
+import { localeTag } from './translate';
 
-export const LANGUAGE_STORAGE_KEY = 'lang';
+export { LANGUAGE_STORAGE_KEY } from './detector';
 export const languageUrl = (lang: string) => `/skins/languages/${encodeURIComponent(lang)}.json`;
 
 function assertStrings(value: unknown): asserts value is Strings {
@@ -15,13 +17,12 @@ function assertStrings(value: unknown): asserts value is Strings {
   if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
 }
 
-/** BCP 47 tags of the skin's language codes, for <html lang> (fonts, screen readers). */
-const HTML_LANG: Record<string, string> = { zhh: 'zh-Hans', eng: 'en', tha: 'th' };
-
+/** <html lang> in BCP 47 (fonts, screen readers). */
 function setDocumentLanguage(lang: string) {
-  document.documentElement.lang = HTML_LANG[lang] ?? lang;
+  document.documentElement.lang = localeTag(lang);
 }
 
+/** Loads one language file, on demand (lazily: only the language in use is fetched). */
 export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   const lang = action.payload;
   try {
@@ -43,13 +44,7 @@ export interface SwitchDeps {
   reload: () => void;
 }
 export const defaultSwitchDeps: SwitchDeps = {
-  remember: (lang) => {
-    try {
-      localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
-    } catch {
-      // private mode: the reload falls back to the default language
-    }
-  },
+  remember: (lang) => storedLanguage.cacheUserLanguage?.(lang),
   reload: () => window.location.reload(),
 };
 

@@ -1,9 +1,16 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppSelector } from '../../app/hooks';
-import { selectTranslate } from './selectors';
+import { selectI18n } from './selectors';
 import type { ErrorInfo } from '../../api/http';
-import type { Translate } from './translate';
+import { fromI18next, type Translate } from './translate';
 
-export const useT = (): Translate => useAppSelector(selectTranslate);
+/** The current language's translator: react-i18next's `t` of the loaded language's i18next instance. */
+export function useT(): Translate {
+  const i18n = useAppSelector(selectI18n);
+  const { t } = useTranslation(undefined, { i18n });
+  return useMemo(() => fromI18next(t), [t]);
+}
 
 /** The user-facing text of a stored error, in the current language. */
 export function errorText(t: Translate, error: ErrorInfo): string {
