@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { BootError } from '../features/shell/BootError';
 import { Loader } from '../features/shell/Loader';
 import { configActions } from '../features/config/configSlice';
-import { useT } from '../features/i18n/useT';
+import { useBootT } from '../features/i18n/useT';
 import { AppRouter } from './AppRouter';
 import { useAppDispatch, useAppSelector } from './hooks';
 import { selectAppReady, selectBootError } from './selectors';
@@ -12,7 +12,7 @@ export function App() {
   const dispatch = useAppDispatch();
   const ready = useAppSelector(selectAppReady);
   const bootError = useAppSelector(selectBootError);
-  const t = useT();
+  const t = useBootT(); // drawn before the language (and i18next) has loaded
 
   useEffect(() => {
     dispatch(configActions.loadRequested());

@@ -6,7 +6,8 @@ import { BOOT_STRINGS } from './bootStrings';
 import { i18nActions } from './i18nSlice';
 import { languageUrl, loadLanguage } from './sagas';
 import { detectStoredLanguage, storedLanguage } from './detector';
-import { createI18n, makeTranslator } from './translate';
+import { createI18n } from './engine';
+import { makeTranslator } from './translate';
 
 const LANGS = ['eng', 'zhh', 'tha'];
 const files = Object.fromEntries(LANGS.map((l) => [l, readSkin(`languages/${l}.json`)]));

@@ -1,11 +1,11 @@
-import { call, delay, put, select, takeLatest } from 'redux-saga/effects';
+import { all, call, delay, fork, put, select, takeLatest } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
 import type { RootState } from '../../app/store';
 import { storedLanguage } from './detector';
 import { i18nActions, type Strings } from './i18nSlice';
-import { localeTag } from './translate';
+import { loadEngine, localeTag } from './translate';
 
 export { LANGUAGE_STORAGE_KEY } from './detector';
 export const languageUrl = (lang: string) => `/skins/languages/${encodeURIComponent(lang)}.json`;
@@ -26,7 +26,8 @@ function setDocumentLanguage(lang: string) {
 export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   const lang = action.payload;
   try {
-    const strings: unknown = yield call(getJson, languageUrl(lang), { envelope: false });
+    // the file and the i18next chunk together (the chunk is usually in already: preloaded at boot)
+    const [strings]: [unknown] = yield all([call(getJson, languageUrl(lang), { envelope: false }), call(loadEngine)]);
     assertStrings(strings);
     yield call(setDocumentLanguage, lang);
     yield call(setTransportLanguage, lang);
@@ -62,7 +63,17 @@ export function* switchLanguage(deps: SwitchDeps, action: PayloadAction<string>)
   yield call(deps.reload);
 }
 
+/** Starts the i18next chunk at boot, beside the configuration request. */
+function* preloadEngine(): SagaIterator {
+  try {
+    yield call(loadEngine);
+  } catch {
+    // loadLanguage asks again, and reports the failure
+  }
+}
+
 export function* i18nSaga(switchDeps: SwitchDeps = defaultSwitchDeps): SagaIterator {
+  yield fork(preloadEngine);
   yield takeLatest(i18nActions.loadRequested.type, loadLanguage);
   yield takeLatest(i18nActions.switchRequested.type, switchLanguage, switchDeps);
 }
