@@ -98,7 +98,6 @@ function Shell() {
   const pathname = usePathname();
   const menu = useAppSelector(selectMainMenu);
   const recordPanel = useAppSelector((s) => s.history.panelOpen);
-  useScrollTopOnPathChange();
   const nativeApp = isNativeApp();
   return (
     <div className={nativeApp ? 'app app--native' : 'app'}>
@@ -130,10 +129,14 @@ export const ROUTES: RouteObject[] = [
   { element: <Shell />, children: ROUTE_TABLE.filter((spec) => spec.screen !== 'backoffice').map(routeObject) },
 ];
 
-/** Lets `navigate` (app/router.tsx) drive the router from sagas and plain functions. */
+/**
+ * Lets `navigate` (app/router.tsx) drive the router from sagas and plain functions, and
+ * scrolls to the top (300 ms) on every path change, back office included.
+ */
 function NavigateBridge() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  useScrollTopOnPathChange();
   useEffect(() => {
     setActiveNavigate(navigate);
     return () => setActiveNavigate(null);
