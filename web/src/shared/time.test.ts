@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, presetRange, startText, timeZoneFor, zoneDayRange, zoneLabel } from './time';
+import { dayKey, formatDateTime, presetRange, setDisplayLanguage, startText, timeZoneFor, zoneDayRange, zoneLabel } from './time';
 
 // 2026-11-24 17:30 UTC: 00:30 on the 25th in Bangkok (UTC+7), 01:30 on the 25th in Shanghai (UTC+8)
 const TS = Date.UTC(2026, 10, 24, 17, 30) / 1000;
@@ -58,5 +58,17 @@ describe('date presets of spec 000 section 9, by days of the language zone', () 
   it('names the zone in the caption', () => {
     expect(zoneLabel('eng', now)).toBe('GMT+7');
     expect(zoneLabel('zhh', now)).toBe('GMT+8');
+  });
+});
+
+describe('date and time of records (payments, VIP ledger)', () => {
+  it("writes YYYY-MM-DD HH:mm in the member's zone, whatever the device zone", () => {
+    const ms = Date.UTC(2026, 10, 24, 17, 30);
+    expect(formatDateTime(ms, 'eng')).toBe('2026-11-25 00:30');
+    expect(formatDateTime(ms, 'zhh')).toBe('2026-11-25 01:30');
+    expect(formatDateTime(ms)).toBe('2026-11-25 00:30'); // before a language: Bangkok
+    setDisplayLanguage('zhh');
+    expect(formatDateTime(ms)).toBe('2026-11-25 01:30');
+    setDisplayLanguage(null);
   });
 });

@@ -19,12 +19,23 @@ const LOCALE: Record<string, string> = { zhh: 'zh-CN', eng: 'en-GB', tha: 'th-TH
 export const timeZoneFor = (lang: string | null | undefined) => (lang === 'zhh' ? CHINA : BANGKOK);
 export const localeFor = (lang: string | null | undefined) => LOCALE[lang ?? ''] ?? 'en-GB';
 
+let displayLanguage: string | null = null;
+/** The language the member reads (set when its file loads): the zone of times formatted without one. */
+export const setDisplayLanguage = (lang: string | null) => {
+  displayLanguage = lang;
+};
+
 /** `date` in the language's zone. */
 export const inZone = (date: Date | number, lang: string | null | undefined): Dayjs => dayjs(date).tz(timeZoneFor(lang));
 
 /** The calendar day of `date` in the language's zone, 'YYYY-MM-DD'. */
 export function dayKey(date: Date, lang: string | null | undefined): string {
   return inZone(date, lang).format('YYYY-MM-DD');
+}
+
+/** 'YYYY-MM-DD HH:mm' in the zone of `lang` (default: the language the member reads). */
+export function formatDateTime(ms: number, lang: string | null | undefined = displayLanguage): string {
+  return inZone(ms, lang).format('YYYY-MM-DD HH:mm');
 }
 
 /** Day and month as each language writes them (zh-CN month first; en-GB and th-TH day first). */

@@ -3,6 +3,7 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
 import type { RootState } from '../../app/store';
+import { setDisplayLanguage } from '../../shared/time';
 import { storedLanguage } from './detector';
 import { i18nActions, type Strings } from './i18nSlice';
 import { loadEngine, localeTag } from './translate';
@@ -31,6 +32,7 @@ export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
     assertStrings(strings);
     yield call(setDocumentLanguage, lang);
     yield call(setTransportLanguage, lang);
+    yield call(setDisplayLanguage, lang);
     yield put(i18nActions.loaded({ lang, strings }));
   } catch (err) {
     yield put(i18nActions.failed(toErrorInfo(err)));
