@@ -33,8 +33,27 @@ log "client unit tests (vitest)"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 sed 's/\x1b\[[0-9;]*m//g' "$LOGS/vitest.log" | grep -aE '^\s*Tests\s' | sed 's/([0-9]*)//' > "$LOGS/vitest.sum"; count "$LOGS/vitest.sum"
 
+log "client lint (eslint: typescript-eslint, react-hooks)"
+# One check per file: a file with an error fails, and so does the run; warnings are counted.
+(cd web && npx eslint . --format json --output-file "$LOGS/eslint.json")
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  for (const f of r) for (const m of f.messages)
+    if (m.severity === 2) console.log(`${f.filePath}:${m.line}:${m.column} ${m.ruleId} ${m.message}`);
+  const bad = r.filter((f) => f.errorCount > 0).length;
+  console.log(`eslint: ${r.reduce((n, f) => n + f.warningCount, 0)} warnings`);
+  console.log(`eslint: ${r.length - bad} passed, ${bad} failed`);
+  process.exit(bad ? 1 : 0);
+' "$LOGS/eslint.json" 2>&1 | tee "$LOGS/eslint.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+grep -aE '^eslint: [0-9]+ passed, [0-9]+ failed' "$LOGS/eslint.log" > "$LOGS/eslint.sum"; count "$LOGS/eslint.sum"
+
 log "browser test against the real server"
 build_web >/dev/null
+log "first-load budget (JavaScript that index.html loads, gzipped)"
+(cd web && node scripts/bundle-budget.mjs) | tee "$LOGS/budget.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+grep -aE '^budget: [0-9]+ passed, [0-9]+ failed' "$LOGS/budget.log" > "$LOGS/budget.sum"; count "$LOGS/budget.sum"
 cargo build -p api --color never 2>&1 | tail -n 1
 PORT_E2E=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 E2E_DB="$LOGS/e2e.db"

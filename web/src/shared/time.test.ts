@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, startText, timeZoneFor, zoneDayRange } from './time';
+import { dayKey, formatDateTime, presetRange, setDisplayLanguage, startText, timeZoneFor, zoneDayRange, zoneLabel } from './time';
 
 // 2026-11-24 17:30 UTC: 00:30 on the 25th in Bangkok (UTC+7), 01:30 on the 25th in Shanghai (UTC+8)
 const TS = Date.UTC(2026, 10, 24, 17, 30) / 1000;
@@ -34,5 +34,41 @@ describe("today's range in the zone", () => {
     expect(zoneDayRange(now, 'zhh')).toEqual({ '@gte': Date.UTC(2026, 10, 24, 16, 0) / 1000, '@lt': Date.UTC(2026, 10, 25, 16, 0) / 1000 });
     const evening = new Date(Date.UTC(2026, 10, 24, 16, 30)); // 23:30 on the 24th in Bangkok
     expect(zoneDayRange(evening, 'tha')['@gte']).toBe(Date.UTC(2026, 10, 23, 17, 0) / 1000);
+  });
+});
+
+describe('date presets of spec 000 section 9, by days of the language zone', () => {
+  // 01:00 on 2026-11-25 in Bangkok (18:00 UTC on the 24th): Bangkok's today is the 25th, UTC's the 24th
+  const now = new Date(Date.UTC(2026, 10, 24, 18, 0));
+  const bkk = (d: number, month = 10) => Date.UTC(2026, month, d - 1, 17, 0) / 1000; // Bangkok midnight of day d
+
+  it('runs today, yesterday, the last 2 and 3 days, a week and a month up to the next Bangkok midnight', () => {
+    expect(presetRange('today', now, 'eng')).toEqual({ from: bkk(25), to: bkk(26) });
+    expect(presetRange('yesterday', now, 'tha')).toEqual({ from: bkk(24), to: bkk(25) });
+    expect(presetRange('last2', now, 'eng')).toEqual({ from: bkk(24), to: bkk(26) });
+    expect(presetRange('last3', now, 'eng')).toEqual({ from: bkk(23), to: bkk(26) });
+    expect(presetRange('week', now, 'eng')).toEqual({ from: bkk(19), to: bkk(26) });
+    expect(presetRange('month', now, 'eng')).toEqual({ from: bkk(25, 9), to: bkk(26) });
+  });
+
+  it('counts China days for zhh', () => {
+    expect(presetRange('today', now, 'zhh')).toEqual({ from: Date.UTC(2026, 10, 24, 16) / 1000, to: Date.UTC(2026, 10, 25, 16) / 1000 });
+  });
+
+  it('names the zone in the caption', () => {
+    expect(zoneLabel('eng', now)).toBe('GMT+7');
+    expect(zoneLabel('zhh', now)).toBe('GMT+8');
+  });
+});
+
+describe('date and time of records (payments, VIP ledger)', () => {
+  it("writes YYYY-MM-DD HH:mm in the member's zone, whatever the device zone", () => {
+    const ms = Date.UTC(2026, 10, 24, 17, 30);
+    expect(formatDateTime(ms, 'eng')).toBe('2026-11-25 00:30');
+    expect(formatDateTime(ms, 'zhh')).toBe('2026-11-25 01:30');
+    expect(formatDateTime(ms)).toBe('2026-11-25 00:30'); // before a language: Bangkok
+    setDisplayLanguage('zhh');
+    expect(formatDateTime(ms)).toBe('2026-11-25 01:30');
+    setDisplayLanguage(null);
   });
 });

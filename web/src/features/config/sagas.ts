@@ -2,7 +2,7 @@ import { call, put, takeLatest } from 'redux-saga/effects';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, configureTransport, ensureAppToken, getJson, toErrorInfo } from '../../api';
 import { i18nActions } from '../i18n/i18nSlice';
-import { LANGUAGE_STORAGE_KEY } from '../i18n/sagas';
+import { detectStoredLanguage } from '../i18n/detector';
 import { configActions } from './configSlice';
 import type { SiteConfig } from './types';
 
@@ -17,13 +17,8 @@ function assertConfig(value: unknown): asserts value is SiteConfig {
   if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
 }
 
-function readStoredLanguage(): string | null {
-  try {
-    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
-  } catch {
-    return null; // storage disabled (private mode): use the default
-  }
-}
+/** The stored `lang` (the i18next detector of features/i18n/detector.ts). */
+const readStoredLanguage = detectStoredLanguage;
 
 /** The saved choice when the skin offers it, otherwise the skin's default. */
 export function pickLanguage(conf: SiteConfig, stored: string | null): string {

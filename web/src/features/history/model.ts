@@ -2,6 +2,7 @@
  * Bet records (docs/protocol.md "POST /api/report/betrecods"; spec 000 section 3, Bet)
  * and how an outcome is shown (spec 000 section 4; spec 001 section 4).
  */
+import { presetRange as datePresetRange, type DatePreset } from '../../shared/time';
 
 export interface BetRecordEvent {
   competition_name?: string;
@@ -130,25 +131,13 @@ export function outcomeView(r: BetRecord): OutcomeView {
   return { cls, statusKey, labelKey: 'history.possible_win', amount: money(r.possible_win), bonus: null };
 }
 
-export type RangePreset = 'today' | 'yesterday' | 'last2' | 'last3' | 'week' | 'month';
+export type RangePreset = DatePreset;
 export const RANGE_PRESETS: RangePreset[] = ['today', 'yesterday', 'last2', 'last3', 'week', 'month'];
 /** The right panel's window (spec 000 section 9: 86400 s, page size 1000). */
 export const RECENT_WINDOW_S = 86_400;
 export const PAGE_SIZE = 1000;
 
-/** [from, to) in unix seconds, local days (spec 000 section 9 date presets). */
-export function presetRange(preset: RangePreset, now = new Date()): { from: number; to: number } {
-  const day = (offset: number) => new Date(now.getFullYear(), now.getMonth(), now.getDate() + offset).getTime() / 1000;
-  const tomorrow = day(1);
-  switch (preset) {
-    case 'today': return { from: day(0), to: tomorrow };
-    case 'yesterday': return { from: day(-1), to: day(0) };
-    case 'last2': return { from: day(-1), to: tomorrow };
-    case 'last3': return { from: day(-2), to: tomorrow };
-    case 'week': return { from: day(-6), to: tomorrow };
-    case 'month': {
-      const from = new Date(now.getFullYear(), now.getMonth() - 1, now.getDate()).getTime() / 1000;
-      return { from, to: tomorrow };
-    }
-  }
+/** [from, to) in unix seconds (spec 000 section 9 date presets): days of the language's zone, or the device's without one (shared/time.ts). */
+export function presetRange(preset: RangePreset, now = new Date(), lang?: string | null): { from: number; to: number } {
+  return datePresetRange(preset, now, lang);
 }

@@ -51,7 +51,8 @@ export function* loadHistory({ refresh = false } = {}): SagaIterator {
     return;
   }
   const preset: RangePreset = yield select((s: RootState) => s.history.preset);
-  const { from, to } = presetRange(preset);
+  const lang: string | null | undefined = yield select((s: Partial<RootState>) => s.i18n?.lang);
+  const { from, to } = presetRange(preset, new Date(), lang); // days of the language's zone
   try {
     const list: BetRecord[] = yield call(fetchRecords, { from_date: from, to_date: to });
     yield put(historyActions.loaded(list));
@@ -79,7 +80,8 @@ export function* loadRecent(): SagaIterator {
 export function* loadDetail(action: PayloadAction<string>): SagaIterator {
   try {
     // a month back: the bet may be older than the list's range
-    const { from, to } = presetRange('month');
+    const lang: string | null | undefined = yield select((s: Partial<RootState>) => s.i18n?.lang);
+    const { from, to } = presetRange('month', new Date(), lang);
     const list: BetRecord[] = yield call(fetchRecords, { BetId: action.payload, from_date: from, to_date: to });
     const record = list.find((r) => String(r.id) === action.payload || String(r.BetId) === action.payload) ?? null;
     yield put(historyActions.detailLoaded(record));

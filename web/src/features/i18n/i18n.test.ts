@@ -5,6 +5,8 @@ import { readSkin } from '../../test/skins';
 import { BOOT_STRINGS } from './bootStrings';
 import { i18nActions } from './i18nSlice';
 import { languageUrl, loadLanguage } from './sagas';
+import { detectStoredLanguage, storedLanguage } from './detector';
+import { createI18n } from './engine';
 import { makeTranslator } from './translate';
 
 const LANGS = ['eng', 'zhh', 'tha'];
@@ -40,6 +42,42 @@ describe('translator', () => {
     expect(t('error.unknown', 7)).toBe('未知错误（7）');
     expect(t('boot.error.retry')).toBe('Retry');
     expect(t('no.such.key')).toBe('no.such.key');
+  });
+});
+
+describe('translator on i18next', () => {
+  it('fills the spec placeholders by position, keeps one without an argument, and never re-reads an argument', () => {
+    const t = makeTranslator({ order: '{2} then {1} then {3}', echo: 'Hello {1}' }, 'eng');
+    expect(t('order', 'a', 'b')).toBe('b then a then {3}');
+    expect(t('echo', '{2}')).toBe('Hello {2}');
+    expect(t('echo', '<b>')).toBe('Hello <b>'); // React escapes; no HTML escaping twice
+  });
+
+  it('picks the plural form by the language rules when a key has them (count: the first number)', () => {
+    const eng = makeTranslator({ 'bets_one': '{1} bet', 'bets_other': '{1} bets', plain: '{1} selections' }, 'eng');
+    expect(eng('bets', 1)).toBe('1 bet');
+    expect(eng('bets', 3)).toBe('3 bets');
+    expect(eng('plain', 1)).toBe('1 selections'); // no plural forms: the key as written
+    const zhh = makeTranslator({ 'bets_other': '{1} 注' }, 'zhh');
+    expect(zhh('bets', 1)).toBe('1 注'); // Chinese has one form
+    const tha = makeTranslator({ 'bets_other': '{1} เดิมพัน' }, 'tha');
+    expect(tha('bets', 2)).toBe('2 เดิมพัน');
+  });
+
+  it('runs each language under its BCP 47 tag with the boot strings as fallback', () => {
+    const i18n = createI18n(files.tha!, 'tha');
+    expect(i18n.language).toBe('th');
+    expect(i18n.t('lang.tha')).toBe('ไทย');
+    expect(createI18n({}, null).t('boot.error.retry')).toBe('Retry');
+  });
+
+  it('detects the stored language (localStorage lang) and caches a choice there', () => {
+    localStorage.removeItem('lang');
+    expect(detectStoredLanguage()).toBeNull();
+    storedLanguage.cacheUserLanguage!('tha');
+    expect(localStorage.getItem('lang')).toBe('tha');
+    expect(detectStoredLanguage()).toBe('tha');
+    localStorage.removeItem('lang');
   });
 });
 

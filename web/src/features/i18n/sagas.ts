@@ -1,11 +1,14 @@
-import { call, delay, put, select, takeLatest } from 'redux-saga/effects';
+import { all, call, delay, fork, put, select, takeLatest } from 'redux-saga/effects';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { ApiError, CLIENT_CODES, getJson, setTransportLanguage, toErrorInfo } from '../../api';
 import type { RootState } from '../../app/store';
+import { setDisplayLanguage } from '../../shared/time';
+import { storedLanguage } from './detector';
 import { i18nActions, type Strings } from './i18nSlice';
+import { loadEngine, localeTag } from './translate';
 
-export const LANGUAGE_STORAGE_KEY = 'lang';
+export { LANGUAGE_STORAGE_KEY } from './detector';
 export const languageUrl = (lang: string) => `/skins/languages/${encodeURIComponent(lang)}.json`;
 
 function assertStrings(value: unknown): asserts value is Strings {
@@ -15,20 +18,21 @@ function assertStrings(value: unknown): asserts value is Strings {
   if (!ok) throw new ApiError(CLIENT_CODES.BAD_RESPONSE);
 }
 
-/** BCP 47 tags of the skin's language codes, for <html lang> (fonts, screen readers). */
-const HTML_LANG: Record<string, string> = { zhh: 'zh-Hans', eng: 'en', tha: 'th' };
-
+/** <html lang> in BCP 47 (fonts, screen readers). */
 function setDocumentLanguage(lang: string) {
-  document.documentElement.lang = HTML_LANG[lang] ?? lang;
+  document.documentElement.lang = localeTag(lang);
 }
 
+/** Loads one language file, on demand (lazily: only the language in use is fetched). */
 export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   const lang = action.payload;
   try {
-    const strings: unknown = yield call(getJson, languageUrl(lang), { envelope: false });
+    // the file and the i18next chunk together (the chunk is usually in already: preloaded at boot)
+    const [strings]: [unknown] = yield all([call(getJson, languageUrl(lang), { envelope: false }), call(loadEngine)]);
     assertStrings(strings);
     yield call(setDocumentLanguage, lang);
     yield call(setTransportLanguage, lang);
+    yield call(setDisplayLanguage, lang);
     yield put(i18nActions.loaded({ lang, strings }));
   } catch (err) {
     yield put(i18nActions.failed(toErrorInfo(err)));
@@ -43,13 +47,7 @@ export interface SwitchDeps {
   reload: () => void;
 }
 export const defaultSwitchDeps: SwitchDeps = {
-  remember: (lang) => {
-    try {
-      localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
-    } catch {
-      // private mode: the reload falls back to the default language
-    }
-  },
+  remember: (lang) => storedLanguage.cacheUserLanguage?.(lang),
   reload: () => window.location.reload(),
 };
 
@@ -67,7 +65,17 @@ export function* switchLanguage(deps: SwitchDeps, action: PayloadAction<string>)
   yield call(deps.reload);
 }
 
+/** Starts the i18next chunk at boot, beside the configuration request. */
+function* preloadEngine(): SagaIterator {
+  try {
+    yield call(loadEngine);
+  } catch {
+    // loadLanguage asks again, and reports the failure
+  }
+}
+
 export function* i18nSaga(switchDeps: SwitchDeps = defaultSwitchDeps): SagaIterator {
+  yield fork(preloadEngine);
   yield takeLatest(i18nActions.loadRequested.type, loadLanguage);
   yield takeLatest(i18nActions.switchRequested.type, switchLanguage, switchDeps);
 }

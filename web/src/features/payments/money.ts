@@ -1,7 +1,9 @@
 /**
  * Exact decimal amounts as the member types them (never floating point): a
- * positive number with at most two decimals, compared as scaled BigInts.
+ * positive number with at most two decimals, compared with big.js.
  */
+import Big from 'big.js';
+
 const AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
 
 export const isAmount = (text: string) => AMOUNT.test(text.trim()) && toCents(text) > 0n;
@@ -15,9 +17,9 @@ export function toCents(text: string): bigint {
 
 /** -1, 0 or 1 as a < b, a == b, a > b. */
 export function compareAmounts(a: string, b: string): number {
-  const x = toCents(a);
-  const y = toCents(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  toCents(a); // throws on a non-amount, as before
+  toCents(b);
+  return new Big(a.trim()).cmp(new Big(b.trim()));
 }
 
 /** The field rule of spec 000 section 5 for a money amount: its message key and value. */

@@ -6,6 +6,7 @@ import { useT } from '../i18n/useT';
 import { selectLoggedIn } from '../session/selectors';
 import { uiActions } from '../shell/uiSlice';
 import { payError } from './api';
+import { formatDateTime } from '../../shared/time';
 
 /** A sub-page with its title (spec 001 section 2.3) and a back link. */
 export function PayPage({ title, back = '/usercenter', testId, children }: {
@@ -99,12 +100,8 @@ export function Rows({ rows }: { rows: Array<[string, ReactNode]> }) {
   );
 }
 
-export const fmtTime = (ms: number) => {
-  if (!ms) return '';
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
+/** 'YYYY-MM-DD HH:mm' in the member's zone (Asia/Bangkok, China time for zhh: shared/time.ts); '' for none. */
+export const fmtTime = (ms: number) => (ms ? formatDateTime(ms) : '');
 
 /** The date presets of spec 000 section 9. */
 export const PRESETS = ['today', 'yesterday', '2days', '3days', 'week', 'month'] as const;

@@ -1,7 +1,7 @@
 import { useAppDispatch } from '../../app/hooks';
 import type { ErrorInfo } from '../../api/http';
 import { configActions } from '../config/configSlice';
-import { errorText, useT } from '../i18n/useT';
+import { errorText, useBootT } from '../i18n/useT';
 
 interface NetworkInformationLike {
   effectiveType?: string;
@@ -9,7 +9,7 @@ interface NetworkInformationLike {
 
 /** The configuration-load failure popup with the diagnostics support asks for (spec section 8). */
 export function BootError({ error }: { error: ErrorInfo }) {
-  const t = useT();
+  const t = useBootT(); // drawn before the language (and i18next) has loaded
   const dispatch = useAppDispatch();
   const connection = (navigator as Navigator & { connection?: NetworkInformationLike }).connection;
   const online = navigator.onLine ? t('boot.error.online_yes') : t('boot.error.online_no');

@@ -1,4 +1,6 @@
 /** VIP answers (api/src/routes/vip.rs, docs/vip.md). Money and rates are decimal strings. */
+import { formatDateTime } from '../../shared/time';
+
 export interface LevelInfo {
   id: number;
   level: number;
@@ -84,9 +86,7 @@ export function growthSeries(rows: LedgerRow[]): { x: number[]; y: number[] } {
   return { x: sorted.map((r) => r.time_ms / 1000), y: sorted.map((r) => Number(r.exp_after)) };
 }
 
-/** YYYY-MM-DD HH:mm in local time. */
+/** YYYY-MM-DD HH:mm in the member's zone (Asia/Bangkok, China time for zhh: shared/time.ts). */
 export function formatTime(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  return formatDateTime(seconds * 1000);
 }
