@@ -16,35 +16,32 @@ pub const DAY_MS: i64 = 86_400_000;
 
 // ---------------------------------------------------------------- dates
 
-/// Days since 1970-01-01 of a civil date (proleptic Gregorian).
-pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let m = m as i64;
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// The Julian day number of 1970-01-01.
+const UNIX_EPOCH_JULIAN_DAY: i64 = 2_440_588;
+
+fn calendar_date(y: i64, m: u32, d: u32) -> Option<time::Date> {
+    let month = time::Month::try_from(u8::try_from(m).ok()?).ok()?;
+    time::Date::from_calendar_date(i32::try_from(y).ok()?, month, u8::try_from(d).ok()?).ok()
 }
 
-/// The civil date of a day number.
+/// Days since 1970-01-01 of a civil date (proleptic Gregorian; the `time`
+/// crate's calendar). An impossible date counts as day 0.
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    calendar_date(y, m, d).map_or(0, |date| {
+        i64::from(date.to_julian_day()) - UNIX_EPOCH_JULIAN_DAY
+    })
+}
+
+/// The civil date of a day number (clamped to the years `time` holds).
 pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    let date = crate::account::Date::from_days_since_epoch(z);
+    (i64::from(date.year()), date.month(), date.day())
 }
 
 /// `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` (UTC) to unix ms.
 pub fn parse_time(text: &str) -> Option<i64> {
     let text = text.trim();
-    let (date, time) = match text.split_once([' ', 'T']) {
+    let (date, clock) = match text.split_once([' ', 'T']) {
         Some((d, t)) => (d, Some(t.trim_end_matches('Z'))),
         None => (text, None),
     };
@@ -52,27 +49,23 @@ pub fn parse_time(text: &str) -> Option<i64> {
     let y: i64 = parts.next()?.parse().ok()?;
     let m: u32 = parts.next()?.parse().ok()?;
     let d: u32 = parts.next()?.parse().ok()?;
-    if parts.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+    if parts.next().is_some() {
         return None;
     }
-    if civil_from_days(days_from_civil(y, m, d)) != (y, m, d) {
-        return None;
-    }
-    let mut secs = 0i64;
-    if let Some(time) = time {
-        let v: Vec<&str> = time.split(':').collect();
+    let date = calendar_date(y, m, d)?;
+    let mut at = time::Time::MIDNIGHT;
+    if let Some(clock) = clock {
+        let v: Vec<&str> = clock.split(':').collect();
         if v.len() < 2 || v.len() > 3 {
             return None;
         }
-        let h: i64 = v[0].parse().ok()?;
-        let mi: i64 = v[1].parse().ok()?;
-        let s: i64 = v.get(2).map(|s| s.parse().ok()).unwrap_or(Some(0))?;
-        if !(0..24).contains(&h) || !(0..60).contains(&mi) || !(0..60).contains(&s) {
-            return None;
-        }
-        secs = h * 3600 + mi * 60 + s;
+        let h: u8 = v[0].parse().ok()?;
+        let mi: u8 = v[1].parse().ok()?;
+        let s: u8 = v.get(2).map(|s| s.parse().ok()).unwrap_or(Some(0))?;
+        at = time::Time::from_hms(h, mi, s).ok()?;
     }
-    Some(days_from_civil(y, m, d) * DAY_MS + secs * 1000)
+    let stamp = time::PrimitiveDateTime::new(date, at).assume_utc();
+    Some(i64::try_from(stamp.unix_timestamp_nanos() / 1_000_000).ok()?)
 }
 
 /// Unix ms to `YYYY-MM-DD HH:MM:SS` (UTC).

@@ -44,22 +44,11 @@ impl Page {
     }
 }
 
+/// A `YYYY-MM-DD` day (1970 to 9999, the first ten characters) to the unix
+/// ms of its start (UTC).
 fn parse_day(text: &str) -> Option<i64> {
-    let mut parts = text.trim().get(..10)?.split('-');
-    let y: i64 = parts.next()?.parse().ok()?;
-    let m: i64 = parts.next()?.parse().ok()?;
-    let d: i64 = parts.next()?.parse().ok()?;
-    if !(1970..=9999).contains(&y) || !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    Some((era * 146_097 + doe - 719_468) * 86_400_000)
+    let date: domain::account::Date = text.trim().get(..10)?.parse().ok()?;
+    (date.year() >= 1970).then(|| date.days_since_epoch() * 86_400_000)
 }
 
 impl Period {

@@ -1,5 +1,6 @@
 //! A calendar date without a clock: today's date always comes in from the
-//! caller (`Date::from_epoch_ms(now_ms)`), so age rules stay pure.
+//! caller (`Date::from_epoch_ms(now_ms)`), so age rules stay pure. The
+//! calendar arithmetic is the `time` crate's.
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,20 +21,20 @@ pub struct Date {
 pub struct InvalidDate(pub String);
 
 pub fn is_leap_year(year: i32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    time::util::is_leap_year(year)
 }
 
+/// Days in `month` (1 to 12) of `year`; 0 for another month number.
 pub fn days_in_month(year: i32, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if is_leap_year(year) => 29,
-        2 => 28,
-        _ => 0,
-    }
+    u8::try_from(month)
+        .ok()
+        .and_then(|m| time::Month::try_from(m).ok())
+        .map_or(0, |m| u32::from(m.length(year)))
 }
 
 const MS_PER_DAY: i64 = 86_400_000;
+/// The Julian day number of 1970-01-01.
+const UNIX_EPOCH_JULIAN_DAY: i64 = 2_440_588;
 
 impl Date {
     pub fn new(year: i32, month: u32, day: u32) -> Option<Date> {
@@ -61,32 +62,27 @@ impl Date {
         Date::from_days_since_epoch(ms.div_euclid(MS_PER_DAY))
     }
 
-    /// Days since 1970-01-01 (negative before), after Howard Hinnant's
-    /// `civil_from_days`. Meant for clock readings: days outside years 1 to
-    /// 9999 are not clamped.
+    /// Days since 1970-01-01 (negative before). Meant for clock readings:
+    /// a day outside the years the `time` crate holds (+-9999) is clamped.
     pub fn from_days_since_epoch(days: i64) -> Date {
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
-        Date { year, month, day }
+        let julian = (days + UNIX_EPOCH_JULIAN_DAY).clamp(
+            i64::from(time::Date::MIN.to_julian_day()),
+            i64::from(time::Date::MAX.to_julian_day()),
+        );
+        let date = time::Date::from_julian_day(julian as i32).unwrap_or(time::Date::MIN);
+        Date {
+            year: date.year(),
+            month: u32::from(u8::from(date.month())),
+            day: u32::from(date.day()),
+        }
     }
 
-    /// Inverse of `from_days_since_epoch` (Hinnant's `days_from_civil`).
+    /// Inverse of `from_days_since_epoch`.
     pub fn days_since_epoch(self) -> i64 {
-        let year = i64::from(self.year) - i64::from(self.month <= 2);
-        let era = year.div_euclid(400);
-        let yoe = year.rem_euclid(400);
-        let month = i64::from(self.month);
-        let mp = if month > 2 { month - 3 } else { month + 9 };
-        let doy = (153 * mp + 2) / 5 + i64::from(self.day) - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        era * 146_097 + doe - 719_468
+        let month = time::Month::try_from(self.month as u8).unwrap_or(time::Month::January);
+        time::Date::from_calendar_date(self.year, month, self.day as u8)
+            .map(|d| i64::from(d.to_julian_day()) - UNIX_EPOCH_JULIAN_DAY)
+            .unwrap_or_default()
     }
 
     /// Completed years between `self` (a birth date) and `today`; negative
