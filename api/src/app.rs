@@ -76,6 +76,8 @@ pub struct AppState {
     pub seasons: Arc<commands::seasons::Seasons>,
     /// Deposits, withdrawals, cards, transfers (docs/payments.md).
     pub payments: Arc<commands::payments::Payments>,
+    /// Promotions: sign-in, tasks, prize draw, shop (docs/promotions.md).
+    pub promotions: Arc<commands::promo::Promotions>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -394,7 +396,15 @@ impl AppState {
                 )),
             ))),
         );
+        let promotions = Arc::new(commands::promo::Promotions::new(
+            db.any.clone(),
+            backend(&db),
+            wallets.clone(),
+            vip.clone(),
+            clock.clone(),
+        ));
         Ok(Self {
+            promotions,
             vip,
             casino,
             seasons,
@@ -523,6 +533,7 @@ impl AppState {
             .merge(routes::report::router())
             .merge(routes::vip::router())
             .merge(routes::payments::router())
+            .merge(routes::promo::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,
@@ -535,6 +546,7 @@ impl AppState {
             .merge(routes::backoffice_audit::router())
             .merge(routes::seasons::staff_router())
             .merge(routes::payments_backoffice::router())
+            .merge(routes::promo_backoffice::router())
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())

@@ -1,0 +1,147 @@
+//! Promotion calls of members (spec 001 section 7.4 activity/*, shop/*;
+//! 7.2 user/invite, invitetemplate; docs/promotions.md): sign-in, daily and
+//! novice tasks, the prize draw (activity main/actinfo aid 5), the shop.
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use commands::promo::PromoFailure;
+use domain::promo::tasks::TaskGroup;
+use domain::Currency;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+use crate::error::{ok, ApiError, Envelope};
+use crate::routes::auth::Member;
+use crate::transport::Payload;
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/activity/signin", post(sign_in).get(sign_in))
+        .route("/api/activity/gettasklist", post(task_list).get(task_list))
+        .route("/api/activity/gettaskbonus", post(task_bonus))
+}
+
+pub(crate) type Answer = Result<Json<Envelope<Value>>, ApiError>;
+
+impl From<PromoFailure> for ApiError {
+    fn from(e: PromoFailure) -> Self {
+        match e {
+            PromoFailure::Refused(status, msg) => ApiError::Answer {
+                status,
+                msg,
+                data: Value::Null,
+            },
+            PromoFailure::Internal(e) => ApiError::Internal(e),
+        }
+    }
+}
+
+pub(crate) fn number(v: &Value) -> Option<u32> {
+    match v {
+        Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        Value::String(s) if s.len() <= 12 => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+pub(crate) fn bad_params(detail: &str) -> ApiError {
+    ApiError::Answer {
+        status: domain::Code::BAD_PARAMETERS.0,
+        msg: format!("Invalid request parameters: {detail}"),
+        data: Value::Null,
+    }
+}
+
+pub(crate) fn answer(msg: &str, data: Value) -> Answer {
+    Ok(Json(Envelope {
+        status: 0,
+        msg: msg.into(),
+        data,
+    }))
+}
+
+/// The member's wallet currency.
+pub(crate) async fn currency_of(state: &AppState, member_id: &str) -> Result<Currency, ApiError> {
+    let account = state.accounts.load(member_id).await?;
+    account
+        .profile
+        .as_ref()
+        .map(|p| p.currency)
+        .ok_or(ApiError::Code(domain::Code::NOT_LOGGED_IN))
+}
+
+// ---------------------------------------------------------------- sign-in, tasks
+
+/// `activity/signin`: today's sign-in, its streak and reward.
+async fn sign_in(State(state): State<AppState>, member: Member) -> Answer {
+    let currency = currency_of(&state, &member.user_id).await?;
+    let done = state.promotions.sign_in(&member.user_id, currency).await?;
+    let sign = state.promotions.sign_state(&member.user_id).await?;
+    answer(
+        "Signed in successfully",
+        json!({
+            "day": domain::promo::day_text(done.day),
+            "streak": done.streak,
+            "reward": done.reward.normalize().to_string(),
+            "signin": sign,
+        }),
+    )
+}
+
+#[derive(Deserialize, Default)]
+struct ListBody {
+    /// 1 daily, 2 novice; absent: both.
+    #[serde(default, rename = "type")]
+    kind: Option<Value>,
+}
+
+/// `activity/gettasklist {type}`: tasks with nowvalue, taskvalue, status
+/// (0 undone, 1 claimable, other received) and the sign-in state.
+async fn task_list(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<ListBody>,
+) -> Answer {
+    let group = match body.kind.as_ref() {
+        None | Some(Value::Null) => None,
+        Some(v) => match number(v) {
+            Some(1) => Some(TaskGroup::Daily),
+            Some(2) => Some(TaskGroup::Novice),
+            _ => return Err(bad_params("type (1 daily, 2 novice)")),
+        },
+    };
+    let list = state.promotions.task_list(&member.user_id, group).await?;
+    let sign = state.promotions.sign_state(&member.user_id).await?;
+    Ok(ok(json!({"list": list, "signin": sign})))
+}
+
+#[derive(Deserialize)]
+struct BonusBody {
+    id: Value,
+}
+
+/// `activity/gettaskbonus {id}`: data.needcheck 0 paid, 1 waiting for
+/// review (spec 001 section 4).
+async fn task_bonus(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<BonusBody>,
+) -> Answer {
+    let id = number(&body.id).ok_or_else(|| bad_params("id"))?;
+    let currency = currency_of(&state, &member.user_id).await?;
+    let claim = state
+        .promotions
+        .claim_task(&member.user_id, currency, id)
+        .await?;
+    let pending = claim.state == "pending";
+    answer(
+        if pending {
+            "Submitted, waiting for customer service review"
+        } else {
+            "Received successfully"
+        },
+        json!({"id": id, "needcheck": pending as i32, "cash": claim.cash, "claim": claim.state}),
+    )
+}

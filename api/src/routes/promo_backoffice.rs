@@ -1,0 +1,123 @@
+//! Back office of promotions for the marketing role (Duty::Marketing;
+//! admin too): sign-in table and tasks, task claims awaiting review, the
+//! prize board, shop goods, the fulfilment queue. Every change is a
+//! `PromotionConfig` (or `Promotion`) event with the staff id.
+
+use axum::extract::{Query, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use commands::promo::PromoFailure;
+use domain::promo::tasks::TaskSettings;
+use domain::staff::Duty;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::app::AppState;
+use crate::routes::backoffice::{done, BoError, StaffAuth};
+
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/backoffice/promo/tasks", get(tasks).post(save_tasks))
+        .route("/api/backoffice/promo/task-claims", get(task_claims))
+        .route(
+            "/api/backoffice/promo/task-claims/review",
+            post(review_task_claim),
+        )
+}
+
+type Staffed = Result<Json<Value>, BoError>;
+
+impl From<PromoFailure> for BoError {
+    fn from(e: PromoFailure) -> Self {
+        match e {
+            PromoFailure::Refused(code, msg) => BoError::bad(code, msg),
+            PromoFailure::Internal(e) => BoError::internal(e),
+        }
+    }
+}
+
+fn body<T>(value: Value) -> Result<T, BoError>
+where
+    T: serde::de::DeserializeOwned,
+{
+    serde_json::from_value(value).map_err(|e| {
+        BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {e}"),
+        )
+    })
+}
+
+async fn tasks(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    Ok(done(json!(state.promotions.task_settings().await?)))
+}
+
+async fn save_tasks(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let settings: TaskSettings = body(value)?;
+    state
+        .promotions
+        .save_task_settings(&settings, &auth.staff.id)
+        .await?;
+    Ok(done(json!(settings)))
+}
+
+#[derive(Deserialize, Default)]
+struct StateParams {
+    #[serde(default)]
+    state: Option<String>,
+}
+
+/// Task claims: pending (default), paid, approved, rejected or all.
+async fn task_claims(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<StateParams>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let wanted = match params.state.as_deref() {
+        None | Some("pending") => "pending",
+        Some("all") => "",
+        Some(s @ ("paid" | "approved" | "rejected")) => s,
+        Some(_) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                "Invalid request parameters: state",
+            ))
+        }
+    };
+    Ok(done(json!(state.promotions.task_claims(wanted).await?)))
+}
+
+#[derive(Deserialize)]
+struct ReviewBody {
+    reference: String,
+    approve: bool,
+    #[serde(default)]
+    reason: String,
+}
+
+async fn review_task_claim(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let b: ReviewBody = body(value)?;
+    if b.reference.len() > 200 {
+        return Err(BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: reference",
+        ));
+    }
+    let claim = state
+        .promotions
+        .review_task_claim(&b.reference, b.approve, &b.reason, &auth.staff.id)
+        .await?;
+    Ok(done(json!(claim)))
+}

@@ -1,0 +1,301 @@
+//! Promotions, the rewards half (spec 001 sections 2.1, 2.12, 4, 7.4, 8,
+//! 9; docs/promotions.md): daily sign-in, daily and novice tasks, the prize
+//! draw, the shop. Concurrency is checked on two services (two AppStates
+//! with their own pools) sharing one store, on both stores.
+
+mod common;
+
+use commands::clock::Clock;
+use commands::db::testing;
+use commands::StoreKind;
+use common::{backoffice, http, staff_token, start_on, Client, Server};
+use domain::wallet::WalletId;
+use domain::Currency;
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+use serde_json::{json, Value};
+
+commands::on_both_stores!(
+    sign_in_once_a_day_with_a_streak_that_a_missed_day_breaks,
+    a_task_reward_claimed_twice_at_once_on_two_processes_pays_once,
+    needcheck_task_claims_wait_for_marketing_review,
+);
+
+const DAY: i64 = 86_400_000;
+
+/// Two servers (processes) on one fresh store; the clocks start equal.
+async fn two_servers(kind: StoreKind) -> (Server, Server) {
+    let (a, b) = testing::fresh_pair(kind).await;
+    let first = start_on(a, common::config(true)).await;
+    let second = start_on(b, common::config(true)).await;
+    second
+        .clock
+        .advance(first.clock.now_ms() - second.clock.now_ms());
+    (first, second)
+}
+
+async fn demo(server: &Server) -> (Client, String) {
+    let mut client = Client::new(server).await;
+    let login = client.login(server, "demo", "demo1234").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let id = login["data"]["user_id"].as_str().unwrap().to_string();
+    (client, id)
+}
+
+/// Sessions end on the manual clock too: log in again after moving it.
+async fn relogin(server: &Server) -> Client {
+    demo(server).await.0
+}
+
+async fn bonus(server: &Server, member: &str) -> Decimal {
+    server
+        .running
+        .state
+        .wallets
+        .load(&WalletId::new(member, Currency::Cny))
+        .await
+        .unwrap()
+        .balances()
+        .bonus
+}
+
+/// Deposits and valid turnover for `demo` (DEMO page; the VIP read model
+/// has it when this returns).
+async fn activity(server: &Server, deposit: Option<&str>, turnover: Option<&str>) {
+    let mut body = json!({"username": "demo", "password": "demo1234"});
+    if let Some(d) = deposit {
+        body["deposit"] = json!(d);
+    }
+    if let Some(t) = turnover {
+        body["turnover"] = json!(t);
+    }
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let answer = http(
+        server.addr(),
+        "POST",
+        "/api/dev/vip/activity",
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .json();
+    assert_eq!(answer["status"], 0, "{answer}");
+}
+
+fn task<'a>(list: &'a Value, id: u64) -> &'a Value {
+    list["data"]["list"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no list in {list}"))
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap_or_else(|| panic!("no task {id} in {list}"))
+}
+
+async fn sign_in_once_a_day_with_a_streak_that_a_missed_day_breaks(kind: StoreKind) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let (client, member) = demo(&server).await;
+    let before = bonus(&server, &member).await;
+
+    let first = client.post("/api/activity/signin", json!({})).await;
+    assert_eq!(first["status"], 0, "{first}");
+    assert_eq!(first["data"]["streak"], 1);
+    assert_eq!(first["data"]["reward"], "1");
+    let again = client
+        .post("/api/activity/signin", json!({"again": 1}))
+        .await;
+    assert_eq!(again["status"], -64030, "{again}");
+    assert_eq!(again["msg"], "You have already signed in today");
+    assert_eq!(bonus(&server, &member).await - before, dec!(1));
+
+    server.clock.advance(DAY);
+    let client = relogin(&server).await;
+    let second = client.post("/api/activity/signin", json!({"d": 2})).await;
+    assert_eq!(second["data"]["streak"], 2, "{second}");
+    assert_eq!(second["data"]["reward"], "2");
+    server.clock.advance(2 * DAY);
+    let client = relogin(&server).await;
+    let broken = client.post("/api/activity/signin", json!({"d": 4})).await;
+    assert_eq!(
+        broken["data"]["streak"], 1,
+        "a missed day restarts: {broken}"
+    );
+    assert_eq!(bonus(&server, &member).await - before, dec!(4));
+    let list = client
+        .post("/api/activity/gettasklist", json!({"type": 1}))
+        .await;
+    assert_eq!(list["data"]["signin"]["signed_today"], true, "{list}");
+    assert_eq!(list["data"]["signin"]["days"].as_array().unwrap().len(), 3);
+    server.stop().await;
+}
+
+async fn a_task_reward_claimed_twice_at_once_on_two_processes_pays_once(kind: StoreKind) {
+    let (a, b) = two_servers(kind).await;
+    let (client, member) = demo(&a).await;
+
+    // Undone: status 0, a claim is refused.
+    let list = client.post("/api/activity/gettasklist", json!({})).await;
+    assert_eq!(task(&list, 1)["status"], 0, "{list}");
+    let early = client
+        .post("/api/activity/gettaskbonus", json!({"id": 1}))
+        .await;
+    assert_eq!(early["status"], -64031, "{early}");
+    let unknown = client
+        .post("/api/activity/gettaskbonus", json!({"id": 777}))
+        .await;
+    assert_eq!(unknown["status"], -64032, "{unknown}");
+
+    // Signed in: daily task 1 is claimable; claimed at once on both
+    // processes (service calls, past the request layer's duplicate guard).
+    client.post("/api/activity/signin", json!({})).await;
+    let list = client
+        .post("/api/activity/gettasklist", json!({"n": 1}))
+        .await;
+    assert_eq!(task(&list, 1)["status"], 1, "{list}");
+    let before = bonus(&a, &member).await;
+    let (pa, pb) = (
+        a.running.state.promotions.clone(),
+        b.running.state.promotions.clone(),
+    );
+    let (m1, m2) = (member.clone(), member.clone());
+    let (r1, r2) = tokio::join!(
+        tokio::spawn(async move { pa.claim_task(&m1, Currency::Cny, 1).await }),
+        tokio::spawn(async move { pb.claim_task(&m2, Currency::Cny, 1).await }),
+    );
+    assert_eq!(r1.unwrap().unwrap().state, "paid");
+    assert_eq!(r2.unwrap().unwrap().state, "paid");
+    assert_eq!(bonus(&a, &member).await - before, dec!(1), "paid once");
+    let list = client
+        .post("/api/activity/gettasklist", json!({"n": 2}))
+        .await;
+    assert_eq!(task(&list, 1)["status"], 2, "received: {list}");
+
+    // The next day the daily task is undone again; novice tasks follow totals.
+    activity(&a, Some("100"), Some("1000")).await;
+    let client = relogin(&a).await;
+    let list = client
+        .post("/api/activity/gettasklist", json!({"type": 2}))
+        .await;
+    assert_eq!(task(&list, 102)["status"], 1, "{list}");
+    assert_eq!(task(&list, 103)["status"], 1, "{list}");
+    assert_eq!(task(&list, 101)["nowvalue"], "1");
+    let paid = client
+        .post("/api/activity/gettaskbonus", json!({"id": 103}))
+        .await;
+    assert_eq!(paid["status"], 0, "{paid}");
+    a.clock.advance(DAY);
+    let client = relogin(&a).await;
+    let list = client
+        .post("/api/activity/gettasklist", json!({"n": 3}))
+        .await;
+    assert_eq!(task(&list, 1)["status"], 0, "a new day: {list}");
+    assert_eq!(
+        task(&list, 103)["status"],
+        2,
+        "novice stays received: {list}"
+    );
+    a.stop().await;
+    b.stop().await;
+}
+
+async fn needcheck_task_claims_wait_for_marketing_review(kind: StoreKind) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let (client, member) = demo(&server).await;
+    let marketing = staff_token(&server, "marketing", "marketing1234").await;
+    let (_, got) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let mut settings = got["data"].clone();
+    settings["tasks"][0]["needcheck"] = json!(true);
+    settings["tasks"][0]["cash"] = json!("6");
+    let (status, saved) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        Some(settings.clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let mut bad = settings.clone();
+    bad["signin"] = json!([]);
+    let (status, refused) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        Some(bad),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["status"].as_i64()),
+        (400, Some(-64035)),
+        "{refused}"
+    );
+    // The change is an event carrying the staff id.
+    let by: Vec<String> = sqlx::query_scalar(
+        "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = 'PromotionConfig' AND aggregate_id = 'tasks'",
+    )
+    .fetch_all(&server.running.state.db.any)
+    .await
+    .unwrap();
+    assert_eq!(by.len(), 1);
+    assert!(by[0].contains("staff_id"), "{}", by[0]);
+
+    client.post("/api/activity/signin", json!({})).await;
+    let before = bonus(&server, &member).await;
+    let queued = client
+        .post("/api/activity/gettaskbonus", json!({"id": 1}))
+        .await;
+    assert_eq!(queued["data"]["needcheck"], 1, "{queued}");
+    let list = client
+        .post("/api/activity/gettasklist", json!({"n": 1}))
+        .await;
+    assert_eq!(task(&list, 1)["status"], 3, "under review: {list}");
+    assert_eq!(
+        bonus(&server, &member).await,
+        before,
+        "nothing paid before review"
+    );
+
+    let (_, queue) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/task-claims",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let reference = queue["data"][0]["reference"].as_str().unwrap().to_string();
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/task-claims/review",
+        Some(&marketing),
+        Some(json!({"reference": reference, "approve": false})),
+    )
+    .await;
+    assert_eq!(status, 400, "a rejection needs a reason");
+    for _ in 0..2 {
+        let (status, reviewed) = backoffice(
+            &server,
+            "POST",
+            "/api/backoffice/promo/task-claims/review",
+            Some(&marketing),
+            Some(json!({"reference": reference, "approve": true})),
+        )
+        .await;
+        assert_eq!(status, 200, "{reviewed}");
+        assert_eq!(reviewed["data"]["state"], "approved");
+    }
+    assert_eq!(
+        bonus(&server, &member).await - before,
+        dec!(6),
+        "approval pays once"
+    );
+    server.stop().await;
+}
