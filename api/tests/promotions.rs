@@ -19,6 +19,8 @@ commands::on_both_stores!(
     sign_in_once_a_day_with_a_streak_that_a_missed_day_breaks,
     a_task_reward_claimed_twice_at_once_on_two_processes_pays_once,
     needcheck_task_claims_wait_for_marketing_review,
+    the_prize_draw_never_oversells_its_stock_under_50_concurrent_draws_on_two_processes,
+    one_prize_draw_per_member_and_period_paid_once,
 );
 
 const DAY: i64 = 86_400_000;
@@ -298,4 +300,177 @@ async fn needcheck_task_claims_wait_for_marketing_review(kind: StoreKind) {
         "approval pays once"
     );
     server.stop().await;
+}
+
+/// A board of 8 cash prizes whose stocks add up to `total` (slot i has
+/// stock[i]), one draw per member and day.
+async fn set_board(server: &Server, stock: [u32; 8]) -> Value {
+    let marketing = staff_token(server, "marketing", "marketing1234").await;
+    let (_, got) = backoffice(
+        server,
+        "GET",
+        "/api/backoffice/promo/board",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let mut board = got["data"]["board"].clone();
+    for (i, s) in stock.iter().enumerate() {
+        board["prizes"][i]["stock"] = json!(s);
+        board["prizes"][i]["weight"] = json!(10);
+        board["prizes"][i]["kind"] = json!("cash");
+        board["prizes"][i]["cash"] = json!(format!("{}", i + 1));
+    }
+    let (status, saved) = backoffice(
+        server,
+        "POST",
+        "/api/backoffice/promo/board",
+        Some(&marketing),
+        Some(board.clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    board
+}
+
+async fn the_prize_draw_never_oversells_its_stock_under_50_concurrent_draws_on_two_processes(
+    kind: StoreKind,
+) {
+    let (a, b) = two_servers(kind).await;
+    let stock = [5, 4, 3, 3, 2, 1, 1, 1];
+    set_board(&a, stock).await;
+    let total: u32 = stock.iter().sum();
+    let period = format!("d{}", a.clock.now_ms().div_euclid(DAY));
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let service = if i % 2 == 0 { &a } else { &b }
+            .running
+            .state
+            .promotions
+            .clone();
+        let member = format!("drawer{i:02}");
+        let token = domain::promo::draw::act_rand(&member, &period);
+        tasks.push(tokio::spawn(async move {
+            service.draw(&member, Currency::Cny, &token, "").await
+        }));
+    }
+    let mut won = 0;
+    let mut gone = 0;
+    let mut cash = Decimal::ZERO;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(d) => {
+                won += 1;
+                cash += d.cash.parse::<Decimal>().unwrap();
+            }
+            Err(commands::promo::PromoFailure::Refused(-21404, msg)) => {
+                assert_eq!(
+                    msg,
+                    "The prizes have been grabbed, please be early next week"
+                );
+                gone += 1;
+            }
+            Err(e) => panic!("draw failed: {e}"),
+        }
+    }
+    assert_eq!((won, gone), (total, 50 - total));
+    let week = domain::promo::week_of_day(a.clock.now_ms().div_euclid(DAY));
+    for (slot, stock_now, taken) in a.running.state.promotions.prize_stock(week).await.unwrap() {
+        assert_eq!(
+            taken,
+            stock[slot as usize - 1] as i64,
+            "slot {slot} of {stock_now}"
+        );
+    }
+    // Every prize paid once: the bonus credits add up to the prizes won.
+    let mut credited = Decimal::ZERO;
+    for i in 0..50 {
+        credited += bonus(&a, &format!("drawer{i:02}")).await;
+    }
+    assert_eq!(credited, cash);
+    a.stop().await;
+    b.stop().await;
+}
+
+async fn one_prize_draw_per_member_and_period_paid_once(kind: StoreKind) {
+    let (a, b) = two_servers(kind).await;
+    set_board(&a, [100; 8]).await;
+    let (client, member) = demo(&a).await;
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 5}))
+        .await;
+    assert_eq!(info["status"], 0, "{info}");
+    assert_eq!(info["data"]["board"]["prizes"].as_array().unwrap().len(), 8);
+    assert_eq!(info["data"]["board"]["prizes"][0]["left"], 100);
+    let token = info["data"]["actRand"].as_str().unwrap().to_string();
+    let stale = client
+        .post("/api/activity/main", json!({"aid": 5, "actRand": "d1-old"}))
+        .await;
+    assert_eq!(stale["status"], -62002, "{stale}");
+
+    // The same member draws at once on both processes: one prize.
+    let before = bonus(&a, &member).await;
+    let (pa, pb) = (
+        a.running.state.promotions.clone(),
+        b.running.state.promotions.clone(),
+    );
+    let (m1, m2, t1, t2) = (member.clone(), member.clone(), token.clone(), token.clone());
+    let (r1, r2) = tokio::join!(
+        tokio::spawn(async move { pa.draw(&m1, Currency::Cny, &t1, "").await }),
+        tokio::spawn(async move { pb.draw(&m2, Currency::Cny, &t2, "").await }),
+    );
+    let results = [r1.unwrap(), r2.unwrap()];
+    let won: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    assert_eq!(won.len(), 1, "{results:?}");
+    let cash: Decimal = won[0].cash.parse().unwrap();
+    assert!(
+        matches!(
+            results.iter().find(|r| r.is_err()),
+            Some(Err(commands::promo::PromoFailure::Refused(-62001, _)))
+        ),
+        "{results:?}"
+    );
+    assert_eq!(bonus(&a, &member).await - before, cash, "paid once");
+
+    // Again through the API: refused with the first prize named.
+    let again = client
+        .post("/api/activity/main", json!({"aid": 5, "actRand": token}))
+        .await;
+    assert_eq!(again["status"], -62001, "{again}");
+    assert!(again["msg"]
+        .as_str()
+        .unwrap()
+        .contains(won[0].jiangpin.as_str()));
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 5, "n": 2}))
+        .await;
+    assert_eq!(
+        info["data"]["board"]["drawn"]["jiangpin"],
+        won[0].jiangpin.as_str()
+    );
+
+    // The next day: a new actRand, a new draw.
+    a.clock.advance(DAY);
+    let client = relogin(&a).await;
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 5}))
+        .await;
+    let next = info["data"]["actRand"].as_str().unwrap().to_string();
+    assert_ne!(next, token);
+    let drawn = client
+        .post("/api/activity/main", json!({"aid": 5, "actRand": next}))
+        .await;
+    assert_eq!(drawn["status"], 0, "{drawn}");
+    assert!(drawn["data"]["jiangpin"].as_str().is_some());
+    // aid 13 still reaches the season rank reward; unknown aids are refused.
+    let season = client
+        .post("/api/activity/actinfo", json!({"aid": 13, "sid": 3}))
+        .await;
+    assert_eq!(season["status"], 0, "{season}");
+    let unknown = client
+        .post("/api/activity/actinfo", json!({"aid": 99999}))
+        .await;
+    assert_ne!(unknown["status"], 0, "{unknown}");
+    a.stop().await;
+    b.stop().await;
 }

@@ -21,6 +21,8 @@ pub fn router() -> Router<AppState> {
         .route("/api/activity/signin", post(sign_in).get(sign_in))
         .route("/api/activity/gettasklist", post(task_list).get(task_list))
         .route("/api/activity/gettaskbonus", post(task_bonus))
+        .route("/api/activity/actinfo", post(act_info).get(act_info))
+        .route("/api/activity/main", post(act_main))
 }
 
 pub(crate) type Answer = Result<Json<Envelope<Value>>, ApiError>;
@@ -144,4 +146,81 @@ async fn task_bonus(
         },
         json!({"id": id, "needcheck": pending as i32, "cash": claim.cash, "claim": claim.state}),
     )
+}
+
+// ---------------------------------------------------------------- activities by aid
+
+/// The prize draw's activity id (spec 001 section 7.4).
+pub const DRAW_AID: u32 = 5;
+/// The season rank reward's (routes::seasons).
+pub const SEASON_AID: u32 = 13;
+
+fn aid_of(body: &Value) -> Result<u32, ApiError> {
+    body.get("aid")
+        .and_then(number)
+        .ok_or_else(|| bad_params("aid"))
+}
+
+/// The member's delivery address (`user/setuseraddress`) as JSON text,
+/// empty when none is set.
+pub(crate) async fn address_of(state: &AppState, member_id: &str) -> Result<String, ApiError> {
+    let account = state.accounts.load(member_id).await?;
+    Ok(account
+        .address
+        .as_ref()
+        .and_then(|a| serde_json::to_string(a).ok())
+        .filter(|a| !a.is_empty() && a != "{}")
+        .unwrap_or_default())
+}
+
+/// `activity/actinfo {aid, ...}`: aid 5 the prize draw board, aid 13 the
+/// season rank reward, other aids a campaign.
+async fn act_info(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<Value>,
+) -> Answer {
+    match aid_of(&body)? {
+        DRAW_AID => {
+            let info = state.promotions.draw_info(&member.user_id).await?;
+            Ok(ok(json!({
+                "actRand": info.act_rand,
+                "board": info,
+            })))
+        }
+        SEASON_AID => crate::routes::seasons::activity_13(state, member, body, false).await,
+        _ => Err(bad_params("aid")),
+    }
+}
+
+/// `activity/main {aid, actRand, ...}`: aid 5 draws (data.jiangpin,
+/// data.actRand; -21404 when the prizes are gone), aid 13 claims the
+/// season rank reward, other aids apply for a campaign.
+async fn act_main(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<Value>,
+) -> Answer {
+    match aid_of(&body)? {
+        DRAW_AID => {
+            let token = body
+                .get("actRand")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty() && t.len() <= 64)
+                .ok_or_else(|| bad_params("actRand"))?;
+            let currency = currency_of(&state, &member.user_id).await?;
+            let address = address_of(&state, &member.user_id).await?;
+            let drawn = state
+                .promotions
+                .draw(&member.user_id, currency, token, &address)
+                .await?;
+            let info = state.promotions.draw_info(&member.user_id).await?;
+            answer(
+                &format!("Congratulations, you won {}", drawn.jiangpin),
+                json!({"jiangpin": drawn.jiangpin, "prize": drawn, "actRand": info.act_rand}),
+            )
+        }
+        SEASON_AID => crate::routes::seasons::activity_13(state, member, body, true).await,
+        _ => Err(bad_params("aid")),
+    }
 }

@@ -7,6 +7,7 @@ use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::promo::PromoFailure;
+use domain::promo::draw::Board;
 use domain::promo::tasks::TaskSettings;
 use domain::staff::Duty;
 use serde::Deserialize;
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
             "/api/backoffice/promo/task-claims/review",
             post(review_task_claim),
         )
+        .route("/api/backoffice/promo/board", get(board).post(save_board))
 }
 
 type Staffed = Result<Json<Value>, BoError>;
@@ -120,4 +122,30 @@ async fn review_task_claim(
         .review_task_claim(&b.reference, b.approve, &b.reason, &auth.staff.id)
         .await?;
     Ok(done(json!(claim)))
+}
+
+/// The prize board and this week's stock (slot, stock, taken).
+async fn board(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let board = state.promotions.board().await?;
+    let week = domain::promo::week_of_day(state.promotions.today());
+    let stock: Vec<Value> = state
+        .promotions
+        .prize_stock(week)
+        .await?
+        .into_iter()
+        .map(|(slot, stock, taken)| json!({"slot": slot, "stock": stock, "taken": taken}))
+        .collect();
+    Ok(done(json!({"board": board, "week": week, "stock": stock})))
+}
+
+async fn save_board(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let board: Board = body(value)?;
+    state.promotions.save_board(&board, &auth.staff.id).await?;
+    Ok(done(json!(board)))
 }
