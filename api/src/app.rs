@@ -482,6 +482,11 @@ impl AppState {
                 self.lease(AUTO_CASHOUT_LEASE),
                 stop.clone(),
             )),
+            // Promotions: shop orders a crash left reserved, referrals due.
+            tokio::spawn(self.promotions.clone().run_jobs(
+                self.lease(commands::promo::PROMO_JOBS_LEASE),
+                stop.clone(),
+            )),
             // VIP: levels reached, rebates, salaries, calendar decay.
             tokio::spawn(
                 self.vip

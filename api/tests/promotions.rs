@@ -21,6 +21,8 @@ commands::on_both_stores!(
     needcheck_task_claims_wait_for_marketing_review,
     the_prize_draw_never_oversells_its_stock_under_50_concurrent_draws_on_two_processes,
     one_prize_draw_per_member_and_period_paid_once,
+    shop_purchases_spend_points_once_within_stock_limits_and_address_rules,
+    concurrent_purchases_on_two_processes_never_oversell_the_stock,
 );
 
 const DAY: i64 = 86_400_000;
@@ -471,6 +473,144 @@ async fn one_prize_draw_per_member_and_period_paid_once(kind: StoreKind) {
         .post("/api/activity/actinfo", json!({"aid": 99999}))
         .await;
     assert_ne!(unknown["status"], 0, "{unknown}");
+    a.stop().await;
+    b.stop().await;
+}
+
+async fn set_goods(server: &Server, goods: Value) {
+    let marketing = staff_token(server, "marketing", "marketing1234").await;
+    let (status, saved) = backoffice(
+        server,
+        "POST",
+        "/api/backoffice/promo/goods",
+        Some(&marketing),
+        Some(goods),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+}
+
+async fn shop_purchases_spend_points_once_within_stock_limits_and_address_rules(kind: StoreKind) {
+    let server = common::start_with(kind, common::config(true)).await;
+    // 100,000 of valid turnover earns 1,000 M currency (0.01 a unit).
+    activity(&server, None, Some("100000")).await;
+    let (client, member) = demo(&server).await;
+    let list = client.post("/api/shop/goodslist", json!({})).await;
+    assert_eq!(list["status"], 0, "{list}");
+    assert_eq!(list["data"]["points"], "1000");
+    assert_eq!(list["data"]["list"].as_array().unwrap().len(), 4);
+
+    let before = bonus(&server, &member).await;
+    let bought = client
+        .post("/api/shop/buy", json!({"id": 1, "num": 1}))
+        .await;
+    assert_eq!(bought["status"], 0, "{bought}");
+    assert_eq!(bought["data"]["order"]["state"], "paid");
+    assert_eq!(bought["data"]["points"], "900");
+    assert_eq!(bonus(&server, &member).await - before, dec!(8));
+    // The limit is 5 per member: 1 + 5 is too many.
+    let limit = client
+        .post("/api/shop/buy", json!({"id": 1, "num": 5}))
+        .await;
+    assert_eq!(limit["status"], -40303, "{limit}");
+    let info = client.post("/api/shop/goodsinfo", json!({"id": 1})).await;
+    assert_eq!(info["data"]["info"]["bought"], 1, "{info}");
+    let unknown = client.post("/api/shop/buy", json!({"id": 999})).await;
+    assert_eq!(unknown["status"], -40304, "{unknown}");
+    let zero = client
+        .post("/api/shop/buy", json!({"id": 1, "num": 0}))
+        .await;
+    assert_eq!(zero["status"], -40306, "{zero}");
+
+    // Physical goods need the delivery address, then join the queue.
+    let shirt = client.post("/api/shop/buy", json!({"id": 3})).await;
+    assert_eq!(shirt["status"], -40305, "{shirt}");
+    let address = client.post("/api/user/setuseraddress", json!({"consignee": "Li Lei", "phone": "13800138000", "province": "GD", "city": "Shenzhen", "district": "Nanshan", "address": "1 Road"})).await;
+    assert_eq!(address["status"], 0, "{address}");
+    let shirt = client.post("/api/shop/buy", json!({"id": 3, "n": 2})).await;
+    assert_eq!(shirt["status"], 0, "{shirt}");
+    assert_eq!(shirt["data"]["order"]["state"], "to_ship");
+    assert_eq!(shirt["data"]["points"], "100");
+    let marketing = staff_token(&server, "marketing", "marketing1234").await;
+    let (_, queue) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/fulfilment",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let row = &queue["data"][0];
+    assert_eq!(row["item"], "Team shirt", "{queue}");
+    assert!(row["address"].as_str().unwrap().contains("Shenzhen"));
+    let ship = json!({"source": "order", "id": row["id"]});
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/fulfilment/ship",
+        Some(&marketing),
+        Some(ship.clone()),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, again) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/fulfilment/ship",
+        Some(&marketing),
+        Some(ship),
+    )
+    .await;
+    assert_eq!(status, 400, "shipped once: {again}");
+
+    // 100 points left: the 450-point item is refused.
+    let poor = client.post("/api/shop/buy", json!({"id": 2})).await;
+    assert_eq!(poor["status"], -40302, "{poor}");
+    assert_eq!(poor["msg"], "Not enough M currency");
+    // The points spent are VIP PointsSpent events, one per order.
+    let spent: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM events WHERE event_type = 'PointsSpent'")
+            .fetch_one(&server.running.state.db.any)
+            .await
+            .unwrap();
+    assert_eq!(spent, 2);
+    server.stop().await;
+}
+
+async fn concurrent_purchases_on_two_processes_never_oversell_the_stock(kind: StoreKind) {
+    let (a, b) = two_servers(kind).await;
+    activity(&a, None, Some("100000")).await;
+    let (_, member) = demo(&a).await;
+    set_goods(&a, json!({"id": 9, "name": "Lucky bag", "kind": "cash", "points": "50", "cash": "1", "stock": 8, "limit": 0})).await;
+    // 12 purchases of 50 at once (600 of the 1,000 points): 8 in stock.
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let service = if i % 2 == 0 { &a } else { &b }
+            .running
+            .state
+            .promotions
+            .clone();
+        let member = member.clone();
+        tasks.push(tokio::spawn(async move {
+            service.buy(&member, Currency::Cny, 9, 1, "").await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(order) => {
+                assert_eq!(order.state, "paid");
+                ok += 1;
+            }
+            Err(commands::promo::PromoFailure::Refused(-40301, _)) => {}
+            Err(e) => panic!("buy failed: {e}"),
+        }
+    }
+    assert_eq!(ok, 8);
+    let goods = a.running.state.promotions.goods_list(true).await.unwrap();
+    let bag = goods.iter().find(|g| g.goods.id == 9).unwrap();
+    assert_eq!((bag.sold, bag.left), (8, 0));
+    assert_eq!(bonus(&a, &member).await, dec!(8), "each order's bonus once");
     a.stop().await;
     b.stop().await;
 }

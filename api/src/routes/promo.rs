@@ -23,6 +23,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/activity/gettaskbonus", post(task_bonus))
         .route("/api/activity/actinfo", post(act_info).get(act_info))
         .route("/api/activity/main", post(act_main))
+        .route("/api/shop/goodslist", post(goods_list).get(goods_list))
+        .route("/api/shop/goodsinfo", post(goods_info).get(goods_info))
+        .route("/api/shop/buy", post(buy))
 }
 
 pub(crate) type Answer = Result<Json<Envelope<Value>>, ApiError>;
@@ -223,4 +226,71 @@ async fn act_main(
         SEASON_AID => crate::routes::seasons::activity_13(state, member, body, true).await,
         _ => Err(bad_params("aid")),
     }
+}
+
+// ---------------------------------------------------------------- shop
+
+/// `shop/goodslist`: goods on sale (with what is left), the member's M
+/// currency and their latest orders.
+async fn goods_list(State(state): State<AppState>, member: Member) -> Answer {
+    let list = state.promotions.goods_list(false).await?;
+    let points = state.promotions.points_left(&member.user_id).await?;
+    let orders = state.promotions.orders_of(&member.user_id).await?;
+    Ok(ok(json!({
+        "list": list,
+        "points": points.normalize().to_string(),
+        "orders": orders.into_iter().take(20).collect::<Vec<_>>(),
+    })))
+}
+
+#[derive(Deserialize)]
+struct GoodsBody {
+    id: Value,
+    #[serde(default)]
+    num: Option<Value>,
+}
+
+/// `shop/goodsinfo {id}`.
+async fn goods_info(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<GoodsBody>,
+) -> Answer {
+    let id = number(&body.id).ok_or_else(|| bad_params("id"))?;
+    let info = state.promotions.goods_info(&member.user_id, id).await?;
+    let points = state.promotions.points_left(&member.user_id).await?;
+    Ok(ok(
+        json!({"info": info, "points": points.normalize().to_string()}),
+    ))
+}
+
+/// `shop/buy {id, num}`: -40301 out of stock, -40302 not enough M
+/// currency, -40303 limit reached, -40304 no such goods, -40305 no
+/// delivery address for physical goods.
+async fn buy(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<GoodsBody>,
+) -> Answer {
+    let id = number(&body.id).ok_or_else(|| bad_params("id"))?;
+    let qty = match body.num.as_ref() {
+        None | Some(Value::Null) => 1,
+        Some(v) => number(v).ok_or_else(|| bad_params("num"))?,
+    };
+    let currency = currency_of(&state, &member.user_id).await?;
+    let address = address_of(&state, &member.user_id).await?;
+    let order = state
+        .promotions
+        .buy(&member.user_id, currency, id, qty, &address)
+        .await?;
+    // Read our own write: the VIP read model counts the points spent.
+    let _ = state
+        .runner
+        .settle(projections::vip::NAME, std::time::Duration::from_secs(2))
+        .await;
+    let points = state.promotions.points_left(&member.user_id).await?;
+    answer(
+        "Purchase successful",
+        json!({"order": order, "points": points.normalize().to_string()}),
+    )
 }

@@ -8,6 +8,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::promo::PromoFailure;
 use domain::promo::draw::Board;
+use domain::promo::shop::Goods;
 use domain::promo::tasks::TaskSettings;
 use domain::staff::Duty;
 use serde::Deserialize;
@@ -25,6 +26,9 @@ pub fn router() -> Router<AppState> {
             post(review_task_claim),
         )
         .route("/api/backoffice/promo/board", get(board).post(save_board))
+        .route("/api/backoffice/promo/goods", get(goods).post(save_goods))
+        .route("/api/backoffice/promo/fulfilment", get(fulfilment))
+        .route("/api/backoffice/promo/fulfilment/ship", post(ship))
 }
 
 type Staffed = Result<Json<Value>, BoError>;
@@ -148,4 +152,65 @@ async fn save_board(
     let board: Board = body(value)?;
     state.promotions.save_board(&board, &auth.staff.id).await?;
     Ok(done(json!(board)))
+}
+
+/// Every goods item, on sale or not, with stock sold.
+async fn goods(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    Ok(done(json!(state.promotions.goods_list(true).await?)))
+}
+
+async fn save_goods(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let goods: Goods = body(value)?;
+    state.promotions.save_goods(&goods, &auth.staff.id).await?;
+    Ok(done(json!(goods)))
+}
+
+/// Physical prizes and goods to ship (state=to_ship, default) or shipped.
+async fn fulfilment(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<StateParams>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let wanted = match params.state.as_deref() {
+        None | Some("to_ship") => "to_ship",
+        Some("shipped") => "shipped",
+        Some(_) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                "Invalid request parameters: state",
+            ))
+        }
+    };
+    Ok(done(json!(state.promotions.fulfilment(wanted).await?)))
+}
+
+#[derive(Deserialize)]
+struct ShipBody {
+    source: String,
+    id: String,
+}
+
+async fn ship(State(state): State<AppState>, auth: StaffAuth, Json(value): Json<Value>) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let b: ShipBody = body(value)?;
+    if b.id.len() > 200 {
+        return Err(BoError::bad(
+            domain::Code::BAD_PARAMETERS.0,
+            "Invalid request parameters: id",
+        ));
+    }
+    state
+        .promotions
+        .ship(&b.source, &b.id, &auth.staff.id)
+        .await?;
+    Ok(done(
+        json!({"source": b.source, "id": b.id, "state": "shipped"}),
+    ))
 }

@@ -82,6 +82,12 @@ impl PromoFailure {
     }
 }
 
+impl From<crate::lease::LeaseError> for PromoFailure {
+    fn from(e: crate::lease::LeaseError) -> Self {
+        PromoFailure::Internal(e.to_string())
+    }
+}
+
 impl From<sqlx::Error> for PromoFailure {
     fn from(e: sqlx::Error) -> Self {
         PromoFailure::Internal(e.to_string())
@@ -320,6 +326,27 @@ impl Promotions {
             }
         }
         Ok((deposits, turnover))
+    }
+}
+
+/// The lease of the promotions job (shop orders left reserved).
+pub const PROMO_JOBS_LEASE: &str = "promo_jobs";
+pub const JOBS_EVERY: Duration = Duration::from_secs(10);
+/// A reserved order older than this is finished or cancelled by the job.
+pub const RESERVED_GRACE_MS: i64 = 60_000;
+
+impl Promotions {
+    /// One pass of the promotions job: orders a crash left reserved.
+    pub async fn jobs_pass(&self) -> Result<usize, PromoFailure> {
+        self.settle_reserved(RESERVED_GRACE_MS).await
+    }
+
+    pub async fn run_jobs(
+        self: Arc<Self>,
+        lease: crate::lease::Lease,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) {
+        crate::lease::run_leased(lease, JOBS_EVERY, stop, || self.jobs_pass()).await
     }
 }
 
