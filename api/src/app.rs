@@ -483,10 +483,11 @@ impl AppState {
                 stop.clone(),
             )),
             // Promotions: shop orders a crash left reserved, referrals due.
-            tokio::spawn(self.promotions.clone().run_jobs(
-                self.lease(commands::promo::PROMO_JOBS_LEASE),
-                stop.clone(),
-            )),
+            tokio::spawn(
+                self.promotions
+                    .clone()
+                    .run_jobs(self.lease(commands::promo::PROMO_JOBS_LEASE), stop.clone()),
+            ),
             // VIP: levels reached, rebates, salaries, calendar decay.
             tokio::spawn(
                 self.vip

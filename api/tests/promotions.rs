@@ -23,6 +23,8 @@ commands::on_both_stores!(
     one_prize_draw_per_member_and_period_paid_once,
     shop_purchases_spend_points_once_within_stock_limits_and_address_rules,
     concurrent_purchases_on_two_processes_never_oversell_the_stock,
+    each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice_at_once,
+    campaigns_keep_to_their_period_audience_and_conditions,
 );
 
 const DAY: i64 = 86_400_000;
@@ -613,4 +615,265 @@ async fn concurrent_purchases_on_two_processes_never_oversell_the_stock(kind: St
     assert_eq!(bonus(&a, &member).await, dec!(8), "each order's bonus once");
     a.stop().await;
     b.stop().await;
+}
+
+fn campaign(id: u32, slug: &str, repeat: &str, rule: Value, start_ms: i64) -> Value {
+    json!({
+        "id": id, "slug": slug,
+        "pages": {"eng": {"title": format!("Campaign {id}"), "body": "Rules"},
+                  "zhh": {"title": format!("活动 {id}")}},
+        "start_ms": start_ms, "end_ms": start_ms + 30 * DAY,
+        "repeat": repeat, "rule": rule, "turnover_multiple": "10",
+    })
+}
+
+async fn save_campaign(server: &Server, c: Value) -> (u16, Value) {
+    let marketing = staff_token(server, "marketing", "marketing1234").await;
+    backoffice(
+        server,
+        "POST",
+        "/api/backoffice/promo/campaigns",
+        Some(&marketing),
+        Some(c),
+    )
+    .await
+}
+
+/// Applies at once on both processes: one reward, the other -63005; the
+/// bonus arrives once. Returns the bonus.
+async fn apply_twice_at_once(a: &Server, b: &Server, aid: u32, member: &str) -> Decimal {
+    let before = bonus(a, member).await;
+    let (pa, pb) = (
+        a.running.state.promotions.clone(),
+        b.running.state.promotions.clone(),
+    );
+    let (m1, m2) = (member.to_string(), member.to_string());
+    let (r1, r2) = tokio::join!(
+        tokio::spawn(async move { pa.apply(aid, &m1, Currency::Cny).await }),
+        tokio::spawn(async move { pb.apply(aid, &m2, Currency::Cny).await }),
+    );
+    let results = [r1.unwrap(), r2.unwrap()];
+    let won: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    assert_eq!(won.len(), 1, "campaign {aid}: {results:?}");
+    assert!(
+        results
+            .iter()
+            .any(|r| matches!(r, Err(commands::promo::PromoFailure::Refused(-63005, _)))),
+        "{results:?}"
+    );
+    let amount: Decimal = won[0].amount.parse().unwrap();
+    assert!(amount > Decimal::ZERO);
+    assert_eq!(
+        bonus(a, member).await - before,
+        amount,
+        "campaign {aid} paid once"
+    );
+    // The turnover it requires is recorded with the reward.
+    assert_eq!(
+        won[0].turnover_required.parse::<Decimal>().unwrap(),
+        amount * dec!(10)
+    );
+    amount
+}
+
+async fn each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice_at_once(
+    kind: StoreKind,
+) {
+    let (a, b) = two_servers(kind).await;
+    let (client, member) = demo(&a).await;
+    let start = a.clock.now_ms() - DAY;
+    for c in [
+        campaign(
+            101,
+            "newDeposit2025",
+            "once",
+            json!({"type": "first_deposit", "percent": "10", "min_deposit": "100", "max_bonus": "888"}),
+            start,
+        ),
+        campaign(
+            102,
+            "actione",
+            "daily",
+            json!({"type": "reload", "percent": "5", "min_deposit": "100", "max_bonus": "50"}),
+            start,
+        ),
+        campaign(
+            103,
+            "actitwo",
+            "weekly",
+            json!({"type": "turnover", "tiers": [["1000", "8"], ["5000", "38"]]}),
+            start,
+        ),
+        campaign(
+            104,
+            "backWater",
+            "daily",
+            json!({"type": "loss_rebate", "percent": "10", "min_loss": "10", "max_bonus": "100"}),
+            start,
+        ),
+    ] {
+        let (status, saved) = save_campaign(&a, c).await;
+        assert_eq!(status, 200, "{saved}");
+    }
+    activity(&a, Some("300"), Some("6000")).await;
+    // A loss: 500 staked on a game and lost (a wallet debit), today.
+    a.running
+        .state
+        .wallets
+        .execute(domain::wallet::WalletCommand::new(
+            WalletId::new(member.clone(), Currency::Cny),
+            "game-loss-1",
+            domain::wallet::WalletAction::Debit {
+                amount: dec!(500),
+                pot: domain::wallet::Pot::Main,
+                kind: domain::wallet::MovementKind::GameDebit,
+            },
+        ))
+        .await
+        .unwrap();
+
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 103, "lang": "zhh"}))
+        .await;
+    assert_eq!(info["status"], 0, "{info}");
+    assert_eq!(info["data"]["activity"]["title"], "活动 103");
+    assert_eq!(info["data"]["standing"]["status"], 1, "{info}");
+    assert_eq!(info["data"]["standing"]["bonus"], "38");
+
+    apply_twice_at_once(&a, &b, 101, &member).await;
+    apply_twice_at_once(&a, &b, 102, &member).await;
+    assert_eq!(apply_twice_at_once(&a, &b, 103, &member).await, dec!(38));
+    // Through the API too: applied this period, refused.
+    let again = client
+        .post("/api/activity/apply", json!({"aid": 103}))
+        .await;
+    assert_eq!(again["status"], -63005, "{again}");
+    assert_eq!(again["msg"], "You have already applied for this activity");
+
+    // The loss rebate reads the previous day: tomorrow, 10% of 500.
+    let wait = std::time::Instant::now();
+    while a
+        .running
+        .state
+        .promotions
+        .net_loss_between(&member, 0, i64::MAX)
+        .await
+        .unwrap()
+        < dec!(500)
+    {
+        assert!(
+            wait.elapsed().as_secs() < 10,
+            "the loss never reached the read model"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    a.clock.advance(DAY);
+    b.clock.advance(DAY);
+    assert_eq!(apply_twice_at_once(&a, &b, 104, &member).await, dec!(50));
+    // A new day is a new reload period; its deposits are the new basis.
+    let refused = a
+        .running
+        .state
+        .promotions
+        .apply(102, &member, Currency::Cny)
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(commands::promo::PromoFailure::Refused(-63004, _))
+        ),
+        "{refused:?}"
+    );
+    let client = relogin(&a).await;
+    let list = client.post("/api/activity/reissuelist", json!({})).await;
+    assert_eq!(list["data"]["list"].as_array().unwrap().len(), 4, "{list}");
+    let reference = list["data"]["list"][0]["reference"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = bonus(&a, &member).await;
+    let re = client
+        .post("/api/activity/reissueget", json!({"reference": reference}))
+        .await;
+    assert_eq!(re["status"], 0, "{re}");
+    assert_eq!(
+        bonus(&a, &member).await,
+        before,
+        "a re-issue moves nothing twice"
+    );
+    a.stop().await;
+    b.stop().await;
+}
+
+async fn campaigns_keep_to_their_period_audience_and_conditions(kind: StoreKind) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let (client, _) = demo(&server).await;
+    let now = server.clock.now_ms();
+    let turnover = json!({"type": "turnover", "tiers": [["1000", "8"]]});
+    // Reserved ids and bad slugs are refused.
+    let (status, bad) =
+        save_campaign(&server, campaign(5, "x", "once", turnover.clone(), now)).await;
+    assert_eq!(
+        (status, bad["status"].as_i64()),
+        (400, Some(-63006)),
+        "{bad}"
+    );
+    save_campaign(
+        &server,
+        campaign(201, "acti3", "once", turnover.clone(), now + DAY),
+    )
+    .await;
+    let mut usd = campaign(202, "acti4", "once", turnover.clone(), now - DAY);
+    usd["audience"] = json!({"currencies": ["USD"]});
+    save_campaign(&server, usd).await;
+    save_campaign(
+        &server,
+        campaign(203, "europeanCup2021", "once", turnover, now - DAY),
+    )
+    .await;
+    let (status, dup) = save_campaign(
+        &server,
+        campaign(
+            204,
+            "acti3",
+            "once",
+            json!({"type": "turnover", "tiers": [["1", "1"]]}),
+            now,
+        ),
+    )
+    .await;
+    assert_eq!(status, 400, "one slug, one campaign: {dup}");
+
+    let index = client
+        .post("/api/activity/index", json!({"lang": "eng"}))
+        .await;
+    assert_eq!(
+        index["data"]["list"].as_array().unwrap().len(),
+        3,
+        "{index}"
+    );
+    let early = client
+        .post("/api/activity/apply", json!({"aid": 201}))
+        .await;
+    assert_eq!(early["status"], -63002, "{early}");
+    let audience = client
+        .post("/api/activity/apply", json!({"aid": 202}))
+        .await;
+    assert_eq!(audience["status"], -63003, "{audience}");
+    let unmet = client.post("/api/activity/main", json!({"aid": 203})).await;
+    assert_eq!(unmet["status"], -63004, "{unmet}");
+    let unknown = client
+        .post("/api/activity/apply", json!({"aid": 999}))
+        .await;
+    assert_eq!(unknown["status"], -63001, "{unknown}");
+    activity(&server, None, Some("1000")).await;
+    let medals = client.post("/api/activity/MedalsNum", json!({})).await;
+    assert_eq!(medals["data"]["num"], 1, "{medals}");
+    let client = relogin(&server).await;
+    let applied = client
+        .post("/api/activity/main", json!({"aid": 203, "n": 1}))
+        .await;
+    assert_eq!(applied["status"], 0, "{applied}");
+    assert_eq!(applied["data"]["reward"]["amount"], "8.00");
+    server.stop().await;
 }

@@ -23,6 +23,14 @@ pub fn router() -> Router<AppState> {
         .route("/api/activity/gettaskbonus", post(task_bonus))
         .route("/api/activity/actinfo", post(act_info).get(act_info))
         .route("/api/activity/main", post(act_main))
+        .route("/api/activity/index", post(act_index).get(act_index))
+        .route("/api/activity/apply", post(act_apply))
+        .route(
+            "/api/activity/reissuelist",
+            post(reissue_list).get(reissue_list),
+        )
+        .route("/api/activity/reissueget", post(reissue_get))
+        .route("/api/activity/MedalsNum", post(medals).get(medals))
         .route("/api/shop/goodslist", post(goods_list).get(goods_list))
         .route("/api/shop/goodsinfo", post(goods_info).get(goods_info))
         .route("/api/shop/buy", post(buy))
@@ -158,6 +166,7 @@ pub const DRAW_AID: u32 = 5;
 /// The season rank reward's (routes::seasons).
 pub const SEASON_AID: u32 = 13;
 
+/// The activity id: `aid`, or a campaign's `slug` (promotion routes).
 fn aid_of(body: &Value) -> Result<u32, ApiError> {
     body.get("aid")
         .and_then(number)
@@ -192,7 +201,7 @@ async fn act_info(
             })))
         }
         SEASON_AID => crate::routes::seasons::activity_13(state, member, body, false).await,
-        _ => Err(bad_params("aid")),
+        aid => campaign_info(&state, &member, aid, &body).await,
     }
 }
 
@@ -224,7 +233,7 @@ async fn act_main(
             )
         }
         SEASON_AID => crate::routes::seasons::activity_13(state, member, body, true).await,
-        _ => Err(bad_params("aid")),
+        aid => campaign_apply(&state, &member, aid).await,
     }
 }
 
@@ -293,4 +302,142 @@ async fn buy(
         "Purchase successful",
         json!({"order": order, "points": points.normalize().to_string()}),
     )
+}
+
+// ---------------------------------------------------------------- campaigns
+
+fn lang_of(body: &Value) -> String {
+    match body.get("lang").and_then(Value::as_str) {
+        Some(l @ ("zhh" | "eng" | "tha")) => l.to_string(),
+        _ => "eng".into(),
+    }
+}
+
+fn campaign_json(c: &domain::promo::campaign::Campaign, lang: &str, now: i64) -> Value {
+    let page = c.page(lang).cloned().unwrap_or_default();
+    json!({
+        "aid": c.id,
+        "slug": c.slug,
+        "title": page.title,
+        "body": page.body,
+        "banner": page.banner,
+        "start_ms": c.start_ms,
+        "end_ms": c.end_ms,
+        "repeat": c.repeat,
+        "rule": c.rule,
+        "turnover_multiple": c.turnover_multiple.normalize().to_string(),
+        "running": c.running(now),
+    })
+}
+
+/// `activity/index {lang}`: campaigns that are enabled and not over (open
+/// to visitors: the promotion pages list them).
+async fn act_index(State(state): State<AppState>, Payload(body): Payload<Value>) -> Answer {
+    let lang = lang_of(&body);
+    let now = state.promotions.now_ms();
+    let list: Vec<Value> = state
+        .promotions
+        .campaigns()
+        .await?
+        .iter()
+        .filter(|c| c.enabled && c.end_ms > now)
+        .map(|c| campaign_json(c, &lang, now))
+        .collect();
+    Ok(ok(json!({"list": list})))
+}
+
+async fn campaign_info(state: &AppState, member: &Member, aid: u32, body: &Value) -> Answer {
+    let currency = currency_of(state, &member.user_id).await?;
+    let (c, standing) = state
+        .promotions
+        .standing(aid, &member.user_id, currency)
+        .await?;
+    let now = state.promotions.now_ms();
+    Ok(ok(json!({
+        "activity": campaign_json(&c, &lang_of(body), now),
+        "standing": standing,
+    })))
+}
+
+async fn campaign_apply(state: &AppState, member: &Member, aid: u32) -> Answer {
+    let currency = currency_of(state, &member.user_id).await?;
+    let applied = state
+        .promotions
+        .apply(aid, &member.user_id, currency)
+        .await?;
+    answer(
+        "Applied successfully, the bonus has been credited",
+        json!({"reward": applied}),
+    )
+}
+
+/// `activity/apply {aid}`.
+async fn act_apply(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<Value>,
+) -> Answer {
+    let aid = aid_of(&body)?;
+    if domain::promo::campaign::RESERVED_AIDS.contains(&aid) {
+        return Err(bad_params("aid"));
+    }
+    campaign_apply(&state, &member, aid).await
+}
+
+/// `activity/reissuelist`: the member's campaign rewards.
+async fn reissue_list(State(state): State<AppState>, member: Member) -> Answer {
+    let list = state.promotions.applications_of(&member.user_id).await?;
+    Ok(ok(json!({"list": list})))
+}
+
+#[derive(Deserialize)]
+struct ReissueBody {
+    reference: String,
+}
+
+/// `activity/reissueget {reference}`: re-sends a reward's credit (moves
+/// money only if it never arrived).
+async fn reissue_get(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<ReissueBody>,
+) -> Answer {
+    if body.reference.is_empty() || body.reference.len() > 200 {
+        return Err(bad_params("reference"));
+    }
+    let a = state
+        .promotions
+        .reissue(&member.user_id, &body.reference)
+        .await?;
+    answer("Received successfully", json!({"reward": a}))
+}
+
+/// `activity/MedalsNum`: campaigns the member may apply for now (num) and
+/// rewards received (received).
+async fn medals(State(state): State<AppState>, member: Member) -> Answer {
+    let currency = currency_of(&state, &member.user_id).await?;
+    let now = state.promotions.now_ms();
+    let mut num = 0;
+    for c in state
+        .promotions
+        .campaigns()
+        .await?
+        .iter()
+        .filter(|c| c.running(now))
+        .take(50)
+    {
+        let (_, s) = state
+            .promotions
+            .standing(c.id, &member.user_id, currency)
+            .await?;
+        if s.status == 1 {
+            num += 1;
+        }
+    }
+    let received = state
+        .promotions
+        .applications_of(&member.user_id)
+        .await?
+        .len();
+    Ok(ok(json!({"num": num, "received": received})))
 }

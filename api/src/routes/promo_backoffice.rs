@@ -7,6 +7,7 @@ use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use commands::promo::PromoFailure;
+use domain::promo::campaign::Campaign;
 use domain::promo::draw::Board;
 use domain::promo::shop::Goods;
 use domain::promo::tasks::TaskSettings;
@@ -27,6 +28,10 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/backoffice/promo/board", get(board).post(save_board))
         .route("/api/backoffice/promo/goods", get(goods).post(save_goods))
+        .route(
+            "/api/backoffice/promo/campaigns",
+            get(campaigns).post(save_campaign),
+        )
         .route("/api/backoffice/promo/fulfilment", get(fulfilment))
         .route("/api/backoffice/promo/fulfilment/ship", post(ship))
 }
@@ -213,4 +218,20 @@ async fn ship(State(state): State<AppState>, auth: StaffAuth, Json(value): Json<
     Ok(done(
         json!({"source": b.source, "id": b.id, "state": "shipped"}),
     ))
+}
+
+async fn campaigns(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    Ok(done(json!(state.promotions.campaigns().await?)))
+}
+
+async fn save_campaign(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let c: Campaign = body(value)?;
+    state.promotions.save_campaign(&c, &auth.staff.id).await?;
+    Ok(done(json!(c)))
 }

@@ -63,6 +63,7 @@ macro_rules! transaction {
     }};
 }
 
+pub mod activities;
 pub mod draw;
 pub mod shop;
 pub mod tasks;

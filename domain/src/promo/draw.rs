@@ -167,7 +167,6 @@ pub fn act_rand(member_id: &str, period: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rust_decimal_macros::dec;
 
     #[test]
     fn the_default_board_has_8_prizes_and_passes_its_check() {

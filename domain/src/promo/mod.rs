@@ -10,6 +10,7 @@
 //! - `shop`: goods and the buying rules.
 //! - `events`: the `Promotion` / `PromotionConfig` events.
 
+pub mod campaign;
 pub mod draw;
 pub mod events;
 pub mod shop;
