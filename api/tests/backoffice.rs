@@ -76,6 +76,14 @@ fn endpoints() -> Vec<(
             ),
             MARKETING,
         ),
+        ("GET", "/api/backoffice/promo/referral", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/referral",
+            Some(json!({"min_deposit": "500", "gift": "0", "days": 30, "turnover_multiple": "2"})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/referrals", None, MARKETING),
         ("GET", "/api/backoffice/promo/fulfilment", None, MARKETING),
         (
             "POST",

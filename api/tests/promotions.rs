@@ -25,6 +25,7 @@ commands::on_both_stores!(
     concurrent_purchases_on_two_processes_never_oversell_the_stock,
     each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice_at_once,
     campaigns_keep_to_their_period_audience_and_conditions,
+    the_referral_gift_is_due_exactly_when_500_was_deposited_and_30_days_passed,
 );
 
 const DAY: i64 = 86_400_000;
@@ -875,5 +876,161 @@ async fn campaigns_keep_to_their_period_audience_and_conditions(kind: StoreKind)
         .await;
     assert_eq!(applied["status"], 0, "{applied}");
     assert_eq!(applied["data"]["reward"]["amount"], "8.00");
+    server.stop().await;
+}
+
+/// A browser on `device` (its own app token).
+async fn client_on(server: &Server, device: &str) -> Client {
+    let mut c = Client::new(server).await;
+    c.device_id = device.to_string();
+    let token = c.get("/api/getapitoken").await;
+    c.app_token = token["data"]["apitoken"].as_str().unwrap().to_string();
+    c
+}
+
+/// Registers by phone with an invite code; returns the member id.
+async fn register_invited(server: &Server, client: &mut Client, phone: &str, code: &str) -> String {
+    let sent = client
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 1, "mobile": phone}),
+        )
+        .await;
+    assert_eq!(sent["status"], 0, "{sent}");
+    let uid = sent["data"]["uid"].as_str().unwrap().to_string();
+    let code_sent = server.outbox(|e| e["uid"] == uid.as_str()).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let checked = client
+        .post(
+            "/api/checkcode",
+            json!({"uid": uid, "type": 2, "valtype": 1, "mobile": phone, "checkCode": code_sent}),
+        )
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    let answer = client
+        .post(
+            "/api/default/registermobile",
+            json!({"phone": phone, "phoneUid": uid, "password": "abc12345", "repassword": "abc12345",
+                   "country_code": "CN", "currency_name": "CNY", "agree": true, "language": "zhh",
+                   "invite_code": code.to_lowercase()}),
+        )
+        .await;
+    assert_eq!(answer["status"], 0, "{answer}");
+    answer["data"]["user_id"].as_str().unwrap().to_string()
+}
+
+async fn deposit_for(server: &Server, username: &str, amount: &str) {
+    let headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let body = json!({"username": username, "password": "abc12345", "deposit": amount});
+    let answer = http(
+        server.addr(),
+        "POST",
+        "/api/dev/vip/activity",
+        &headers,
+        body.to_string().as_bytes(),
+    )
+    .await
+    .json();
+    assert_eq!(answer["status"], 0, "{answer}");
+}
+
+async fn referral_state(server: &Server, referee: &str) -> String {
+    let all = server.running.state.promotions.referrals("").await.unwrap();
+    all.iter()
+        .find(|r| r.referee_id == referee)
+        .map(|r| r.state.clone())
+        .unwrap_or_else(|| "unlinked".into())
+}
+
+async fn the_referral_gift_is_due_exactly_when_500_was_deposited_and_30_days_passed(
+    kind: StoreKind,
+) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let promotions = server.running.state.promotions.clone();
+    let (demo_client, referrer) = demo(&server).await;
+    let invite = demo_client.post("/api/user/invite", json!({})).await;
+    assert_eq!(invite["status"], 0, "{invite}");
+    let code = invite["data"]["code"].as_str().unwrap().to_string();
+    assert_eq!(code.len(), 6);
+    assert_eq!(invite["data"]["rules"]["gift"], "58");
+    let template = demo_client
+        .post("/api/user/invitetemplate", json!({}))
+        .await;
+    assert!(
+        template["data"]["link"].as_str().unwrap().contains(&code),
+        "{template}"
+    );
+
+    // A referee on a device of their own; one registered on the
+    // referrer's own device (self-referral); two on one shared device.
+    let mut own = client_on(&server, "device-referee-1").await;
+    let referee = register_invited(&server, &mut own, "13900000001", &code).await;
+    let mut same = client_on(&server, &demo_client.device_id).await;
+    let selfish = register_invited(&server, &mut same, "13900000002", &code).await;
+    let mut shared = client_on(&server, "device-shared").await;
+    let twin_a = register_invited(&server, &mut shared, "13900000003", &code).await;
+    let mut shared_b = client_on(&server, "device-shared").await;
+    let twin_b = register_invited(&server, &mut shared_b, "13900000004", &code).await;
+    let wait = std::time::Instant::now();
+    while referral_state(&server, &twin_b).await == "unlinked" {
+        promotions.referral_pass().await.unwrap();
+        assert!(
+            wait.elapsed().as_secs() < 10,
+            "the registrations were never linked"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    for id in [&referee, &selfish, &twin_a, &twin_b] {
+        assert_eq!(referral_state(&server, id).await, "pending");
+    }
+    let before = bonus(&server, &referrer).await;
+
+    // 499.99 deposited, 30 days less a millisecond: not due.
+    deposit_for(&server, "13900000001", "499.99").await;
+    for phone in ["13900000002", "13900000003", "13900000004"] {
+        deposit_for(&server, phone, "1000").await;
+    }
+    server.clock.advance(30 * DAY - 1);
+    promotions.referral_pass().await.unwrap();
+    assert_eq!(referral_state(&server, &referee).await, "pending");
+    // 500 deposited, still a millisecond short of 30 days: not due.
+    deposit_for(&server, "13900000001", "0.01").await;
+    promotions.referral_pass().await.unwrap();
+    assert_eq!(referral_state(&server, &referee).await, "pending");
+    assert_eq!(bonus(&server, &referrer).await, before);
+    // Both hold: due, paid once however often the job runs.
+    server.clock.advance(1);
+    promotions.referral_pass().await.unwrap();
+    promotions.referral_pass().await.unwrap();
+    assert_eq!(referral_state(&server, &referee).await, "paid");
+    assert_eq!(
+        bonus(&server, &referrer).await - before,
+        dec!(58),
+        "one gift"
+    );
+    assert_eq!(referral_state(&server, &selfish).await, "refused");
+    assert_eq!(referral_state(&server, &twin_a).await, "refused");
+    assert_eq!(referral_state(&server, &twin_b).await, "refused");
+    // The gift's turnover requirement is twice the gift.
+    let meta: String = sqlx::query_scalar(
+        "SELECT CAST(metadata AS TEXT) FROM events WHERE aggregate_type = 'Wallet' AND CAST(payload AS TEXT) LIKE $1",
+    )
+    .bind(format!("%referral:{referee}%"))
+    .fetch_one(&server.running.state.db.any)
+    .await
+    .unwrap();
+    assert!(meta.contains("116"), "{meta}");
+
+    let client = relogin(&server).await;
+    let invite = client.post("/api/user/invite", json!({})).await;
+    let list = invite["data"]["list"].as_array().unwrap();
+    assert_eq!(list.len(), 4, "{invite}");
+    let paid = list.iter().find(|r| r["state"] == "paid").unwrap();
+    assert_eq!(paid["action"], 1);
+    assert_eq!(paid["bonus"], "58");
+    assert_eq!(paid["username"], "1***1");
+    assert_eq!(invite["data"]["total_bonus"], "58");
     server.stop().await;
 }

@@ -156,6 +156,7 @@ CREATE TABLE IF NOT EXISTS promo_referrals
 (
     referee_id    TEXT   PRIMARY KEY,
     referrer_id   TEXT   NOT NULL,
+    username      TEXT   NOT NULL DEFAULT '',
     code          TEXT   NOT NULL,
     device_id     TEXT   NOT NULL DEFAULT '',
     registered_ms BIGINT NOT NULL,

@@ -31,6 +31,11 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/activity/reissueget", post(reissue_get))
         .route("/api/activity/MedalsNum", post(medals).get(medals))
+        .route("/api/user/invite", post(invite).get(invite))
+        .route(
+            "/api/user/invitetemplate",
+            post(invite_template).get(invite_template),
+        )
         .route("/api/shop/goodslist", post(goods_list).get(goods_list))
         .route("/api/shop/goodsinfo", post(goods_info).get(goods_info))
         .route("/api/shop/buy", post(buy))
@@ -440,4 +445,47 @@ async fn medals(State(state): State<AppState>, member: Member) -> Answer {
         .await?
         .len();
     Ok(ok(json!({"num": num, "received": received})))
+}
+
+// ---------------------------------------------------------------- referrals
+
+fn rules_json(s: &domain::promo::referral::ReferralSettings) -> Value {
+    json!({
+        "min_deposit": s.min_deposit.normalize().to_string(),
+        "gift": s.gift.normalize().to_string(),
+        "days": s.days,
+        "turnover_multiple": s.turnover_multiple.normalize().to_string(),
+    })
+}
+
+/// `user/invite`: the member's invite code, referral records (username,
+/// created, action 1 first deposit / 2 promotion, bonus) and totals.
+async fn invite(State(state): State<AppState>, member: Member) -> Answer {
+    let code = state.promotions.invite_code(&member.user_id).await?;
+    let list = state.promotions.referral_records(&member.user_id).await?;
+    let settings = state.promotions.referral_settings().await?;
+    let total: rust_decimal::Decimal = list
+        .iter()
+        .map(|r| r.bonus.parse::<rust_decimal::Decimal>().unwrap_or_default())
+        .sum();
+    Ok(ok(json!({
+        "code": code,
+        "count": list.len(),
+        "total_bonus": total.normalize().to_string(),
+        "list": list,
+        "rules": rules_json(&settings),
+    })))
+}
+
+/// `user/invitetemplate`: what a member shares: the code, the registration
+/// link (the `action=register` fragment of spec 001 section 2.2 with the
+/// code) and the rules.
+async fn invite_template(State(state): State<AppState>, member: Member) -> Answer {
+    let code = state.promotions.invite_code(&member.user_id).await?;
+    let settings = state.promotions.referral_settings().await?;
+    Ok(ok(json!({
+        "code": code,
+        "link": format!("/#action=register&invite_code={code}"),
+        "rules": rules_json(&settings),
+    })))
 }

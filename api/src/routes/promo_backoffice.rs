@@ -9,6 +9,7 @@ use axum::{Json, Router};
 use commands::promo::PromoFailure;
 use domain::promo::campaign::Campaign;
 use domain::promo::draw::Board;
+use domain::promo::referral::ReferralSettings;
 use domain::promo::shop::Goods;
 use domain::promo::tasks::TaskSettings;
 use domain::staff::Duty;
@@ -32,6 +33,11 @@ pub fn router() -> Router<AppState> {
             "/api/backoffice/promo/campaigns",
             get(campaigns).post(save_campaign),
         )
+        .route(
+            "/api/backoffice/promo/referral",
+            get(referral_settings).post(save_referral_settings),
+        )
+        .route("/api/backoffice/promo/referrals", get(referrals))
         .route("/api/backoffice/promo/fulfilment", get(fulfilment))
         .route("/api/backoffice/promo/fulfilment/ship", post(ship))
 }
@@ -234,4 +240,43 @@ async fn save_campaign(
     let c: Campaign = body(value)?;
     state.promotions.save_campaign(&c, &auth.staff.id).await?;
     Ok(done(json!(c)))
+}
+
+async fn referral_settings(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    Ok(done(json!(state.promotions.referral_settings().await?)))
+}
+
+async fn save_referral_settings(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Json(value): Json<Value>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let s: ReferralSettings = body(value)?;
+    state
+        .promotions
+        .save_referral_settings(&s, &auth.staff.id)
+        .await?;
+    Ok(done(json!(s)))
+}
+
+/// Referrals: pending, paid, refused or all (default).
+async fn referrals(
+    State(state): State<AppState>,
+    auth: StaffAuth,
+    Query(params): Query<StateParams>,
+) -> Staffed {
+    auth.may(Duty::Marketing)?;
+    let wanted = match params.state.as_deref() {
+        None | Some("all") => "",
+        Some(s @ ("pending" | "paid" | "refused")) => s,
+        Some(_) => {
+            return Err(BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                "Invalid request parameters: state",
+            ))
+        }
+    };
+    Ok(done(json!(state.promotions.referrals(wanted).await?)))
 }

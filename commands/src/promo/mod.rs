@@ -65,6 +65,7 @@ macro_rules! transaction {
 
 pub mod activities;
 pub mod draw;
+pub mod referrals;
 pub mod shop;
 pub mod tasks;
 
@@ -145,6 +146,10 @@ impl Promotions {
     pub(crate) async fn pause(&self, attempt: u64) {
         let jitter = (self.now_ms().unsigned_abs() ^ attempt.wrapping_mul(7919)) % 10;
         tokio::time::sleep(Duration::from_millis(3 * attempt.min(20) + jitter)).await;
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        self.backend
     }
 
     fn json_cast(&self) -> &'static str {
@@ -337,9 +342,10 @@ pub const JOBS_EVERY: Duration = Duration::from_secs(10);
 pub const RESERVED_GRACE_MS: i64 = 60_000;
 
 impl Promotions {
-    /// One pass of the promotions job: orders a crash left reserved.
+    /// One pass of the promotions job: orders a crash left reserved,
+    /// referees to link, referrals due.
     pub async fn jobs_pass(&self) -> Result<usize, PromoFailure> {
-        self.settle_reserved(RESERVED_GRACE_MS).await
+        Ok(self.settle_reserved(RESERVED_GRACE_MS).await? + self.referral_pass().await?)
     }
 
     pub async fn run_jobs(

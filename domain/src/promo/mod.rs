@@ -13,6 +13,7 @@
 pub mod campaign;
 pub mod draw;
 pub mod events;
+pub mod referral;
 pub mod shop;
 pub mod tasks;
 
