@@ -48,6 +48,7 @@ const PaymentRoute = lazy(() => import('../features/payments/PaymentRoute').then
 const seasons = () => import('../features/seasons/SeasonPages');
 const SeasonPage = lazy(() => seasons().then((m) => ({ default: m.SeasonPage })));
 const HomeTeamPage = lazy(() => seasons().then((m) => ({ default: m.HomeTeamPage })));
+const PromoRoutePage = lazy(() => import('../features/promo/PromoPages').then((m) => ({ default: m.PromoRoutePage })));
 const BackofficeApp = lazy(() => import('../features/backoffice/BackofficeApp').then((m) => ({ default: m.BackofficeApp })));
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
@@ -137,6 +138,8 @@ function Page() {
       return <SeasonPage key={route.path} path={route.path} />;
     case 'homeTeam':
       return <HomeTeamPage />;
+    case 'promo':
+      return <PromoRoutePage route={route.route} />;
     case 'payments':
       return <PaymentRoute name={route.name} />;
     case 'backoffice': // drawn by App without the member shell

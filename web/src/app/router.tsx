@@ -5,6 +5,7 @@
  */
 import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 import { isSeasonPath } from '../features/seasons/model';
+import { matchPromo, type PromoRoute } from '../features/promo/model';
 
 const listeners = new Set<() => void>();
 
@@ -106,6 +107,7 @@ export type Route =
   | { page: 'season'; path: string }
   | { page: 'homeTeam' }
   | { page: 'payments'; name: PaymentPage }
+  | { page: 'promo'; route: PromoRoute }
   | { page: 'notFound' };
 
 /** Casino pages (features/casino): path segment to catalogue section, and the third-party game types. */
@@ -158,6 +160,9 @@ export function matchRoute(pathname: string, menu: readonly string[]): Route {
   // season pages share one template (features/seasons); the home-team chooser
   if (!second && isSeasonPath(first)) return { page: 'season', path: `/${first}` };
   if (first === 'hometeam' && !second) return { page: 'homeTeam' };
+  // promotions: campaign lists and pages, tasks, prize draw, shop, referrals (features/promo)
+  const promo = matchPromo(first, second, rest.length);
+  if (promo) return { page: 'promo', route: promo };
   if (first === 'setting') {
     const name = SETTING_PAGES.find((p) => p === second);
     return name && rest.length === 0 ? { page: 'setting', name } : { page: 'notFound' };
