@@ -78,6 +78,8 @@ pub struct AppState {
     pub seasons: Arc<commands::seasons::Seasons>,
     /// Deposits, withdrawals, cards, transfers (docs/payments.md).
     pub payments: Arc<commands::payments::Payments>,
+    /// Promotions: sign-in, tasks, prize draw, shop (docs/promotions.md).
+    pub promotions: Arc<commands::promo::Promotions>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -399,7 +401,15 @@ impl AppState {
                 )),
             ))),
         );
+        let promotions = Arc::new(commands::promo::Promotions::new(
+            db.any.clone(),
+            backend(&db),
+            wallets.clone(),
+            vip.clone(),
+            clock.clone(),
+        ));
         Ok(Self {
+            promotions,
             vip,
             casino,
             seasons,
@@ -485,6 +495,12 @@ impl AppState {
                 self.lease(AUTO_CASHOUT_LEASE),
                 stop.clone(),
             )),
+            // Promotions: shop orders a crash left reserved, referrals due.
+            tokio::spawn(
+                self.promotions
+                    .clone()
+                    .run_jobs(self.lease(commands::promo::PROMO_JOBS_LEASE), stop.clone()),
+            ),
             // VIP: levels reached, rebates, salaries, calendar decay.
             tokio::spawn(
                 self.vip
@@ -536,6 +552,7 @@ impl AppState {
             .merge(routes::report::router())
             .merge(routes::vip::router())
             .merge(routes::payments::router())
+            .merge(routes::promo::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,
@@ -548,6 +565,7 @@ impl AppState {
             .merge(routes::backoffice_audit::router())
             .merge(routes::seasons::staff_router())
             .merge(routes::payments_backoffice::router())
+            .merge(routes::promo_backoffice::router())
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())

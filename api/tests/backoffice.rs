@@ -35,7 +35,62 @@ fn endpoints() -> Vec<(
         "marketing",
     ];
     const FINANCE: &[&str] = &["finance", "admin"];
+    const MARKETING: &[&str] = &["marketing", "admin"];
     vec![
+        ("GET", "/api/backoffice/promo/tasks", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/tasks",
+            Some(json!({"signin": [], "tasks": [], "turnover_multiple": "1"})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/task-claims", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/task-claims/review",
+            Some(json!({"reference": "none", "approve": true})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/board", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/board",
+            Some(json!({"prizes": [], "period": "day", "turnover_multiple": "1"})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/goods", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/goods",
+            Some(json!({"id": 0, "name": "", "kind": "cash", "points": "0", "stock": 0})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/campaigns", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/campaigns",
+            Some(
+                json!({"id": 5, "slug": "x", "pages": {}, "start_ms": 0, "end_ms": 1,
+                        "repeat": "once", "rule": {"type": "turnover", "tiers": []},
+                        "turnover_multiple": "1"}),
+            ),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/referral", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/referral",
+            Some(json!({"min_deposit": "500", "gift": "0", "days": 30, "turnover_multiple": "2"})),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/promo/referrals", None, MARKETING),
+        ("GET", "/api/backoffice/promo/fulfilment", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/promo/fulfilment/ship",
+            Some(json!({"source": "order", "id": "none"})),
+            MARKETING,
+        ),
         ("GET", "/api/backoffice/me", None, ANY),
         ("GET", "/api/backoffice/counter-offers", None, QUEUE),
         (

@@ -42,6 +42,7 @@ pub mod metrics;
 pub mod nodes;
 pub mod notify;
 pub mod payments;
+pub mod promo;
 pub mod seasons;
 pub mod sessions;
 pub mod settlement;

@@ -21,6 +21,8 @@
 //!   USDT rules, amount limits and the payment codes.
 //! - `swarm/`: the pure core of the Swarm-style data protocol: request
 //!   envelope, `get` queries run against the catalogue, push diffs.
+//! - `promo/`: promotions (sign-in, tasks, prize draw, shop, campaigns,
+//!   referrals).
 //! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
 //!   launch-mode rules and the demo games' mathematics.
 
@@ -33,6 +35,7 @@ pub mod freebet;
 pub mod money;
 pub mod odds;
 pub mod payment;
+pub mod promo;
 pub mod result;
 pub mod season;
 pub mod staff;

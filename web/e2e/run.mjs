@@ -611,6 +611,73 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'vip-mbdetails.png'), fullPage: true });
     },
   },
+  // --- Promotions (issue 13): daily sign-in, prize draw, points shop, referral popups.
+  {
+    name: 'Promotions: a member signs in daily, draws a prize and buys a shop item with points',
+    async run(page, baseUrl) {
+      // 20,000 of valid turnover earns 200 M currency (DEMO=1: POST /api/dev/vip/activity)
+      const username = `promo${Date.now().toString(36)}`;
+      const res = await page.request.post(new URL('api/dev/vip/activity', baseUrl).href,
+        { data: { username, password: 'promo12345', turnover: '20000' } });
+      const json = await res.json();
+      if (json.status !== 0) throw new Error(`dev/vip/activity: ${JSON.stringify(json)}`);
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, username, 'promo12345');
+      // daily sign-in on /novicetask: day 1 of the streak, the button turns to "signed in today"
+      await page.goto(new URL('/novicetask', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      const signIn = byTestId(page, 'promo-signin-button');
+      await signIn.waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-tasks.png'), fullPage: true });
+      await signIn.click();
+      await byTestId(page, 'promo-message-popup').filter({ hasText: ZHH['promo.signed'].split('{')[0] })
+        .waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-signed-in.png') });
+      await byTestId(page, 'promo-popup-ok').click();
+      await page.locator('[data-testid=promo-signin-button]:disabled').waitFor({ timeout: TIMEOUT_MS });
+      // the daily sign-in task is now claimable: receive it
+      const claim = page.locator('[data-testid=promo-claim-1]:enabled');
+      await claim.waitFor({ timeout: TIMEOUT_MS });
+      await claim.click();
+      await byTestId(page, 'promo-message-popup').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'promo-popup-ok').click();
+      await page.screenshot({ path: resolve(SHOTS, 'promo-task-received.png'), fullPage: true });
+      // the prize draw: a board of 8, one draw, the result in the prize-draw popup
+      await page.goto(new URL('/prizedraw', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-prize-8').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-draw-board.png'), fullPage: true });
+      await byTestId(page, 'promo-draw-button').click();
+      const result = byTestId(page, 'promo-draw-result');
+      await result.waitFor({ timeout: TIMEOUT_MS });
+      const text = await result.innerText();
+      if (!text.startsWith(ZHH['promo.draw_won'].split('{')[0])) throw new Error(`draw: ${text}`);
+      await page.screenshot({ path: resolve(SHOTS, 'promo-draw-won.png') });
+      await byTestId(page, 'promo-popup-ok').click();
+      await byTestId(page, 'promo-drawn').waitFor({ timeout: TIMEOUT_MS });
+      // the shop: 200 M currency, the 100-point item, 100 left
+      await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-points').filter({ hasText: '200' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-shop.png'), fullPage: true });
+      await byTestId(page, 'promo-buy-1').click();
+      await byTestId(page, 'promo-message-popup').filter({ hasText: '100' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-shop-bought.png') });
+      await byTestId(page, 'promo-popup-ok').click();
+      await byTestId(page, 'promo-points').filter({ hasText: '100' }).waitFor({ timeout: TIMEOUT_MS });
+      // referrals: the invite code, the rules and records popups
+      await page.goto(new URL('/recommendedgift', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-invite-code').filter({ hasText: /^[A-Z0-9]{6}$/ }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'promo-rules').click();
+      await byTestId(page, 'promo-rules-popup').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-referral-rules.png') });
+      await byTestId(page, 'promo-popup-ok').click();
+      await byTestId(page, 'promo-records').click();
+      await byTestId(page, 'promo-records-popup').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'promo-popup-ok').click();
+      await page.goto(new URL('/preferential', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-list').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-list.png'), fullPage: true });
+    },
+  },
   // --- Casino (issue 18): real mode through the seamless wallet, fun mode as a visitor.
   {
     name: 'casino: log in, open a slot in real mode, spin, see the header balance move',

@@ -9,6 +9,8 @@ pub mod health;
 pub mod partner;
 pub mod payments;
 pub mod payments_backoffice;
+pub mod promo;
+pub mod promo_backoffice;
 pub mod report;
 pub mod seasons;
 pub mod sport;

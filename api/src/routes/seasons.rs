@@ -43,11 +43,8 @@ pub fn router() -> Router<AppState> {
             post(rank_info).get(rank_info),
         )
         .route("/api/vipsystem/getseasonbonus", post(rank_claim))
-        .route(
-            "/api/activity/actinfo",
-            post(activity_info).get(activity_info),
-        )
-        .route("/api/activity/main", post(activity_main))
+    // activity/actinfo and activity/main dispatch on aid in
+    // routes::promo (aid 13 comes back here).
 }
 
 pub fn staff_router() -> Router<AppState> {
@@ -147,6 +144,22 @@ fn aid13(body: &RankBody) -> Result<(), ApiError> {
     match body.aid.as_ref().and_then(number) {
         Some(13) => Ok(()),
         _ => Err(bad_params("aid (13)")),
+    }
+}
+
+/// `activity/actinfo` and `activity/main` with aid 13, from the promotions
+/// dispatcher (which reads the body as JSON first).
+pub(crate) async fn activity_13(
+    state: AppState,
+    member: Member,
+    body: Value,
+    main: bool,
+) -> Answer {
+    let body: RankBody = serde_json::from_value(body).map_err(|_| bad_params("body"))?;
+    if main {
+        activity_main(State(state), member, Payload(body)).await
+    } else {
+        activity_info(State(state), member, Payload(body)).await
     }
 }
 

@@ -66,7 +66,17 @@ const READS: &[&str] = &[
     "/api/vipsystem/seasoninfo",
     "/api/vipsystem/seasonbonusinfo",
     "/api/vipsystem/seasontaskbonusinfo",
+    // Promotions: reads the pages repeat after a claim, draw or purchase
+    // (docs/promotions.md).
+    "/api/activity/index",
     "/api/activity/actinfo",
+    "/api/activity/gettasklist",
+    "/api/activity/reissuelist",
+    "/api/activity/MedalsNum",
+    "/api/shop/goodslist",
+    "/api/shop/goodsinfo",
+    "/api/user/invite",
+    "/api/user/invitetemplate",
 ];
 
 pub struct Transport {

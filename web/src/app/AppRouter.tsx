@@ -63,6 +63,7 @@ const RENDERERS: Record<Exclude<Screen, 'fallback'>, () => Promise<Render>> = {
     return r.page === 'section' ? <EmptyState /> : null;
   }),
   payments: () => import('../features/payments/PaymentRoute').then((m) => (r) => (r.page === 'payments' ? <m.PaymentRoute name={r.name} /> : null)),
+  promo: () => import('../features/promo/PromoPages').then((m) => (r) => (r.page === 'promo' ? <m.PromoRoutePage route={r.route} /> : null)),
   backoffice: () => import('../features/backoffice/BackofficeApp').then((m) => () => <m.BackofficeApp />),
 };
 

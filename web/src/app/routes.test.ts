@@ -33,7 +33,7 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/virtualsports/VirtualFootball', { page: 'sport', section: 'virtualsports', sportAlias: 'VirtualFootball' }],
   ['/casino', { page: 'casino', section: 'casino' }],
   ['/live-casino', { page: 'casino', section: 'live-casino' }],
-  ['/promo/news', NOT_FOUND],
+  ['/promo/news', { page: 'promo', route: { name: 'campaign', slug: 'news' } }],
   // messages and user centre
   ['/messages', { page: 'messages' }],
   ['/usercenter', { page: 'usercenter' }],
@@ -73,7 +73,7 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/scores', { page: 'scores' }],
   ['/scores/12', { page: 'scores', id: 12 }],
   ['/betdata', NOT_FOUND],
-  ['/recommendedgift', NOT_FOUND],
+  ['/recommendedgift', { page: 'promo', route: { name: 'recommendedgift' } }],
   ['/helpcenter', NOT_FOUND],
   ['/catmin', { page: 'casino', section: 'catmin' }],
   ['/PPSlots', { page: 'casino', section: 'ppslots' }],
@@ -83,14 +83,19 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/history/bets', { page: 'historyBets' }],
   ['/history/bet/abc-1', { page: 'historyBet', id: 'abc-1' }],
   ['/thirdparty/8pb', { page: 'casino', section: 'thirdparty', type: '8pb' }],
-  ['/novicetask', NOT_FOUND],
+  ['/novicetask', { page: 'promo', route: { name: 'novicetask' } }],
   ['/downpage', NOT_FOUND],
   ['/prematchTokyo', NOT_FOUND],
   ['/page/help-root-eng/terms', NOT_FOUND],
   ['/old/', NOT_FOUND],
-  // promotions (no campaign pages in this product yet)
-  ['/preferential', NOT_FOUND],
-  ['/preferentialin', NOT_FOUND],
+  // promotions: the lists, the named campaign pages (one template), pages of this product
+  ['/preferential', { page: 'promo', route: { name: 'list' } }],
+  ['/preferentialin', { page: 'promo', route: { name: 'list' } }],
+  ...['actione', 'actitwo', 'acti3', 'acti4', 'europeanCup2021', 'europeanCupShare', 'europeanCup11People',
+    'actithree', 'actifour', 'actifive', 'actisix', 'saveMoney', 'backWater', 'usdtDeposit', 'newDeposit2025']
+    .map((slug): [string, Route] => [`/${slug}`, { page: 'promo', route: { name: 'campaign', slug } }]),
+  ['/prizedraw', { page: 'promo', route: { name: 'prizedraw' } }],
+  ['/shop', { page: 'promo', route: { name: 'shop' } }],
   // seasons
   ['/s1SeasonEn', { page: 'season', path: '/s1SeasonEn' }],
   ['/seasonMissionEn', { page: 'season', path: '/seasonMissionEn' }],

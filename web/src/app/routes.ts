@@ -8,6 +8,7 @@
  */
 import { matchRoutes, type Params, type RouteObject } from 'react-router';
 import { isSeasonPath } from '../features/seasons/model';
+import { CAMPAIGN_PATHS, PROMO_LISTS, PROMO_PAGES, matchPromo, type PromoRoute } from '../features/promo/model';
 
 /** Sections reachable even when not in main_menu_order (spec section 2). */
 export const ALWAYS_ALLOWED = ['today', 'esports', 'virtualsports'];
@@ -51,11 +52,12 @@ export type Route =
   | { page: 'season'; path: string }
   | { page: 'homeTeam' }
   | { page: 'payments'; name: PaymentPage }
+  | { page: 'promo'; route: PromoRoute }
   | { page: 'notFound' };
 
 /** The lazily loaded feature chunk that draws a route ('fallback': the 'Page not found' page, in the entry chunk). */
 export type Screen =
-  | 'home' | 'sport' | 'account' | 'history' | 'messages' | 'vip' | 'casino' | 'seasons' | 'payments' | 'backoffice' | 'fallback';
+  | 'home' | 'sport' | 'account' | 'history' | 'messages' | 'vip' | 'casino' | 'seasons' | 'payments' | 'promo' | 'backoffice' | 'fallback';
 
 export interface RouteSpec {
   path: string;
@@ -170,9 +172,25 @@ export const ROUTE_TABLE: RouteSpec[] = [
   fixed('/hometeam', 'seasons', { page: 'homeTeam' }),
   // the staff back office reads the rest of its path itself (features/backoffice/roles.ts)
   fixed('/backoffice/*', 'backoffice', { page: 'backoffice' }),
+  // promotions (features/promo): campaign lists, named campaign pages and /promo/{news} on one template,
+  // tasks and sign-in, the prize draw, the shop, referrals
+  {
+    path: '/promo/:news', screen: 'promo',
+    resolve: (params) => {
+      const route = matchPromo('promo', params.news, 0);
+      return route ? { page: 'promo', route } : NOT_FOUND;
+    },
+  },
+  ...[...PROMO_LISTS, ...CAMPAIGN_PATHS, ...PROMO_PAGES].map((name): RouteSpec => ({
+    path: `/${name}`, screen: 'promo',
+    resolve: () => {
+      const route = matchPromo(name, undefined, 0);
+      return route ? { page: 'promo', route } : NOT_FOUND;
+    },
+  })),
   // named by the spec, no screen in this product yet: the fallback page
-  ...['/promo/:news', '/news', '/news/:id', '/betdata', '/recommendedgift', '/helpcenter', '/demo', '/novicetask',
-    '/downpage', '/prematchTokyo', '/page/:helpRoot/:title', '/old/*', '/preferential', '/preferentialin'].map(fallback),
+  ...['/news', '/news/:id', '/betdata', '/helpcenter', '/demo',
+    '/downpage', '/prematchTokyo', '/page/:helpRoot/:title', '/old/*'].map(fallback),
   {
     // one segment: a season page, a configured main-menu section without a screen, or nothing
     path: '/:segment', screen: 'seasons',

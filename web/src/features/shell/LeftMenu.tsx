@@ -4,6 +4,7 @@ import { selectBalanceView } from '../balance/selectors';
 import { selectBrand } from '../config/selectors';
 import { LanguageSwitcher } from '../i18n/LanguageSwitcher';
 import { useT } from '../i18n/useT';
+import { selectLanguage } from '../i18n/selectors';
 import { selectDisplayName, selectLoggedIn, selectProfile } from '../session/selectors';
 import { sessionActions } from '../session/sessionSlice';
 import { uiActions } from './uiSlice';
@@ -11,6 +12,7 @@ import { uiActions } from './uiSlice';
 /** Left menu (spec 001 section 2.4): login and register for guests; the member card otherwise. */
 export function LeftMenu() {
   const t = useT();
+  const lang = useAppSelector(selectLanguage);
   const dispatch = useAppDispatch();
   const open = useAppSelector((s) => s.ui.drawerOpen);
   const loggedIn = useAppSelector(selectLoggedIn);
@@ -60,6 +62,11 @@ export function LeftMenu() {
             <Link href="/setting/changenickname" onClick={close}>{t('settings.change_nickname')}</Link>
             <Link href="/seasonMissionEn" onClick={close} data-testid="menu-season">{t('season.menu')}</Link>
             <Link href="/hometeam" onClick={close} data-testid="menu-hometeam">{t('hometeam.title')}</Link>
+            <Link href="/novicetask" onClick={close} data-testid="menu-tasks">{t('promo.tasks')}</Link>
+            <Link href="/prizedraw" onClick={close} data-testid="menu-draw">{t('promo.draw')}</Link>
+            <Link href="/shop" onClick={close} data-testid="menu-shop">{t('promo.shop')}</Link>
+            <Link href={lang === 'zhh' ? '/preferential' : '/preferentialin'} onClick={close} data-testid="menu-promotions">{t('promo.menu')}</Link>
+            <Link href="/recommendedgift" onClick={close} data-testid="menu-referral">{t('promo.referral')}</Link>
             <button type="button" className="drawer__logout" data-testid="menu-logout"
               onClick={() => dispatch(sessionActions.logoutRequested())}>{t('menu.logout')}</button>
           </nav>
