@@ -21,6 +21,8 @@
 //!   USDT rules, amount limits and the payment codes.
 //! - `swarm/`: the pure core of the Swarm-style data protocol: request
 //!   envelope, `get` queries run against the catalogue, push diffs.
+//! - `content`: notices, banners, covers, popups, news and help pages, campaign
+//!   segments, and which events write a message to the inbox.
 //! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
 //!   launch-mode rules and the demo games' mathematics.
 
@@ -28,6 +30,7 @@ pub mod account;
 pub mod bet;
 pub mod casino;
 pub mod catalogue;
+pub mod content;
 pub mod errors;
 pub mod freebet;
 pub mod money;
