@@ -11,6 +11,7 @@ import { Footer } from '../features/shell/Footer';
 import { BetslipLauncher } from '../features/betslip/BetslipLauncher';
 import { WinningTips } from '../features/realtime/WinningTips';
 import { LiveChat } from '../features/livechat/LiveChat';
+import { DownloadBanner, RuntimePopups } from '../features/content/RuntimePopups';
 import { configActions } from '../features/config/configSlice';
 import { selectMainMenu } from '../features/config/selectors';
 import { useT } from '../features/i18n/useT';
@@ -48,6 +49,12 @@ const PaymentRoute = lazy(() => import('../features/payments/PaymentRoute').then
 const seasons = () => import('../features/seasons/SeasonPages');
 const SeasonPage = lazy(() => seasons().then((m) => ({ default: m.SeasonPage })));
 const HomeTeamPage = lazy(() => seasons().then((m) => ({ default: m.HomeTeamPage })));
+const content = () => import('../features/content/ContentPages');
+const NewsList = lazy(() => content().then((m) => ({ default: m.NewsList })));
+const NewsDetail = lazy(() => content().then((m) => ({ default: m.NewsDetail })));
+const HelpCenter = lazy(() => content().then((m) => ({ default: m.HelpCenter })));
+const HelpPage = lazy(() => content().then((m) => ({ default: m.HelpPage })));
+const DownPage = lazy(() => content().then((m) => ({ default: m.DownPage })));
 const BackofficeApp = lazy(() => import('../features/backoffice/BackofficeApp').then((m) => ({ default: m.BackofficeApp })));
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
@@ -79,6 +86,7 @@ export function App() {
   const nativeApp = isNativeApp();
   return (
     <div className={nativeApp ? 'app app--native' : 'app'}>
+      {!nativeApp && <DownloadBanner />}
       {!nativeApp && <Header />}
       <MainMenu />
       <main className="content">
@@ -95,6 +103,7 @@ export function App() {
       )}
       <BetslipLauncher visible={SLIP_PAGES.includes(matchRoute(pathname, menu).page)} />
       <Popups />
+      <RuntimePopups />
       <WinningTips />
       <LiveChat floating={!nativeApp} />
       <NoticeToast />
@@ -129,6 +138,16 @@ function Page() {
       return <HistoryBetPage id={route.id} />;
     case 'messages':
       return <MessagesPage />;
+    case 'news':
+      return <NewsList />;
+    case 'newsDetail':
+      return <NewsDetail key={route.id} id={route.id} />;
+    case 'helpcenter':
+      return <HelpCenter />;
+    case 'helpPage':
+      return <HelpPage key={`${route.lang}/${route.slug}`} lang={route.lang} slug={route.slug} />;
+    case 'downpage':
+      return <DownPage />;
     case 'honor':
       return <HallOfHonor sub={route.sub} />;
     case 'casino':

@@ -101,6 +101,11 @@ export type Route =
   | { page: 'historyBet'; id: string }
   | { page: 'backoffice' }
   | { page: 'messages' }
+  | { page: 'news' }
+  | { page: 'newsDetail'; id: number }
+  | { page: 'helpcenter' }
+  | { page: 'helpPage'; lang: string; slug: string }
+  | { page: 'downpage' }
   | { page: 'honor'; sub: 'main' | 'growup' | 'mbdetails' | 'newhonor' }
   | { page: 'casino'; section: string; type?: string }
   | { page: 'season'; path: string }
@@ -174,6 +179,8 @@ export function matchRoute(pathname: string, menu: readonly string[]): Route {
     return { page: 'notFound' };
   }
   if (first === 'messages') return second ? { page: 'notFound' } : { page: 'messages' };
+  const content = matchContent(first, second, rest);
+  if (content) return content;
   if (first === 'hallofhonor') {
     if (!second) return { page: 'honor', sub: 'main' };
     const sub = (['growup', 'mbdetails', 'newhonor'] as const).find((s) => s === second);
@@ -194,6 +201,24 @@ export function matchRoute(pathname: string, menu: readonly string[]): Route {
   }
   if (sectionAllowed(first, menu)) return { page: 'section', section: first };
   return { page: 'notFound' };
+}
+
+/** News, help and the download page (spec 001 section 2.1; features/content). */
+function matchContent(first: string, second: string | undefined, rest: string[]): Route | null {
+  if (first === 'news') {
+    if (!second) return { page: 'news' };
+    const id = toId(second);
+    return id && rest.length === 0 ? { page: 'newsDetail', id } : { page: 'notFound' };
+  }
+  if (first === 'helpcenter') return second ? { page: 'notFound' } : { page: 'helpcenter' };
+  if (first === 'downpage') return second ? { page: 'notFound' } : { page: 'downpage' };
+  if (first === 'page') {
+    const lang = second?.startsWith('help-root-') ? second.slice('help-root-'.length) : '';
+    const slug = rest[0] ?? '';
+    if (/^[a-z]{2,8}$/.test(lang) && rest.length === 1 && /^[\w-]{1,64}$/.test(slug)) return { page: 'helpPage', lang, slug };
+    return { page: 'notFound' };
+  }
+  return null;
 }
 
 const toId = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(text) : null);
