@@ -28,7 +28,10 @@ export function Marquee() {
   const seconds = Math.max(12, Math.round(text.length / 4));
   return (
     <div className="marquee" role="marquee" aria-label={t('content.notices')} data-testid="marquee">
-      <span className="marquee__icon" aria-hidden="true">📢</span>
+      <svg className="marquee__icon" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2"
+        strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <path d="M3 11v2a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1z" /><path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" />
+      </svg>
       <div className="marquee__track">
         <span className="marquee__text" style={{ animationDuration: `${seconds}s` }} data-testid="marquee-text">{text}</span>
       </div>
