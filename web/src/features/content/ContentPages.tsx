@@ -145,20 +145,23 @@ export function IndexBanners() {
   const lang = useAppSelector((s) => s.i18n.lang) ?? 'zhh';
   const list = useLoad(() => fetchIndexBanners(lang), [lang]);
   const [at, setAt] = useState(0);
+  const [broken, setBroken] = useState<number[]>([]);
+  const shown = (list ?? []).filter((b) => !broken.includes(b.id));
   useEffect(() => {
-    if (!list || list.length < 2) return;
-    const timer = setInterval(() => setAt((n) => (n + 1) % list.length), 5000);
+    if (shown.length < 2) return;
+    const timer = setInterval(() => setAt((n) => n + 1), 5000);
     return () => clearInterval(timer);
-  }, [list]);
-  if (!list || list.length === 0) return null;
-  const banner: BannerItem = list[at % list.length]!;
-  const img = <img className="banners__img" src={banner.img} alt={banner.title} />;
+  }, [shown.length]);
+  if (shown.length === 0) return null;
+  const banner: BannerItem = shown[at % shown.length]!;
+  // an image that does not load leaves the rotation instead of showing a broken frame
+  const img = <img className="banners__img" src={banner.img} alt={banner.title} onError={() => setBroken((b) => [...b, banner.id])} />;
   return (
     <div className="banners" data-testid="index-banners">
       {banner.link ? <Link href={banner.link}>{img}</Link> : img}
-      {list.length > 1 && (
+      {shown.length > 1 && (
         <div className="banners__dots">
-          {list.map((b, i) => <button key={b.id} type="button" aria-label={b.title || String(i + 1)} className={i === at % list.length ? 'dot is-active' : 'dot'} onClick={() => setAt(i)} />)}
+          {shown.map((b, i) => <button key={b.id} type="button" aria-label={b.title || String(i + 1)} className={i === at % shown.length ? 'dot is-active' : 'dot'} onClick={() => setAt(i)} />)}
         </div>
       )}
     </div>
