@@ -80,6 +80,10 @@ pub struct AppState {
     pub payments: Arc<commands::payments::Payments>,
     /// Promotions: sign-in, tasks, prize draw, shop (docs/promotions.md).
     pub promotions: Arc<commands::promo::Promotions>,
+    /// The member inbox and its process manager (docs/content.md).
+    pub inbox: Arc<commands::inbox::Inbox>,
+    /// Notices, banners, covers, popups, news, help, campaigns.
+    pub content: Arc<commands::content::ContentService>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -408,12 +412,23 @@ impl AppState {
             vip.clone(),
             clock.clone(),
         ));
+        let inbox = Arc::new(commands::inbox::Inbox::new(
+            db.any.clone(),
+            backend(&db),
+            clock.clone(),
+        ));
+        let content = Arc::new(commands::content::ContentService::new(
+            db.any.clone(),
+            clock.clone(),
+        ));
         Ok(Self {
             promotions,
             vip,
             casino,
             seasons,
             payments,
+            inbox,
+            content,
             client_logs,
             config: Arc::new(config),
             db,
@@ -471,6 +486,12 @@ impl AppState {
                 self.seasons
                     .clone()
                     .run_progress(self.lease(commands::seasons::PROGRESS_LEASE), stop.clone()),
+            ),
+            // The inbox written from payment, claim and reward events.
+            tokio::spawn(
+                self.inbox
+                    .clone()
+                    .run(self.lease(commands::inbox::INBOX_LEASE), stop.clone()),
             ),
             // Settlement tasks and interrupted placements.
             tokio::spawn(
@@ -553,6 +574,7 @@ impl AppState {
             .merge(routes::vip::router())
             .merge(routes::payments::router())
             .merge(routes::promo::router())
+            .merge(routes::content::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,
@@ -566,6 +588,7 @@ impl AppState {
             .merge(routes::seasons::staff_router())
             .merge(routes::payments_backoffice::router())
             .merge(routes::promo_backoffice::router())
+            .merge(routes::content_backoffice::router())
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())

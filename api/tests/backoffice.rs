@@ -235,6 +235,42 @@ fn endpoints() -> Vec<(
             Some(json!({"value": "6222020000000000", "reason": "matrix"})),
             FINANCE,
         ),
+        ("GET", "/api/backoffice/content/notice", None, MARKETING),
+        ("GET", "/api/backoffice/content/banner", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/content/notice",
+            Some(json!({"content": "matrix notice"})),
+            MARKETING,
+        ),
+        (
+            "POST",
+            "/api/backoffice/content/popup/preview",
+            Some(json!({"title": "t", "content": "c"})),
+            MARKETING,
+        ),
+        (
+            "POST",
+            "/api/backoffice/content/notice/1",
+            Some(json!({"content": "matrix edit"})),
+            MARKETING,
+        ),
+        (
+            "POST",
+            "/api/backoffice/content/news/1/delete",
+            None,
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/campaigns", None, MARKETING),
+        (
+            "POST",
+            "/api/backoffice/campaigns",
+            Some(
+                json!({"title": "t", "content": "c", "segment": {"type": "users", "usernames": ["demo"]}}),
+            ),
+            MARKETING,
+        ),
+        ("GET", "/api/backoffice/content-audit", None, MARKETING),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         (
             "POST",

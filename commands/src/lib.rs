@@ -18,6 +18,10 @@
 //! - `desk`: the results desk (staff result entry, correction and voids).
 //! - `unresulted`: the scheduled void of selections that never got a result.
 //! - `casino/`: the casino catalogue, launch tokens and the seamless wallet.
+//! - `inbox`: the member inbox and the process manager that writes it from
+//!   payment, claim and reward events (exactly once per source event).
+//! - `content`: notices, banners, covers, popups, news, help pages and
+//!   campaign messages to segments, with an audit row per staff change.
 //! - `payments/`: deposits, the provider port and sandbox, withdrawals,
 //!   bank cards, game-wallet transfers, payment reports.
 
@@ -29,12 +33,14 @@ pub mod cashout;
 pub mod casino;
 pub mod clock;
 pub mod codes;
+pub mod content;
 pub mod db;
 pub mod desk;
 pub mod framework;
 pub mod freebets;
 pub mod guards;
 pub mod ids;
+pub mod inbox;
 pub mod lease;
 pub mod limits;
 pub mod live;

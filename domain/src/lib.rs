@@ -23,6 +23,8 @@
 //!   envelope, `get` queries run against the catalogue, push diffs.
 //! - `promo/`: promotions (sign-in, tasks, prize draw, shop, campaigns,
 //!   referrals).
+//! - `content`: notices, banners, covers, popups, news and help pages, campaign
+//!   segments, and which events write a message to the inbox.
 //! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
 //!   launch-mode rules and the demo games' mathematics.
 
@@ -30,6 +32,7 @@ pub mod account;
 pub mod bet;
 pub mod casino;
 pub mod catalogue;
+pub mod content;
 pub mod errors;
 pub mod freebet;
 pub mod money;

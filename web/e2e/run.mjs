@@ -849,6 +849,66 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'pay-withdraw-progress.png') });
     },
   },
+  {
+    name: 'marketing publishes a notice and a message; a member reads them in the marquee and the inbox',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const stamp = String(Date.now()).slice(-6);
+      const notice = `E2E notice ${stamp}: the World Cup starts soon`;
+      const title = `E2E message ${stamp}`;
+      // the marketing desk: a notice (previewed, then saved) and an inbox message to demo
+      const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/content', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('marketing');
+        await byTestId(desk, 'bo-password').fill('marketing1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await desk.locator('[data-testid=bo-role][data-role=marketing]').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-content-form').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-content-f-content').fill(notice);
+        await byTestId(desk, 'bo-content-preview').click();
+        await byTestId(desk, 'bo-content-preview-box').filter({ hasText: notice }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-content-notice.png'), fullPage: true });
+        await byTestId(desk, 'bo-content-save').click();
+        await byTestId(desk, 'bo-content-list').filter({ hasText: notice }).waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-content-tab-campaigns').click();
+        await byTestId(desk, 'bo-campaign-title').fill(title);
+        await byTestId(desk, 'bo-campaign-content').fill('Your weekly tip: check the live section.');
+        await byTestId(desk, 'bo-campaign-segment').selectOption('users');
+        await byTestId(desk, 'bo-campaign-usernames').fill('demo');
+        await byTestId(desk, 'bo-campaign-send').click();
+        await byTestId(desk, 'bo-campaign-done').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-campaign-list').filter({ hasText: title }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-content-campaign.png'), fullPage: true });
+      } finally {
+        await staff.close();
+      }
+      // the member: the notice in the header marquee, the message in the inbox with the unread count
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'marquee-text').filter({ hasText: notice }).waitFor({ timeout: TIMEOUT_MS });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      const badge = byTestId(page, 'unread-count');
+      await badge.filter({ hasText: /\d/ }).waitFor({ timeout: TIMEOUT_MS });
+      const unread = async () => { const text = (await badge.textContent()) ?? '0'; return text === '99+' ? 100 : Number(text); };
+      const before = await unread();
+      await page.screenshot({ path: resolve(SHOTS, 'content-marquee.png') });
+      await byTestId(page, 'header-messages').click();
+      await byTestId(page, 'messages-page').waitFor({ timeout: TIMEOUT_MS });
+      const message = page.locator('.msg.is-unread').filter({ hasText: title });
+      await message.waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'content-inbox.png') });
+      await message.locator('.msg__head').click();
+      await byTestId(page, 'message-body').filter({ hasText: 'weekly tip' }).waitFor({ timeout: TIMEOUT_MS });
+      if (before < 100) {
+        await page.waitForFunction((was) => {
+          const el = document.querySelector('[data-testid=unread-count]');
+          return (el ? Number(el.textContent) : 0) === was - 1;
+        }, before, { timeout: TIMEOUT_MS });
+      }
+      await page.screenshot({ path: resolve(SHOTS, 'content-inbox-read.png') });
+    },
+  },
 ];
 
 /**

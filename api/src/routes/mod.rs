@@ -4,6 +4,8 @@ pub mod account;
 pub mod auth;
 pub mod backoffice;
 pub mod backoffice_audit;
+pub mod content;
+pub mod content_backoffice;
 pub mod dev;
 pub mod health;
 pub mod partner;

@@ -67,7 +67,11 @@ struct UserInfo {
 
 async fn user_info(State(state): State<AppState>, member: Member) -> Answer<UserInfo> {
     let account = state.accounts.load(&member.user_id).await?;
-    let (_, unread) = state.accounts.messages(&member.user_id).await?;
+    let unread = state
+        .inbox
+        .unread(&member.user_id)
+        .await
+        .map_err(|e| ApiError::Internal(e.0))?;
     let profile = account
         .profile
         .as_ref()
@@ -378,8 +382,13 @@ async fn address(State(state): State<AppState>, member: Member) -> Answer<Value>
 #[derive(Deserialize, Default)]
 struct MessageBody {
     id: Option<Value>,
+    /// POST: "read" (the default), "readall" or "delete".
+    action: Option<String>,
 }
 
+/// `user/messages` (docs/content.md): GET lists; POST `{id}` marks one
+/// read, `{action: "readall"}` marks all read, `{id, action: "delete"}`
+/// deletes one. Every answer is the list and the unread count after it.
 async fn messages(
     State(state): State<AppState>,
     member: Member,
@@ -388,15 +397,43 @@ async fn messages(
 ) -> Answer<Value> {
     let id = body.id.as_ref().and_then(|v| match v {
         Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.parse().ok(),
+        Value::String(s) => s.trim().parse().ok(),
         _ => None,
     });
+    let internal = |e: commands::inbox::InboxError| ApiError::Internal(e.0);
     if method == Method::POST {
-        if let Some(id) = id {
-            state.accounts.mark_read(&member.user_id, id).await?;
+        let bad = || ApiError::with_message(-70009, "Invalid request parameters: id");
+        match body.action.as_deref().unwrap_or("read") {
+            "read" => {
+                let id = id.ok_or_else(bad)?;
+                state
+                    .inbox
+                    .mark_read(&member.user_id, Some(id))
+                    .await
+                    .map_err(internal)?;
+            }
+            "readall" => state
+                .inbox
+                .mark_read(&member.user_id, None)
+                .await
+                .map_err(internal)?,
+            "delete" => {
+                let id = id.ok_or_else(bad)?;
+                state
+                    .inbox
+                    .delete(&member.user_id, id)
+                    .await
+                    .map_err(internal)?;
+            }
+            _ => {
+                return Err(ApiError::with_message(
+                    -70009,
+                    "Invalid request parameters: action",
+                ))
+            }
         }
     }
-    let (list, unread) = state.accounts.messages(&member.user_id).await?;
+    let (list, unread) = state.inbox.list(&member.user_id).await.map_err(internal)?;
     Ok(ok(json!({ "list": list, "unread_count": unread })))
 }
 

@@ -63,6 +63,13 @@ const RENDERERS: Record<Exclude<Screen, 'fallback'>, () => Promise<Render>> = {
     return r.page === 'section' ? <EmptyState /> : null;
   }),
   payments: () => import('../features/payments/PaymentRoute').then((m) => (r) => (r.page === 'payments' ? <m.PaymentRoute name={r.name} /> : null)),
+  content: () => import('../features/content/ContentPages').then((m) => (r) => {
+    if (r.page === 'news') return <m.NewsList />;
+    if (r.page === 'newsDetail') return <m.NewsDetail key={r.id} id={r.id} />;
+    if (r.page === 'helpcenter') return <m.HelpCenter />;
+    if (r.page === 'helpPage') return <m.HelpPage key={`${r.lang}/${r.slug}`} lang={r.lang} slug={r.slug} />;
+    return r.page === 'downpage' ? <m.DownPage /> : null;
+  }),
   promo: () => import('../features/promo/PromoPages').then((m) => (r) => (r.page === 'promo' ? <m.PromoRoutePage route={r.route} /> : null)),
   backoffice: () => import('../features/backoffice/BackofficeApp').then((m) => () => <m.BackofficeApp />),
 };
@@ -93,6 +100,10 @@ const routeObject = (spec: RouteSpec): RouteObject => ({
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
 const SLIP_PAGES = ['home', 'sport', 'game'];
 const BetRecordPanel = lazy(() => import('../features/history/HistoryPages').then((m) => ({ default: m.BetRecordPanel })));
+// Runtime popups and the download banner (features/content) load after the first paint.
+const runtime = () => import('../features/content/RuntimePopups');
+const DownloadBanner = lazy(() => runtime().then((m) => ({ default: m.DownloadBanner })));
+const RuntimePopups = lazy(() => runtime().then((m) => ({ default: m.RuntimePopups })));
 
 /** The member shell around every member page (spec 001 sections 2.3 and 2.4). */
 function Shell() {
@@ -102,6 +113,11 @@ function Shell() {
   const nativeApp = isNativeApp();
   return (
     <div className={nativeApp ? 'app app--native' : 'app'}>
+      {!nativeApp && (
+        <Suspense fallback={null}>
+          <DownloadBanner />
+        </Suspense>
+      )}
       {!nativeApp && <Header />}
       <MainMenu />
       <main className="content">
@@ -116,6 +132,9 @@ function Shell() {
       )}
       <BetslipLauncher visible={SLIP_PAGES.includes(matchRoute(pathname, menu).page)} />
       <Popups />
+      <Suspense fallback={null}>
+        <RuntimePopups />
+      </Suspense>
       <WinningTips />
       <LiveChat floating={!nativeApp} />
       <NoticeToast />

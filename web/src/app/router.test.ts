@@ -103,3 +103,22 @@ describe('footer rules', () => {
     expect(isNativeApp('')).toBe(false);
   });
 });
+
+describe('content routes (spec 001 section 2.1)', () => {
+  const menu = ['prematch', 'live'];
+  it('matches /news, /news/{id}, /helpcenter, /downpage and the help pages', () => {
+    expect(matchRoute('/news', menu)).toEqual({ page: 'news' });
+    expect(matchRoute('/news/12', menu)).toEqual({ page: 'newsDetail', id: 12 });
+    expect(matchRoute('/news/abc', menu)).toEqual({ page: 'notFound' });
+    expect(matchRoute('/helpcenter', menu)).toEqual({ page: 'helpcenter' });
+    expect(matchRoute('/downpage', menu)).toEqual({ page: 'downpage' });
+    expect(matchRoute('/page/help-root-eng/general-terms-and-conditions', menu))
+      .toEqual({ page: 'helpPage', lang: 'eng', slug: 'general-terms-and-conditions' });
+    expect(matchRoute('/page/help-root-eng/a/b', menu)).toEqual({ page: 'notFound' });
+    expect(matchRoute('/page/other-eng/x', menu)).toEqual({ page: 'notFound' });
+  });
+  it('hides the footer on /helpcenter and /downpage', () => {
+    expect(footerVisible('/helpcenter', false)).toBe(false);
+    expect(footerVisible('/downpage', false)).toBe(false);
+  });
+});

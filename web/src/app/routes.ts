@@ -53,11 +53,16 @@ export type Route =
   | { page: 'homeTeam' }
   | { page: 'payments'; name: PaymentPage }
   | { page: 'promo'; route: PromoRoute }
+  | { page: 'news' }
+  | { page: 'newsDetail'; id: number }
+  | { page: 'helpcenter' }
+  | { page: 'helpPage'; lang: string; slug: string }
+  | { page: 'downpage' }
   | { page: 'notFound' };
 
 /** The lazily loaded feature chunk that draws a route ('fallback': the 'Page not found' page, in the entry chunk). */
 export type Screen =
-  | 'home' | 'sport' | 'account' | 'history' | 'messages' | 'vip' | 'casino' | 'seasons' | 'payments' | 'promo' | 'backoffice' | 'fallback';
+  | 'home' | 'sport' | 'account' | 'history' | 'messages' | 'vip' | 'casino' | 'seasons' | 'payments' | 'promo' | 'content' | 'backoffice' | 'fallback';
 
 export interface RouteSpec {
   path: string;
@@ -188,9 +193,28 @@ export const ROUTE_TABLE: RouteSpec[] = [
       return route ? { page: 'promo', route } : NOT_FOUND;
     },
   })),
+  // news, help pages and the download page (features/content)
+  fixed('/news', 'content', { page: 'news' }),
+  {
+    path: '/news/:id', screen: 'content',
+    resolve: (params) => {
+      const id = toId(params.id);
+      return id ? { page: 'newsDetail', id } : NOT_FOUND;
+    },
+  },
+  fixed('/helpcenter', 'content', { page: 'helpcenter' }),
+  {
+    path: '/page/:helpRoot/:title', screen: 'content',
+    resolve: (params) => {
+      const root = params.helpRoot ?? '';
+      const lang = root.startsWith('help-root-') ? root.slice('help-root-'.length) : '';
+      const slug = params.title ?? '';
+      return /^[a-z]{2,8}$/.test(lang) && /^[\w-]{1,64}$/.test(slug) ? { page: 'helpPage', lang, slug } : NOT_FOUND;
+    },
+  },
+  fixed('/downpage', 'content', { page: 'downpage' }),
   // named by the spec, no screen in this product yet: the fallback page
-  ...['/news', '/news/:id', '/betdata', '/helpcenter', '/demo',
-    '/downpage', '/prematchTokyo', '/page/:helpRoot/:title', '/old/*'].map(fallback),
+  ...['/betdata', '/demo', '/prematchTokyo', '/old/*'].map(fallback),
   {
     // one segment: a season page, a configured main-menu section without a screen, or nothing
     path: '/:segment', screen: 'seasons',

@@ -18,8 +18,10 @@ describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
     expect(navFor('support')).toEqual(['queue']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'content']);
     expect(navFor('finance')).toEqual(['finance']);
+    expect(navFor('marketing')).toEqual(['content']);
+    expect(canUse('finance', 'content')).toBe(false);
     expect(canUse('support', 'finance')).toBe(false);
     expect(navFor('intern')).toEqual([]);
     expect(canUse('support', 'audit')).toBe(false);

@@ -3,15 +3,17 @@
  * counter-offer queue, auditors the audit trail, admins both. The back office's own
  * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
  */
-export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance';
-export type BoSection = 'queue' | 'audit' | 'finance';
+export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance' | 'marketing';
+export type BoSection = 'queue' | 'audit' | 'finance' | 'content';
 
 const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   queue: ['support', 'admin'],
   audit: ['auditor', 'admin'],
   finance: ['finance', 'admin'],
+  // notices, banners, covers, popups, news, help, campaign messages (docs/content.md)
+  content: ['marketing', 'admin'],
 };
-const SECTIONS: BoSection[] = ['queue', 'audit', 'finance'];
+const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'content'];
 
 export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
 

@@ -5,6 +5,7 @@ import { BallIcon, SearchIcon } from '../../components/icons';
 import { selectBrand } from '../config/selectors';
 import { useT } from '../i18n/useT';
 import { sportActions } from '../sport/sportSlice';
+import { IndexBanners } from '../content/ContentPages';
 
 const HomeSport = lazy(() => import('../sport/screens').then((m) => ({ default: m.HomeSport })));
 
@@ -25,6 +26,7 @@ export function Home() {
           <BallIcon className="hero__ball" width={84} height={84} strokeWidth={1.2} />
         </section>
       )}
+      <IndexBanners />
       <button type="button" className="home-search" data-testid="home-search" onClick={() => dispatch(sportActions.searchOpened(true))}>
         <SearchIcon width={18} height={18} />
         <span>{t('sport.search.placeholder')}</span>

@@ -7,6 +7,7 @@ import { selectLoggedIn } from '../session/selectors';
 import { sessionActions } from '../session/sessionSlice';
 import { EmptyState } from '../shell/EmptyState';
 import { uiActions } from '../shell/uiSlice';
+import '../content/content.css';
 import './messages.css';
 
 /** One message of user/messages (docs/protocol.md); `created` in ms. */
@@ -55,9 +56,21 @@ export function MessagesPage() {
     setList((l) => l?.map((x) => (x.id === m.id ? { ...x, read: true } : x)) ?? l);
     apiPost('user/messages', { id: m.id }).then(() => dispatch(sessionActions.profileRequested())).catch(() => undefined);
   };
+  const remove = (m: InboxMessage) => {
+    setList((l) => l?.filter((x) => x.id !== m.id) ?? l);
+    setOpen(null);
+    apiPost('user/messages', { id: m.id, action: 'delete' }).then(() => dispatch(sessionActions.profileRequested())).catch(() => undefined);
+  };
+  const readAll = () => {
+    setList((l) => l?.map((x) => ({ ...x, read: true })) ?? l);
+    apiPost('user/messages', { action: 'readall' }).then(() => dispatch(sessionActions.profileRequested())).catch(() => undefined);
+  };
   return (
     <section className="messages" data-testid="messages-page">
       <h1 className="messages__title">{t('messages.title')}</h1>
+      {list !== null && list.some((m) => !m.read) && (
+        <button type="button" className="link messages__readall" data-testid="messages-readall" onClick={readAll}>{t('messages.read_all')}</button>
+      )}
       {error && <p className="messages__error" role="alert">{error}</p>}
       {list === null && !error && <div className="page-loading" aria-busy="true" />}
       {list !== null && list.length === 0 && <EmptyState textKey="messages.empty" />}
@@ -69,7 +82,12 @@ export function MessagesPage() {
                 <span className="msg__title">{m.title}</span>
                 <span className="msg__date">{startText(seconds(m.created), lang)}</span>
               </button>
-              {open === m.id && <p className="msg__body">{m.content}</p>}
+              {open === m.id && <p className="msg__body" data-testid="message-body">{m.content}</p>}
+              {open === m.id && (
+                <div className="msg__actions">
+                  <button type="button" className="link" data-testid={`message-delete-${m.id}`} onClick={() => remove(m)}>{t('messages.delete')}</button>
+                </div>
+              )}
             </li>
           ))}
         </ul>

@@ -14,7 +14,8 @@ export function tipText(tip: Tip, t: (key: string, ...args: Array<string | numbe
     if (d.subject === 'cashout') return { title, body: str(d.content) || t('tips.cashout', str(d.id), formatMoney(str(d.money) || '0')) };
     return { title, body: str(d.content) || t('tips.bet', str(d.id)) };
   }
-  const title = str(d.subject) || t(`tips.title.${tip.type}`);
+  // 1003 activity and 1005 'Warm tip' carry only text (spec 001 section 3): their own titles
+  const title = tip.type === 1003 || tip.type === 1005 ? t(`tips.title.${tip.type}`) : str(d.subject) || t(`tips.title.${tip.type}`);
   switch (tip.type) {
     case WIN_TIP: {
       const bonus = Number(d.bonus ?? 0) > 0 ? t('tips.win_bonus', formatMoney(str(d.bonus))) : '';

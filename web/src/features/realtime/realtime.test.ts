@@ -145,6 +145,20 @@ describe('realtime saga', () => {
     task.cancel();
   });
 
+  it("1003 activity and 1005 'Warm tip' pop over with their own titles and move the inbox's unread count", async () => {
+    const { sockets, store, actions, task } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    sockets[0]!.receive({ type: 1005, data: { subject: 'Weekly tip', content: 'Check the live section' } });
+    sockets[0]!.receive({ type: 1003, data: { subject: 'Reward paid', content: 'Your VIP rebate of 3.00 CNY has been paid.' } });
+    await vi.advanceTimersByTimeAsync(0);
+    const t = (k: string, ...a: Array<string | number>) => `${k}(${a.join(',')})`;
+    const [warm, activity] = store.getState().realtime.tips;
+    expect(tipText(warm!, t)).toEqual({ title: 'tips.title.1005()', body: 'Check the live section' });
+    expect(tipText(activity!, t)).toEqual({ title: 'tips.title.1003()', body: 'Your VIP rebate of 3.00 CNY has been paid.' });
+    expect(actions.filter((a) => a === sessionActions.profileRequested.type)).toHaveLength(2);
+    task.cancel();
+  });
+
   it('bet news reloads the history; money news (not a counter offer) the balance too', async () => {
     const offer = startSaga(onBetNotified, realtimeActions.betNotified({ subject: 'counter_offer', id: '77' }));
     await offer.task.toPromise();

@@ -77,6 +77,8 @@ export function* handle(message: Record<string, unknown>): SagaIterator {
     yield spawn(dismissLater, action.payload.id); // detached: handling the next message must not wait for it
   }
   if (code === WIN_TIP) yield put(balanceActions.refreshRequested());
+  // these also wrote an inbox message: the header's unread count moves
+  if (INBOX_TIPS.includes(code)) yield put(sessionActions.profileRequested());
   if (betNews) {
     yield put(realtimeActions.betNotified({
       subject: data.subject as BetSubject, id: String(data.id), ...(data.money !== undefined ? { money: String(data.money) } : {}),
@@ -85,6 +87,8 @@ export function* handle(message: Record<string, unknown>): SagaIterator {
 }
 
 const NOTICE_SUBJECTS = ['super_bet_accepted', 'super_bet_declined'];
+/** Tips whose event also wrote an inbox message (docs/content.md). */
+const INBOX_TIPS = [1000, 1001, 1003, 1005];
 
 /** Bet news: the bet history loads again; an auto cash-out or a support decision moved money. */
 export function* onBetNotified(action: ReturnType<typeof realtimeActions.betNotified>): SagaIterator {

@@ -7,6 +7,7 @@ import { Balance } from '../balance/Balance';
 import { selectBrand, selectLogoUrl } from '../config/selectors';
 import { useT } from '../i18n/useT';
 import { sportActions } from '../sport/sportSlice';
+import { Marquee } from '../content/Marquee';
 import { HeaderIcons } from './HeaderIcons';
 import { uiActions } from './uiSlice';
 
@@ -72,6 +73,7 @@ export function Header() {
           )}
         </div>
       </div>
+      <Marquee />
       {searchOpen && (
         <Suspense fallback={null}>
           <SearchOverlay />
