@@ -1,7 +1,8 @@
 //! The member authorization matrix: member A cannot read, cash out, set or
 //! cancel an auto cash-out on, answer a counter offer of, or stake a free
 //! bet of member B's; each call answers as if the bet or free bet did not
-//! exist for A, and B's bet, money and rules are unchanged.
+//! exist for A, and B's bet, money and rules are unchanged; nor can A
+//! see, read or delete B's inbox messages.
 
 mod casino_support;
 mod common;
@@ -214,6 +215,37 @@ async fn member_a_can_touch_nothing_of_member_bs(kind: StoreKind) {
         .await
         .unwrap();
     assert_eq!(b.post("/api/user/getbalance", json!({})).await, b_balance);
+
+    // B's inbox: A can neither see, read nor delete B's messages.
+    let marketing = staff_token(&server, "marketing", "marketing1234").await;
+    let (status, _) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/campaigns",
+        Some(&marketing),
+        Some(json!({"title": "For B", "content": "only B", "segment": {"type": "users", "usernames": ["demo"]}})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let b_inbox = b.get("/api/user/messages").await;
+    let b_message = b_inbox["data"]["list"][0]["id"].clone();
+    assert!(b_message.is_i64(), "{b_inbox}");
+    let a_inbox = a.get("/api/user/messages").await;
+    assert!(
+        a_inbox["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["id"] != b_message),
+        "{a_inbox}"
+    );
+    a.post("/api/user/messages", json!({"id": b_message})).await;
+    a.post(
+        "/api/user/messages",
+        json!({"id": b_message, "action": "delete"}),
+    )
+    .await;
+    assert_eq!(b.get("/api/user/messages").await["data"], b_inbox["data"]);
     server.stop().await;
 }
 

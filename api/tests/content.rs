@@ -22,6 +22,7 @@ commands::on_both_stores!(
     a_notice_marketing_publishes_shows_in_the_marquee_and_is_audited,
     campaign_messages_reach_their_segment_with_the_unread_count,
     banners_covers_popups_news_and_help_pages_as_members_get_them,
+    a_campaign_pushes_a_warm_tip_1005_to_the_members_bound_socket,
 );
 
 const SETTLE: Duration = Duration::from_secs(10);
@@ -534,5 +535,52 @@ async fn banners_covers_popups_news_and_help_pages_as_members_get_them(kind: Sto
             .len(),
         1
     );
+    server.stop().await;
+}
+
+async fn a_campaign_pushes_a_warm_tip_1005_to_the_members_bound_socket(kind: StoreKind) {
+    use futures::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+    let server = common::start(kind).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr()))
+        .await
+        .unwrap();
+    async fn next(ws: &mut common::Ws) -> Value {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(15), ws.next())
+                .await
+                .expect("a message within 15 s")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(text) = message {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+    ws.send(Message::Text(r#"{"type":"init"}"#.into()))
+        .await
+        .unwrap();
+    let client_id = next(&mut ws).await["client_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut member = Client::new(&server).await;
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let bound = member
+        .post("/api/user/bindws", json!({"client_id": client_id}))
+        .await;
+    assert_eq!(bound["status"], 0, "{bound}");
+    let token = marketing(&server).await;
+    let (status, _) = backoffice(&server, "POST", "/api/backoffice/campaigns", Some(&token),
+        Some(json!({"title": "Weekend boost", "content": "Odds boosted all weekend", "segment": {"type": "users", "usernames": "demo"}}))).await;
+    assert_eq!(status, 200);
+    let tip = loop {
+        let message = next(&mut ws).await;
+        if message["type"] == 1005 {
+            break message;
+        }
+    };
+    assert_eq!(tip["data"]["content"], "Odds boosted all weekend", "{tip}");
+    assert_eq!(tip["client_id"], client_id.as_str());
     server.stop().await;
 }

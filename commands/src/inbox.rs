@@ -1,7 +1,8 @@
 //! The member inbox (`user/messages`, spec 001 section 7.2) and the process
 //! manager that writes it from the platform's own events: deposit and
 //! withdrawal results, season-task claims approved, rewards paid
-//! (`domain::content::inbox_draft` decides which events and what text).
+//! (`domain::content::inbox_draft` decides which events and what text; the
+//! text is in the member's market language, from the VIP read model).
 //!
 //! Exactly once: a pass locks its checkpoint row (`projection_checkpoints`,
 //! name `inbox`; passes of several processes take turns), reads the global
@@ -228,12 +229,20 @@ impl Inbox {
                 Some(owner) => Some(owner),
                 None => first_member(&mut tx, &event.aggregate_type, &event.aggregate_id).await?,
             };
+            let lang = match owner
+                .as_deref()
+                .or_else(|| named_member(&value, &event.event_type))
+            {
+                Some(member) => market_of(&mut tx, member).await?,
+                None => DEFAULT_LANGUAGE.to_string(),
+            };
             let Some(draft) = inbox_draft(
                 &event.aggregate_type,
                 &event.aggregate_id,
                 &event.event_type,
                 &value,
                 owner.as_deref(),
+                &lang,
             ) else {
                 continue;
             };
@@ -302,6 +311,32 @@ impl Inbox {
         }
         Ok(true)
     }
+}
+
+/// The language of messages to members the VIP read model has not seen yet
+/// (spec 000 section 1: simplified Chinese is the default).
+pub const DEFAULT_LANGUAGE: &str = "zhh";
+
+fn named_member<'a>(value: &'a Value, event_type: &str) -> Option<&'a str> {
+    value
+        .get(event_type)
+        .unwrap_or(value)
+        .get("member_id")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+}
+
+/// The member's market (zhh, eng, tha), which the inbox's texts are
+/// written in.
+async fn market_of(conn: &mut sqlx::AnyConnection, member: &str) -> Result<String, InboxError> {
+    let market: Option<String> =
+        sqlx::query_scalar("SELECT market FROM vip_members WHERE member_id = $1")
+            .bind(member)
+            .fetch_optional(&mut *conn)
+            .await?;
+    Ok(market
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| DEFAULT_LANGUAGE.to_string()))
 }
 
 async fn checkpoint(conn: &mut sqlx::AnyConnection) -> Result<Checkpoint, InboxError> {

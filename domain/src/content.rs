@@ -487,16 +487,154 @@ fn s(v: Option<&Value>) -> String {
     }
 }
 
-/// The inbox message of one event, if it writes one. `payload` is the
-/// stored event (externally tagged: `{"DepositCredited": {...}}`);
-/// `owner` the member of its aggregate where the event itself does not
-/// name one (found from the aggregate's first event or its id).
+/// What an inbox message says, before it is put in the member's language.
+#[derive(Debug, Clone, PartialEq)]
+enum Said {
+    DepositCredited { order: String, money: String },
+    DepositFailed { order: String },
+    WithdrawalPaid { order: String, money: String },
+    WithdrawalRefused { order: String, reason: String },
+    ClaimApproved { task: String },
+    TaskRewardPaid { task: String, cash: String },
+    VipReward { kind: String, money: String },
+}
+
+impl Said {
+    fn kind(&self) -> i64 {
+        match self {
+            Said::DepositCredited { .. } | Said::DepositFailed { .. } => DEPOSIT_RESULT,
+            Said::WithdrawalPaid { .. } | Said::WithdrawalRefused { .. } => WITHDRAWAL_RESULT,
+            _ => ACTIVITY,
+        }
+    }
+
+    /// (title, content) in `lang` (zhh, tha; anything else reads as eng).
+    fn render(&self, lang: &str) -> (String, String) {
+        let zh = lang == "zhh";
+        let th = lang == "tha";
+        let pick = |e: String, z: String, t: String| {
+            if zh {
+                z
+            } else if th {
+                t
+            } else {
+                e
+            }
+        };
+        match self {
+            Said::DepositCredited { order, money } => (
+                pick(
+                    "Deposit result".into(),
+                    "存款结果".into(),
+                    "ผลการฝากเงิน".into(),
+                ),
+                pick(
+                    format!("Deposit {order} of {money} has been credited."),
+                    format!("存款订单 {order}（{money}）已到账。"),
+                    format!("รายการฝาก {order} จำนวน {money} เข้าบัญชีแล้ว"),
+                ),
+            ),
+            Said::DepositFailed { order } => (
+                pick(
+                    "Deposit result".into(),
+                    "存款结果".into(),
+                    "ผลการฝากเงิน".into(),
+                ),
+                pick(
+                    format!("Deposit {order} failed."),
+                    format!("存款订单 {order} 支付失败。"),
+                    format!("รายการฝาก {order} ไม่สำเร็จ"),
+                ),
+            ),
+            Said::WithdrawalPaid { order, money } => (
+                pick(
+                    "Withdrawal result".into(),
+                    "提款结果".into(),
+                    "ผลการถอนเงิน".into(),
+                ),
+                pick(
+                    format!("Withdrawal {order} of {money} has been paid."),
+                    format!("提款订单 {order}（{money}）已出款。"),
+                    format!("รายการถอน {order} จำนวน {money} จ่ายแล้ว"),
+                ),
+            ),
+            Said::WithdrawalRefused { order, reason } => {
+                let why = |label: &str| {
+                    if reason.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {label}{reason}")
+                    }
+                };
+                (
+                    pick("Withdrawal result".into(), "提款结果".into(), "ผลการถอนเงิน".into()),
+                    pick(
+                        format!("Withdrawal {order} was not paid; the amount is back in your balance.{}", why("Reason: ")),
+                        format!("提款订单 {order} 未能出款，金额已退回余额。{}", why("原因：")),
+                        format!("รายการถอน {order} ไม่ได้จ่าย ยอดเงินคืนเข้ายอดคงเหลือแล้ว{}", why("เหตุผล: ")),
+                    ),
+                )
+            }
+            Said::ClaimApproved { task } => (
+                pick(
+                    "Claim approved".into(),
+                    "申请已通过".into(),
+                    "อนุมัติคำขอแล้ว".into(),
+                ),
+                pick(
+                    format!("Your claim for task {task} was approved and paid."),
+                    format!("您的任务 {task} 奖励申请已通过并派发。"),
+                    format!("คำขอรางวัลภารกิจ {task} ได้รับอนุมัติและจ่ายแล้ว"),
+                ),
+            ),
+            Said::TaskRewardPaid { task, cash } => (
+                pick(
+                    "Reward paid".into(),
+                    "奖励已派发".into(),
+                    "จ่ายรางวัลแล้ว".into(),
+                ),
+                pick(
+                    format!("The reward of task {task} ({cash}) has been paid."),
+                    format!("任务 {task} 的奖励（{cash}）已派发。"),
+                    format!("จ่ายรางวัลภารกิจ {task} ({cash}) แล้ว"),
+                ),
+            ),
+            Said::VipReward { kind, money } => {
+                let (e, z, t) = match kind.as_str() {
+                    "gift" | "Gift" => ("VIP upgrade gift", "VIP 晋级礼金", "ของขวัญเลื่อนระดับ VIP"),
+                    "salary" | "Salary" => ("VIP monthly salary", "VIP 月俸禄", "เงินเดือน VIP"),
+                    "rebate" | "Rebate" => ("VIP rebate", "VIP 返水", "เงินคืน VIP"),
+                    _ => ("VIP reward", "VIP 奖励", "รางวัล VIP"),
+                };
+                (
+                    pick(
+                        "Reward paid".into(),
+                        "奖励已派发".into(),
+                        "จ่ายรางวัลแล้ว".into(),
+                    ),
+                    pick(
+                        format!("Your {e} of {money} has been paid."),
+                        format!("您的{z}（{money}）已派发。"),
+                        format!("{t} จำนวน {money} จ่ายแล้ว"),
+                    ),
+                )
+            }
+        }
+    }
+}
+
+/// The inbox message of one event, if it writes one, in `lang` (the
+/// member's market: zhh, eng or tha). `payload` is the stored event
+/// (externally tagged: `{"DepositCredited": {...}}`); `owner` the member
+/// of its aggregate where the event itself does not name one (found from
+/// the aggregate's first event or its id).
 pub fn inbox_draft(
     aggregate_type: &str,
     aggregate_id: &str,
     event_type: &str,
     payload: &Value,
     owner: Option<&str>,
+    lang: &str,
 ) -> Option<Draft> {
     let body = payload.get(event_type).unwrap_or(payload);
     let member = {
@@ -518,78 +656,34 @@ pub fn inbox_draft(
             named
         }
     };
-    let money = |b: &Value| format!("{} {}", s(b.get("amount")), s(b.get("currency")));
-    let (kind, title, content, tip) = match (aggregate_type, event_type) {
-        ("Deposit", "DepositCredited") => (
-            DEPOSIT_RESULT,
-            "Deposit result".to_string(),
-            format!("Deposit {order} of {} has been credited.", money(body)),
-            false,
-        ),
-        ("Deposit", "DepositFailed") => (
-            DEPOSIT_RESULT,
-            "Deposit result".to_string(),
-            format!("Deposit {order} failed."),
-            false,
-        ),
-        ("Withdrawal", "WithdrawalPaid") => (
-            WITHDRAWAL_RESULT,
-            "Withdrawal result".to_string(),
-            format!("Withdrawal {order} of {} has been paid.", money(body)),
-            false,
-        ),
+    let money = format!("{} {}", s(body.get("amount")), s(body.get("currency")));
+    let said = match (aggregate_type, event_type) {
+        ("Deposit", "DepositCredited") => Said::DepositCredited { order, money },
+        ("Deposit", "DepositFailed") => Said::DepositFailed { order },
+        ("Withdrawal", "WithdrawalPaid") => Said::WithdrawalPaid { order, money },
         ("Withdrawal", "WithdrawalRejected") | ("Withdrawal", "WithdrawalFailed") => {
-            let reason = s(body.get("reason"));
-            let why = if reason.is_empty() {
-                String::new()
-            } else {
-                format!(" Reason: {reason}")
-            };
-            (
-                WITHDRAWAL_RESULT,
-                "Withdrawal result".to_string(),
-                format!(
-                    "Withdrawal {order} was not paid; the amount is back in your balance.{why}"
-                ),
-                false,
-            )
+            Said::WithdrawalRefused {
+                order,
+                reason: s(body.get("reason")),
+            }
         }
-        ("SeasonTask", "TaskClaimApproved") => (
-            ACTIVITY,
-            "Claim approved".to_string(),
-            format!(
-                "Your claim for task {} was approved and paid.",
-                s(body.get("task_id"))
-            ),
-            true,
-        ),
-        ("SeasonTask", "TaskRewardClaimed") => (
-            ACTIVITY,
-            "Reward paid".to_string(),
-            format!(
-                "The reward of task {} ({}) has been paid.",
-                s(body.get("task_id")),
-                s(body.get("cash"))
-            ),
-            true,
-        ),
-        ("Vip", "RewardGranted") => {
-            let what = match s(body.get("kind")).as_str() {
-                "gift" | "Gift" => "VIP upgrade gift",
-                "salary" | "Salary" => "VIP monthly salary",
-                "rebate" | "Rebate" => "VIP rebate",
-                _ => "VIP reward",
-            };
-            (
-                ACTIVITY,
-                "Reward paid".to_string(),
-                format!("Your {what} of {} has been paid.", money(body)),
-                true,
-            )
-        }
+        ("SeasonTask", "TaskClaimApproved") => Said::ClaimApproved {
+            task: s(body.get("task_id")),
+        },
+        ("SeasonTask", "TaskRewardClaimed") => Said::TaskRewardPaid {
+            task: s(body.get("task_id")),
+            cash: s(body.get("cash")),
+        },
+        ("Vip", "RewardGranted") => Said::VipReward {
+            kind: s(body.get("kind")),
+            money,
+        },
         _ => return None,
     };
-    let tip = tip.then(|| json!({ "subject": title, "content": content }));
+    let kind = said.kind();
+    let (title, content) = said.render(lang);
+    // deposit and withdrawal results have their own tips from payments
+    let tip = (kind == ACTIVITY).then(|| json!({ "subject": title, "content": content }));
     Some(Draft {
         member_id: member,
         kind,
@@ -698,23 +792,35 @@ mod tests {
     #[test]
     fn payment_results_claims_and_rewards_write_messages_and_nothing_else_does() {
         let credited = json!({"DepositCredited": {"member_id": "100001", "amount": "50.00", "currency": "CNY", "order_id": "D1"}});
-        let d = inbox_draft("Deposit", "D1", "DepositCredited", &credited, None).unwrap();
+        let d = inbox_draft("Deposit", "D1", "DepositCredited", &credited, None, "eng").unwrap();
         assert_eq!(
             (d.member_id.as_str(), d.kind, d.tip.is_none()),
             ("100001", 1000, true)
         );
+        assert_eq!(d.content, "Deposit D1 of 50.00 CNY has been credited.");
         let rejected =
             json!({"WithdrawalRejected": {"staff_id": "s", "reason": "docs", "at_ms": 1}});
-        assert!(inbox_draft("Withdrawal", "W1", "WithdrawalRejected", &rejected, None).is_none());
+        assert!(inbox_draft(
+            "Withdrawal",
+            "W1",
+            "WithdrawalRejected",
+            &rejected,
+            None,
+            "eng"
+        )
+        .is_none());
         let d = inbox_draft(
             "Withdrawal",
             "W1",
             "WithdrawalRejected",
             &rejected,
             Some("100002"),
+            "zhh",
         )
         .unwrap();
         assert_eq!((d.member_id.as_str(), d.kind), ("100002", 1001));
+        assert_eq!(d.title, "提款结果", "in the member's language");
+        assert!(d.content.contains("原因：docs"), "{}", d.content);
         let approved = json!({"TaskClaimApproved": {"task_id": 3, "staff_id": "s", "at_ms": 1}});
         let owner = owner_from_id("SeasonTask", "7:100003");
         let d = inbox_draft(
@@ -723,13 +829,15 @@ mod tests {
             "TaskClaimApproved",
             &approved,
             owner.as_deref(),
+            "tha",
         )
         .unwrap();
         assert_eq!(
             (d.member_id.as_str(), d.kind, d.tip.is_some()),
             ("100003", 1003, true)
         );
+        assert_eq!(d.title, "อนุมัติคำขอแล้ว");
         let placed = json!({"DepositCreated": {"member_id": "100001"}});
-        assert!(inbox_draft("Deposit", "D1", "DepositCreated", &placed, None).is_none());
+        assert!(inbox_draft("Deposit", "D1", "DepositCreated", &placed, None, "eng").is_none());
     }
 }

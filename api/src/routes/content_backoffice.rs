@@ -157,7 +157,9 @@ async fn send(
 #[derive(Deserialize, Default)]
 struct AuditParams {
     kind: Option<String>,
-    limit: Option<i64>,
+    /// Text, so that a bad number is the desk's -70009 and not axum's
+    /// plain-text rejection.
+    limit: Option<String>,
 }
 
 async fn audit(
@@ -167,9 +169,15 @@ async fn audit(
 ) -> Answer {
     auth.may(Duty::Marketing)?;
     let kind = p.kind.as_deref().filter(|k| k.len() <= 16);
-    let rows = state
-        .content
-        .audit_rows(kind, p.limit.unwrap_or(100))
-        .await?;
+    let limit = match p.limit.as_deref().map(str::trim) {
+        None | Some("") => 100,
+        Some(text) => text.parse::<i64>().map_err(|_| {
+            BoError::bad(
+                domain::Code::BAD_PARAMETERS.0,
+                "Invalid request parameters: limit",
+            )
+        })?,
+    };
+    let rows = state.content.audit_rows(kind, limit).await?;
     Ok(done(json!({ "list": rows })))
 }
