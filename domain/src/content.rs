@@ -477,7 +477,7 @@ pub struct Draft {
 }
 
 /// Aggregate types whose events may write an inbox message.
-pub const INBOX_SOURCES: [&str; 4] = ["Deposit", "Withdrawal", "SeasonTask", "Vip"];
+pub const INBOX_SOURCES: [&str; 5] = ["Deposit", "Withdrawal", "SeasonTask", "Vip", "Promotion"];
 
 fn s(v: Option<&Value>) -> String {
     match v {
@@ -487,16 +487,63 @@ fn s(v: Option<&Value>) -> String {
     }
 }
 
+/// `cash currency` of a promotion event, empty when it paid no cash.
+fn cash_of(body: &Value) -> String {
+    let cash = s(body.get("cash"));
+    if cash.is_empty() || cash.parse::<f64>().map_or(true, |c| c == 0.0) {
+        String::new()
+    } else {
+        format!("{cash} {}", s(body.get("currency")))
+    }
+}
+
 /// What an inbox message says, before it is put in the member's language.
 #[derive(Debug, Clone, PartialEq)]
 enum Said {
-    DepositCredited { order: String, money: String },
-    DepositFailed { order: String },
-    WithdrawalPaid { order: String, money: String },
-    WithdrawalRefused { order: String, reason: String },
-    ClaimApproved { task: String },
-    TaskRewardPaid { task: String, cash: String },
-    VipReward { kind: String, money: String },
+    DepositCredited {
+        order: String,
+        money: String,
+    },
+    DepositFailed {
+        order: String,
+    },
+    WithdrawalPaid {
+        order: String,
+        money: String,
+    },
+    WithdrawalRefused {
+        order: String,
+        reason: String,
+    },
+    ClaimApproved {
+        task: String,
+    },
+    TaskRewardPaid {
+        task: String,
+        cash: String,
+    },
+    VipReward {
+        kind: String,
+        money: String,
+    },
+    /// Promotions: a prize drawn, a campaign bonus, a referral gift, a
+    /// purchase in the points shop.
+    PromoReward {
+        what: PromoWhat,
+        money: String,
+    },
+    Purchase {
+        order: String,
+        points: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum PromoWhat {
+    Prize(String),
+    Campaign,
+    Referral,
+    Task(String),
 }
 
 impl Said {
@@ -599,6 +646,57 @@ impl Said {
                     format!("จ่ายรางวัลภารกิจ {task} ({cash}) แล้ว"),
                 ),
             ),
+            Said::PromoReward { what, money } => {
+                let (e, z, t) = match what {
+                    PromoWhat::Prize(prize) => (
+                        format!("You won {prize} in the prize draw"),
+                        format!("您在幸运抽奖中获得 {prize}"),
+                        format!("คุณได้รับ {prize} จากการจับรางวัล"),
+                    ),
+                    PromoWhat::Campaign => (
+                        "Your promotion bonus has been paid".to_string(),
+                        "您的活动彩金已派发".to_string(),
+                        "จ่ายโบนัสโปรโมชั่นแล้ว".to_string(),
+                    ),
+                    PromoWhat::Referral => (
+                        "Your referral gift has been paid".to_string(),
+                        "您的推荐好友礼金已派发".to_string(),
+                        "จ่ายของขวัญแนะนำเพื่อนแล้ว".to_string(),
+                    ),
+                    PromoWhat::Task(task) => (
+                        format!("The reward of task {task} has been paid"),
+                        format!("任务 {task} 的奖励已派发"),
+                        format!("จ่ายรางวัลภารกิจ {task} แล้ว"),
+                    ),
+                };
+                let amount = |money: &str| {
+                    if money.trim().is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({money})")
+                    }
+                };
+                (
+                    pick(
+                        "Reward paid".into(),
+                        "奖励已派发".into(),
+                        "จ่ายรางวัลแล้ว".into(),
+                    ),
+                    pick(
+                        format!("{e}{}.", amount(money)),
+                        format!("{z}{}。", amount(money)),
+                        format!("{t}{}", amount(money)),
+                    ),
+                )
+            }
+            Said::Purchase { order, points } => (
+                pick("Shop order".into(), "商城订单".into(), "คำสั่งซื้อร้านค้า".into()),
+                pick(
+                    format!("Order {order} is confirmed: {points} points spent."),
+                    format!("订单 {order} 已确认，消耗 {points} 积分。"),
+                    format!("คำสั่งซื้อ {order} ยืนยันแล้ว ใช้ {points} คะแนน"),
+                ),
+            ),
             Said::VipReward { kind, money } => {
                 let (e, z, t) = match kind.as_str() {
                     "gift" | "Gift" => ("VIP upgrade gift", "VIP 晋级礼金", "ของขวัญเลื่อนระดับ VIP"),
@@ -638,7 +736,11 @@ pub fn inbox_draft(
 ) -> Option<Draft> {
     let body = payload.get(event_type).unwrap_or(payload);
     let member = {
-        let named = s(body.get("member_id"));
+        let mut named = s(body.get("member_id"));
+        if named.is_empty() && event_type == "ReferralDecided" {
+            // The referral gift goes to the referrer.
+            named = s(body.get("referrer_id"));
+        }
         if named.is_empty() {
             owner.unwrap_or_default().to_string()
         } else {
@@ -677,6 +779,28 @@ pub fn inbox_draft(
         ("Vip", "RewardGranted") => Said::VipReward {
             kind: s(body.get("kind")),
             money,
+        },
+        // Promotions (docs/promotions.md): rewards that paid money, and
+        // purchases. Sign-ins and reviews write nothing of their own.
+        ("Promotion", "PrizeDrawn") => Said::PromoReward {
+            what: PromoWhat::Prize(s(body.get("prize"))),
+            money: cash_of(body),
+        },
+        ("Promotion", "CampaignRewarded") => Said::PromoReward {
+            what: PromoWhat::Campaign,
+            money,
+        },
+        ("Promotion", "ReferralDecided") if s(body.get("outcome")) == "paid" => Said::PromoReward {
+            what: PromoWhat::Referral,
+            money: format!("{} {}", s(body.get("bonus")), s(body.get("currency"))),
+        },
+        ("Promotion", "TaskRewardClaimed") if s(body.get("state")) == "paid" => Said::PromoReward {
+            what: PromoWhat::Task(s(body.get("task_id"))),
+            money: cash_of(body),
+        },
+        ("Promotion", "GoodsBought") => Said::Purchase {
+            order: s(body.get("order_id")),
+            points: s(body.get("points")),
         },
         _ => return None,
     };
@@ -839,5 +963,79 @@ mod tests {
         assert_eq!(d.title, "อนุมัติคำขอแล้ว");
         let placed = json!({"DepositCreated": {"member_id": "100001"}});
         assert!(inbox_draft("Deposit", "D1", "DepositCreated", &placed, None, "eng").is_none());
+    }
+    #[test]
+    fn promotion_rewards_and_purchases_write_one_activity_message_and_sign_ins_none() {
+        let drawn = json!({"PrizeDrawn": {"member_id": "100001", "period": "2026-11-24", "week": 1, "slot": 3,
+            "prize": "8 yuan", "kind": "cash", "cash": "8.00", "currency": "CNY", "at_ms": 1}});
+        let d = inbox_draft(
+            "Promotion",
+            "draw:100001:2026-11-24",
+            "PrizeDrawn",
+            &drawn,
+            None,
+            "eng",
+        )
+        .unwrap();
+        assert_eq!((d.member_id.as_str(), d.kind), ("100001", ACTIVITY));
+        assert!(
+            d.content.contains("8 yuan") && d.content.contains("8.00 CNY"),
+            "{}",
+            d.content
+        );
+        assert!(d.tip.is_some(), "a 1003 pop-over too");
+        let bought = json!({"GoodsBought": {"member_id": "100001", "order_id": "S7", "goods_id": 2, "qty": 1,
+            "points": "30", "kind": "physical", "cash": "0", "currency": "CNY", "at_ms": 1}});
+        let d = inbox_draft("Promotion", "shop:S7", "GoodsBought", &bought, None, "zhh").unwrap();
+        assert!(
+            d.content.contains("S7") && d.content.contains("30"),
+            "{}",
+            d.content
+        );
+        let paid = json!({"ReferralDecided": {"referee_id": "100009", "referrer_id": "100001", "outcome": "paid",
+            "reason": "", "bonus": "58.00", "currency": "CNY", "at_ms": 1}});
+        let d = inbox_draft(
+            "Promotion",
+            "referral:100009",
+            "ReferralDecided",
+            &paid,
+            None,
+            "tha",
+        )
+        .unwrap();
+        assert_eq!(d.member_id, "100001", "the referrer is told");
+        assert!(d.content.contains("58.00"), "{}", d.content);
+        let refused = json!({"ReferralDecided": {"referee_id": "100009", "referrer_id": "100001", "outcome": "refused",
+            "reason": "same device", "bonus": "0", "currency": "CNY", "at_ms": 1}});
+        assert!(inbox_draft(
+            "Promotion",
+            "referral:100009",
+            "ReferralDecided",
+            &refused,
+            None,
+            "eng"
+        )
+        .is_none());
+        let signed = json!({"SignedIn": {"member_id": "100001", "day": 1, "streak": 1, "reward": "1", "currency": "CNY", "at_ms": 1}});
+        assert!(inbox_draft(
+            "Promotion",
+            "signin:100001:1",
+            "SignedIn",
+            &signed,
+            None,
+            "eng"
+        )
+        .is_none());
+        let pending = json!({"TaskRewardClaimed": {"member_id": "100001", "task_id": 4, "period": "d", "cash": "5",
+            "currency": "CNY", "state": "pending", "at_ms": 1}});
+        assert!(inbox_draft(
+            "Promotion",
+            "task:100001:4:d",
+            "TaskRewardClaimed",
+            &pending,
+            None,
+            "eng"
+        )
+        .is_none());
     }
 }
