@@ -538,6 +538,7 @@ impl AppState {
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())
+            .merge(crate::openapi::router(self.config.demo_mode))
             .merge(crate::casino::router(self.transport.clone()));
         if self.config.demo_mode {
             api = api

@@ -30,6 +30,7 @@ pub mod client_ip;
 pub mod config;
 pub mod error;
 pub mod metrics;
+pub mod openapi;
 pub mod payments_jobs;
 pub mod realtime;
 pub mod routes;
