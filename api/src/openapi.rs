@@ -171,7 +171,23 @@ pub fn description() -> Description {
     ] {
         doc.merge(part);
     }
+    unique_operation_ids(&mut doc);
     doc
+}
+
+/// One handler served on GET and POST (`method(get, post)`) gives both
+/// operations its id: the GET's gets `_get`.
+fn unique_operation_ids(doc: &mut Description) {
+    for item in doc.paths.paths.values_mut() {
+        let post_id = item.post.as_ref().and_then(|op| op.operation_id.clone());
+        if let Some(get) = item.get.as_mut() {
+            if get.operation_id.is_some() && get.operation_id == post_id {
+                if let Some(id) = get.operation_id.as_mut() {
+                    id.push_str("_get");
+                }
+            }
+        }
+    }
 }
 
 #[derive(OpenApi)]

@@ -471,7 +471,17 @@ async fn bs_token(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(list, favorite, search, show_ctl, casino_auth, game_url, game_login, cat_token, bs_token))]
+    #[openapi(paths(
+        list,
+        favorite,
+        search,
+        show_ctl,
+        casino_auth,
+        game_url,
+        game_login,
+        cat_token,
+        bs_token
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

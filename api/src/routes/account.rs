@@ -567,7 +567,24 @@ async fn log_writer(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(api_token, config, domain_config, mobile_country_codes, app_version, login, register_username, register_phone, register_email, logout, renew, send_code, check_code, forget_password, validate_image, log_writer))]
+    #[openapi(paths(
+        api_token,
+        config,
+        domain_config,
+        mobile_country_codes,
+        app_version,
+        login,
+        register_username,
+        register_phone,
+        register_email,
+        logout,
+        renew,
+        send_code,
+        check_code,
+        forget_password,
+        validate_image,
+        log_writer
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

@@ -884,7 +884,28 @@ async fn write_off_shortfall(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(login, logout, me, queue, queue_item, offer, accept, decline, search, trail, replay, list_staff, create_staff, grant_free_bet, enter_result, void_game, void_market, shortfalls, collect_shortfall, write_off_shortfall))]
+    #[openapi(paths(
+        login,
+        logout,
+        me,
+        queue,
+        queue_item,
+        offer,
+        accept,
+        decline,
+        search,
+        trail,
+        replay,
+        list_staff,
+        create_staff,
+        grant_free_bet,
+        enter_result,
+        void_game,
+        void_market,
+        shortfalls,
+        collect_shortfall,
+        write_off_shortfall
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

@@ -778,11 +778,42 @@ async fn set_rate(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(channels, provider_deposit, bank_deposit, usdt_deposit, rate, frame, cancel_order, confirm_order, cards, add_card, usdt_addresses, add_usdt_address, check_fund_password, withdraw, cancel_withdraw, hide_withdraw, transfer, game_balances, money_orders, account_changes, deposit_records, deposit_progress, withdraw_progress, flow, member_report, user_centre, callback, sandbox_page, sandbox_pay, chain_transfer, set_rate))]
+    #[openapi(paths(
+        channels,
+        provider_deposit,
+        bank_deposit,
+        usdt_deposit,
+        rate,
+        frame,
+        cancel_order,
+        confirm_order,
+        cards,
+        add_card,
+        usdt_addresses,
+        add_usdt_address,
+        check_fund_password,
+        withdraw,
+        cancel_withdraw,
+        hide_withdraw,
+        transfer,
+        game_balances,
+        money_orders,
+        account_changes,
+        deposit_records,
+        deposit_progress,
+        withdraw_progress,
+        flow,
+        member_report,
+        user_centre,
+        callback,
+        sandbox_page,
+        sandbox_pay,
+        chain_transfer,
+        set_rate
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();
-    crate::openapi::alias(&mut doc, "/api/emaildeposit/frame", "/api/emaildeposit/newframe");
     crate::openapi::get_alias(&mut doc, "/api/emaildeposit/GetVirtualExchangeRate");
     crate::openapi::get_alias(&mut doc, "/api/emaildeposit/frame");
     crate::openapi::get_alias(&mut doc, "/api/report/moneyorders");
@@ -791,5 +822,10 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     crate::openapi::get_alias(&mut doc, "/api/report/depositprogress");
     crate::openapi::get_alias(&mut doc, "/api/report/withdrawprogress");
     crate::openapi::get_alias(&mut doc, "/api/report/memberreport");
+    crate::openapi::alias(
+        &mut doc,
+        "/api/emaildeposit/frame",
+        "/api/emaildeposit/newframe",
+    );
     doc
 }

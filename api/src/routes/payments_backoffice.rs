@@ -367,7 +367,15 @@ async fn blacklist(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(withdrawals, decide, deposits, review, member_money, reconciliation, blacklist))]
+    #[openapi(paths(
+        withdrawals,
+        decide,
+        deposits,
+        review,
+        member_money,
+        reconciliation,
+        blacklist
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

@@ -834,7 +834,27 @@ async fn save_task_def(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(season_info, task_info, claim_task, competitions, teams, my_team, choose_team, rank_info, rank_claim, activity_info, activity_main, claim_queue, claim_detail, review, task_defs, save_task_def, fulfilment, ship, set_rank))]
+    #[openapi(paths(
+        season_info,
+        task_info,
+        claim_task,
+        competitions,
+        teams,
+        my_team,
+        choose_team,
+        rank_info,
+        rank_claim,
+        activity_info,
+        activity_main,
+        claim_queue,
+        claim_detail,
+        review,
+        task_defs,
+        save_task_def,
+        fulfilment,
+        ship,
+        set_rank
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

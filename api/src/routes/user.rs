@@ -455,7 +455,24 @@ async fn bind_ws(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(user_info, balance, login_password, fund_password, question_check, question_update, email_update, mobile_update, nickname_update, real_name_update, summary_update, address_update, address, messages, messages_config, bind_ws))]
+    #[openapi(paths(
+        user_info,
+        balance,
+        login_password,
+        fund_password,
+        question_check,
+        question_update,
+        email_update,
+        mobile_update,
+        nickname_update,
+        real_name_update,
+        summary_update,
+        address_update,
+        address,
+        messages,
+        messages_config,
+        bind_ws
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();

@@ -522,7 +522,16 @@ async fn append_event(
 /// This module's part of the OpenAPI description (`crate::openapi`).
 pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     #[derive(utoipa::OpenApi)]
-    #[openapi(paths(all_levels, detail, xp_orders, score_orders, mcoin_detail, claim_rebate, claim_gift, dev_activity))]
+    #[openapi(paths(
+        all_levels,
+        detail,
+        xp_orders,
+        score_orders,
+        mcoin_detail,
+        claim_rebate,
+        claim_gift,
+        dev_activity
+    ))]
     struct Doc;
     #[allow(unused_mut)]
     let mut doc = <Doc as utoipa::OpenApi>::openapi();
