@@ -43,6 +43,51 @@ pub struct Answer {
     data: Value,
 }
 
+/// A payment provider's callback answer.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct CallbackReply {
+    /// Whether the report was taken (a repeated report is taken again).
+    received: bool,
+    /// Why not.
+    error: Option<String>,
+}
+
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum CallbackAnswers {
+    /// Taken (first time or repeated).
+    #[response(status = 200)]
+    Received(#[to_schema] CallbackReply),
+    /// Bad signature, body or order.
+    #[response(status = 400)]
+    Refused(#[to_schema] CallbackReply),
+    /// No such provider.
+    #[response(status = 404)]
+    UnknownProvider(#[to_schema] CallbackReply),
+}
+
+/// The demo game provider's own answers (its API, not the platform's).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ProviderReply {
+    /// ok, refused or error.
+    status: String,
+    /// Why a bet or spin was refused.
+    reason: Option<String>,
+}
+
+#[derive(IntoResponses)]
+#[allow(dead_code)]
+pub enum ProviderAnswers {
+    /// `status` ok with the call's fields, or refused/error with `reason`.
+    #[response(status = 200)]
+    Done(#[to_schema] ProviderReply),
+    /// -70009: a body of the wrong shape.
+    #[response(status = 400)]
+    Bad(#[to_schema] Answer),
+}
+
 /// The answers of a main API call, after the envelope is opened.
 #[derive(IntoResponses)]
 #[allow(dead_code)]

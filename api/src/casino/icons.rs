@@ -44,7 +44,7 @@ pub fn svg(name: &str, wide: bool) -> String {
     )
 }
 
-#[utoipa::path(get, path = "/api/casino/icons/{game_id}/{file}", operation_id = "casino_icons_icon", tag = crate::openapi::MEMBER_OPEN, params(("game_id" = i64, Path), ("file" = String, Path, description = "1.svg (square) or 2.svg (wide)")), responses((status = 200, description = "Generated demo art", content_type = "image/svg+xml", body = String), (status = 404, description = "No such game or file"), (status = 503, description = "The catalogue cannot be read")))]
+#[utoipa::path(get, path = "/api/casino/icons/{game_id}/{file}", operation_id = "casino_icons_icon", tag = crate::openapi::MEMBER_OPEN, params(("game_id" = i64, Path), ("file" = String, Path, description = "1.svg (square) or 2.svg (wide)")), responses((status = 200, description = "Generated demo art", content_type = "image/svg+xml", body = String), (status = 400, description = "-70009: game_id is not a number", body = crate::openapi::Answer), (status = 404, description = "No such game or file"), (status = 503, description = "The catalogue cannot be read")))]
 async fn icon(
     State(state): State<AppState>,
     Path((game_id, file)): Path<(i64, String)>,

@@ -120,7 +120,10 @@ fn line(value: Value) -> Result<String, std::convert::Infallible> {
 /// read model is replayed, a `{"type":"difference",...}` line per
 /// difference with the rows or events that explain it, a `{"type":"result"}`
 /// per read model and for the money fold, and `{"type":"done"}` last.
-#[utoipa::path(get, path = "/api/backoffice/audit/replay/stream", operation_id = "backoffice_audit_replay_stream", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
+#[utoipa::path(get, path = "/api/backoffice/audit/replay/stream", operation_id = "backoffice_audit_replay_stream", tag = crate::openapi::BACK_OFFICE, responses(
+    (status = 200, description = "One JSON object per line: progress, difference, result, error, done", content_type = "application/x-ndjson", body = String),
+    (status = 401, description = "-401: no valid staff token", body = crate::openapi::Answer),
+    (status = 403, description = "-403: the role may not audit", body = crate::openapi::Answer)))]
 async fn replay_stream(
     State(state): State<AppState>,
     auth: StaffAuth,

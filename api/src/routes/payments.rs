@@ -557,7 +557,7 @@ async fn user_centre(State(state): State<AppState>, member: Member) -> Answer {
 
 // Provider callbacks.
 
-#[utoipa::path(post, path = "/api/payments/callback/{provider}", operation_id = "payments_callback", tag = crate::openapi::PAYMENTS, params(("provider" = String, Path)), request_body(content = Object, content_type = "application/json"), responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(post, path = "/api/payments/callback/{provider}", operation_id = "payments_callback", tag = crate::openapi::PAYMENTS, params(("provider" = String, Path), ("X-Signature" = String, Header, description = "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + \".\" + raw body)>")), request_body(content = Object, content_type = "application/json"), responses(crate::openapi::CallbackAnswers))]
 async fn callback(
     State(state): State<AppState>,
     Path(provider): Path<String>,
@@ -664,12 +664,15 @@ async fn sandbox_page(State(state): State<AppState>, Path(order_id): Path<String
     .into_response()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct PayForm {
+    /// paid or failed.
     outcome: String,
 }
 
-#[utoipa::path(post, path = "/api/payments/sandbox/pay/{order_id}", operation_id = "payments_sandbox_pay", tag = crate::openapi::PAYMENTS, params(("order_id" = String, Path)), request_body(content = Object, content_type = "application/json"), responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(post, path = "/api/payments/sandbox/pay/{order_id}", operation_id = "payments_sandbox_pay", tag = crate::openapi::PAYMENTS, params(("order_id" = String, Path)), request_body(content = PayForm, content_type = "application/x-www-form-urlencoded"), responses(
+    (status = 200, description = "Paid or failed: the page says so", content_type = "text/html", body = String),
+    (status = 400, description = "Unknown choice or order", content_type = "text/html", body = String)))]
 async fn sandbox_pay(
     State(state): State<AppState>,
     Path(order_id): Path<String>,

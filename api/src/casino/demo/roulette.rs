@@ -282,7 +282,7 @@ struct StateQuery {
     token: Option<String>,
 }
 
-#[utoipa::path(get, path = "/demo-provider/api/roulette/state", operation_id = "demo_roulette_state", tag = crate::openapi::DEMO_PROVIDER, params(StateQuery), responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(get, path = "/demo-provider/api/roulette/state", operation_id = "demo_roulette_state", tag = crate::openapi::DEMO_PROVIDER, params(StateQuery), responses(crate::openapi::ProviderAnswers))]
 async fn state(State(app): State<AppState>, Query(q): Query<StateQuery>) -> Json<Value> {
     let who = q.session.or(q.token).unwrap_or_default();
     if who.len() > 128 {
@@ -294,7 +294,7 @@ async fn state(State(app): State<AppState>, Query(q): Query<StateQuery>) -> Json
     }
 }
 
-#[utoipa::path(post, path = "/demo-provider/api/roulette/bet", operation_id = "demo_roulette_bet", tag = crate::openapi::DEMO_PROVIDER, request_body = BetBody, responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(post, path = "/demo-provider/api/roulette/bet", operation_id = "demo_roulette_bet", tag = crate::openapi::DEMO_PROVIDER, request_body = BetBody, responses(crate::openapi::ProviderAnswers))]
 async fn bet(State(app): State<AppState>, body: Option<Json<BetBody>>) -> Json<Value> {
     let Some(Json(body)) = body else {
         return refusal("bad request");

@@ -139,7 +139,7 @@ impl DemoProvider {
     }
 }
 
-#[utoipa::path(post, path = "/demo-provider/api/fun/session", operation_id = "demo_slot_fun_session", tag = crate::openapi::DEMO_PROVIDER, responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(post, path = "/demo-provider/api/fun/session", operation_id = "demo_slot_fun_session", tag = crate::openapi::DEMO_PROVIDER, responses(crate::openapi::ProviderAnswers))]
 async fn fun_session(State(state): State<AppState>) -> Json<Value> {
     match state.casino.demo.open_fun().await {
         Ok((session, balance)) => Json(
@@ -152,7 +152,7 @@ async fn fun_session(State(state): State<AppState>) -> Json<Value> {
     }
 }
 
-#[utoipa::path(post, path = "/demo-provider/api/slot/spin", operation_id = "demo_slot_spin", tag = crate::openapi::DEMO_PROVIDER, request_body = SpinBody, responses(crate::openapi::PlainAnswers))]
+#[utoipa::path(post, path = "/demo-provider/api/slot/spin", operation_id = "demo_slot_spin", tag = crate::openapi::DEMO_PROVIDER, request_body = SpinBody, responses(crate::openapi::ProviderAnswers))]
 async fn spin(State(state): State<AppState>, body: Option<Json<SpinBody>>) -> Json<Value> {
     let demo = &state.casino.demo;
     let Some(Json(body)) = body else {
