@@ -414,7 +414,8 @@ async fn undecodable_paths_queries_and_bodies_answer_400_with_the_envelope_and_7
     let token = common::staff_token(&server, "admin", "admin1234").await;
     let json = ("Content-Type".to_string(), "application/json".to_string());
     let bearer = ("Authorization".to_string(), format!("Bearer {token}"));
-    let cases: Vec<(&str, &str, Vec<(String, String)>, &[u8])> = vec![
+    type Case<'a> = (&'a str, &'a str, Vec<(String, String)>, &'a [u8]);
+    let cases: Vec<Case> = vec![
         // A path segment that is not a number.
         (
             "DELETE",
