@@ -41,6 +41,21 @@ build_web() {
   (cd "$ROOT/web" && npm run build --silent)
 }
 
+# Schemathesis (PyPI), pinned, in a virtualenv under the project (.venv/,
+# not committed): installed only when missing or at another version.
+SCHEMATHESIS_VERSION=4.32.5
+ensure_schemathesis() {
+  local venv="$ROOT/.venv"
+  if [ -x "$venv/bin/schemathesis" ] \
+    && "$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('schemathesis') != '$SCHEMATHESIS_VERSION')" 2>/dev/null; then
+    return 0
+  fi
+  python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+  log "installing schemathesis $SCHEMATHESIS_VERSION (PyPI, into .venv/)"
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+}
+
 ensure_browser() {
   local pkgs=()
   [ -x /usr/bin/chromium ] || pkgs+=(chromium)

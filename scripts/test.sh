@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: Rust on both stores (SQLite and Postgres), the client's unit
-# tests (vitest) and the browser test (headless Debian Chromium against the
-# real server). Ends with one "total: N passed, M failed" line.
+# tests (vitest), the browser test (headless Debian Chromium against the
+# real server) and schemathesis against the server's OpenAPI description.
+# Ends with one "total: N passed, M failed" line.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -64,6 +65,17 @@ for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT_E2E/healthz" >/dev/nul
 [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "--- server log"; tail -n 30 "$LOGS/server.log"; }
 kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null
 grep -aE '^[0-9]+ passed, [0-9]+ failed' "$LOGS/e2e.log" > "$LOGS/e2e.sum"; count "$LOGS/e2e.sum"
+
+log "schemathesis against the OpenAPI description (a DEMO server on SQLite)"
+ensure_schemathesis
+PORT_FUZZ=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+DEMO=1 PORT=$PORT_FUZZ DATABASE_URL="sqlite://$LOGS/fuzz.db" ./target/debug/api serve > "$LOGS/fuzz-server.log" 2>&1 &
+SERVER=$!
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT_FUZZ/healthz" >/dev/null && break; sleep 0.2; done
+scripts/api-fuzz.sh "http://127.0.0.1:$PORT_FUZZ" "$LOGS/fuzz" 2>&1 | tee "$LOGS/fuzz.log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; echo "--- server log"; grep -aE 'ERROR|panic' "$LOGS/fuzz-server.log" | tail -n 30; }
+kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null
+grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$LOGS/fuzz.log" | tail -n 1 > "$LOGS/fuzz.sum"; count "$LOGS/fuzz.sum"
 
 log "two api processes on Postgres behind HAProxy: kill -9 under load, then the browser test"
 ensure_haproxy

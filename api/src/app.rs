@@ -592,6 +592,7 @@ impl AppState {
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())
+            .merge(crate::openapi::router(self.config.demo_mode))
             .merge(crate::casino::router(self.transport.clone()));
         if self.config.demo_mode {
             api = api
@@ -608,8 +609,17 @@ impl AppState {
         };
         let request_id = axum::http::HeaderName::from_static(crate::observability::HEADER);
         crate::bounds::apply(router, bounds, self.http_metrics.panics.clone())
-            // JSON answers and static files, gzip when the client takes it.
-            .layer(tower_http::compression::CompressionLayer::new())
+            // JSON answers and static files, gzip when the client takes it;
+            // streamed answers (the audit replay's NDJSON) go out as they are
+            // produced, uncompressed.
+            .layer(
+                tower_http::compression::CompressionLayer::new().compress_when({
+                    use tower_http::compression::predicate::{
+                        DefaultPredicate, NotForContentType, Predicate,
+                    };
+                    DefaultPredicate::new().and(NotForContentType::new("application/x-ndjson"))
+                }),
+            )
             .layer(axum::middleware::from_fn_with_state(
                 self.http_metrics.clone(),
                 crate::metrics::track,

@@ -64,7 +64,12 @@ fn panicked(panics: &Counter, detail: Box<dyn Any + Send + 'static>) -> Response
     )
 }
 
-/// The layers' own refusals (plain text or empty) as JSON envelopes.
+/// The layers' own refusals (plain text or empty) as JSON envelopes, and
+/// axum's extractor rejections (a path segment, query string or JSON body
+/// of the wrong shape, a missing `Content-Type: application/json`: plain
+/// text 400, 415 or 422) as HTTP 400 with -70009 and what is wrong, like
+/// every other bad parameter (found by the schemathesis step,
+/// docs/openapi.md).
 async fn as_envelope(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let json = response
@@ -73,6 +78,33 @@ async fn as_envelope(request: Request, next: Next) -> Response {
         .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
     if json {
         return response;
+    }
+    let text = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"text/plain"));
+    if text
+        && matches!(
+            response.status(),
+            StatusCode::BAD_REQUEST
+                | StatusCode::UNSUPPORTED_MEDIA_TYPE
+                | StatusCode::UNPROCESSABLE_ENTITY
+        )
+    {
+        let detail = axum::body::to_bytes(response.into_body(), 4096)
+            .await
+            .map(|b| {
+                String::from_utf8_lossy(&b)
+                    .chars()
+                    .take(300)
+                    .collect::<String>()
+            })
+            .unwrap_or_default();
+        return envelope(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            &format!("Invalid request parameters: {detail}"),
+        );
     }
     match response.status() {
         StatusCode::PAYLOAD_TOO_LARGE => envelope(

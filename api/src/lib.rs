@@ -32,6 +32,7 @@ pub mod config;
 pub mod error;
 pub mod metrics;
 pub mod observability;
+pub mod openapi;
 pub mod payments_jobs;
 pub mod realtime;
 pub mod routes;

@@ -92,6 +92,9 @@ pub async fn track(State(metrics): State<HttpMetrics>, request: Request, next: N
     response
 }
 
+/// The process's metrics (OpenMetrics text).
+#[utoipa::path(get, path = "/metrics", tag = crate::openapi::HEALTH, responses(
+    (status = 200, description = "OpenMetrics text", content_type = "application/openmetrics-text", body = String)))]
 pub async fn render(State(registry): State<Arc<Registry>>) -> Response {
     let mut text = String::new();
     if let Err(e) = prometheus_client::encoding::text::encode(&mut text, &registry) {

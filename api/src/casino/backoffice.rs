@@ -84,6 +84,7 @@ fn parse<T: serde::de::DeserializeOwned>(body: &Value) -> Result<T, Response> {
     })
 }
 
+#[utoipa::path(get, path = "/api/backoffice/casino/games", operation_id = "casino_backoffice_games", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn games(State(state): State<AppState>, auth: StaffAuth) -> Response {
     if let Err(r) = admin(&auth) {
         return r;
@@ -99,6 +100,7 @@ async fn games(State(state): State<AppState>, auth: StaffAuth) -> Response {
     }
 }
 
+#[utoipa::path(post, path = "/api/backoffice/casino/games", operation_id = "casino_backoffice_save", tag = crate::openapi::BACK_OFFICE, request_body = Object, responses(crate::openapi::StaffAnswers))]
 async fn save(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -118,6 +120,7 @@ async fn save(
     }
 }
 
+#[utoipa::path(post, path = "/api/backoffice/casino/games/{id}/enabled", operation_id = "casino_backoffice_enable", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), request_body = Object, responses(crate::openapi::StaffAnswers))]
 async fn enable(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -151,6 +154,7 @@ async fn enable(
     }
 }
 
+#[utoipa::path(delete, path = "/api/backoffice/casino/games/{id}", operation_id = "casino_backoffice_remove", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn remove(State(state): State<AppState>, auth: StaffAuth, Path(id): Path<i64>) -> Response {
     if let Err(r) = admin(&auth) {
         return r;
@@ -162,6 +166,7 @@ async fn remove(State(state): State<AppState>, auth: StaffAuth, Path(id): Path<i
     }
 }
 
+#[utoipa::path(post, path = "/api/backoffice/casino/import", operation_id = "casino_backoffice_import", tag = crate::openapi::BACK_OFFICE, request_body = Object, responses(crate::openapi::StaffAnswers))]
 async fn import(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -179,4 +184,14 @@ async fn import(
         Ok(n) => done(json!({"games": n})),
         Err(e) => failed(e),
     }
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(games, save, enable, remove, import))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

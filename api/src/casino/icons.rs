@@ -44,6 +44,7 @@ pub fn svg(name: &str, wide: bool) -> String {
     )
 }
 
+#[utoipa::path(get, path = "/api/casino/icons/{game_id}/{file}", operation_id = "casino_icons_icon", tag = crate::openapi::MEMBER_OPEN, params(("game_id" = i64, Path), ("file" = String, Path, description = "1.svg (square) or 2.svg (wide)")), responses((status = 200, description = "Generated demo art", content_type = "image/svg+xml", body = String), (status = 400, description = "-70009: game_id is not a number", body = crate::openapi::Answer), (status = 404, description = "No such game or file"), (status = 503, description = "The catalogue cannot be read")))]
 async fn icon(
     State(state): State<AppState>,
     Path((game_id, file)): Path<(i64, String)>,
@@ -65,4 +66,14 @@ async fn icon(
         Ok(None) => StatusCode::NOT_FOUND.into_response(),
         Err(_) => StatusCode::SERVICE_UNAVAILABLE.into_response(),
     }
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(icon))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

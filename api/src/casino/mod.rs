@@ -129,6 +129,16 @@ impl Casino {
 }
 
 /// Every casino route; the member calls go through the request layer.
+/// The casino's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    let mut doc = routes::doc();
+    doc.merge(backoffice::doc());
+    doc.merge(wallet_api::doc());
+    doc.merge(icons::doc());
+    doc.merge(demo::doc());
+    doc
+}
+
 pub fn router(transport: Arc<Transport>) -> Router<AppState> {
     let layered = routes::router().layer(axum::middleware::from_fn_with_state(
         transport,

@@ -112,6 +112,7 @@ async fn favorites_of(state: &AppState, member: &Option<Member>) -> Result<Vec<i
 /// `thirdgamelist {section, category, provider, type, favorite, page,
 /// pagesize}`: `data.list` (games), `total_count`, `providers`,
 /// `categories`.
+#[utoipa::path(post, path = "/api/thirdgamelist", operation_id = "casino_list", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn list(
     State(state): State<AppState>,
     member: MaybeMember,
@@ -165,6 +166,7 @@ async fn list(
 
 /// `thirdgamefavorite {game_id, favorite: 1|0}` marks or unmarks; without
 /// `game_id` lists. Members only.
+#[utoipa::path(post, path = "/api/thirdgamefavorite", operation_id = "casino_favorite", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn favorite(
     State(state): State<AppState>,
     member: Member,
@@ -193,6 +195,7 @@ async fn favorite(
 
 /// `casino/search {query, section, page, pagesize}`: `total_count` and
 /// `games` (the search panel of spec 001 section 2.11).
+#[utoipa::path(post, path = "/api/casino/search", operation_id = "casino_search", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn search(
     State(state): State<AppState>,
     member: MaybeMember,
@@ -220,6 +223,7 @@ async fn search(
 
 /// `thirdgameshowctl`: which game sections show (`data.gameshow`); `bti`
 /// (the sportsbook) is always on here.
+#[utoipa::path(method(post, get), path = "/api/thirdgameshowctl", operation_id = "casino_show_ctl", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn show_ctl(State(state): State<AppState>) -> Answer {
     let mut gameshow = serde_json::Map::new();
     gameshow.insert("bti".into(), json!(1));
@@ -238,7 +242,7 @@ async fn show_ctl(State(state): State<AppState>) -> Answer {
     Ok(ok(json!({ "gameshow": gameshow })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct GameParams {
     #[serde(default, alias = "gameid", alias = "id")]
     game_id: Value,
@@ -355,6 +359,7 @@ fn launch_url(
 }
 
 /// `casino_auth?game_id=N` (real mode, members).
+#[utoipa::path(post, path = "/api/casino_auth", operation_id = "casino_casino_auth", tag = crate::openapi::MEMBER, request_body = GameParams, responses(crate::openapi::MemberAnswers))]
 async fn casino_auth(
     State(state): State<AppState>,
     member: Member,
@@ -417,6 +422,7 @@ async fn launch(
 
 /// `casino_game_url {provider, game_id, external_game_id, mode, ...}`:
 /// `data.url`.
+#[utoipa::path(post, path = "/api/casino_game_url", operation_id = "casino_game_url", tag = crate::openapi::MEMBER, request_body = GameParams, responses(crate::openapi::MemberAnswers))]
 async fn game_url(
     State(state): State<AppState>,
     member: MaybeMember,
@@ -427,6 +433,7 @@ async fn game_url(
 
 /// `gamelogin {gameid, mode}`: `data.loginurl` (third-party games; game
 /// type 8 opens it).
+#[utoipa::path(post, path = "/api/gamelogin", operation_id = "casino_game_login", tag = crate::openapi::MEMBER, request_body = GameParams, responses(crate::openapi::MemberAnswers))]
 async fn game_login(
     State(state): State<AppState>,
     member: MaybeMember,
@@ -437,6 +444,7 @@ async fn game_login(
 
 /// `gencatgametoken {game_id}`: a launch token for a category lobby game
 /// (members).
+#[utoipa::path(post, path = "/api/gencatgametoken", operation_id = "casino_cat_token", tag = crate::openapi::MEMBER, request_body = GameParams, responses(crate::openapi::MemberAnswers))]
 async fn cat_token(
     State(state): State<AppState>,
     member: Member,
@@ -451,10 +459,39 @@ async fn cat_token(
 
 /// `getnewbstoken {game_id}`: a fresh launch token for a game already open
 /// (the old one is near its expiry). Members.
+#[utoipa::path(post, path = "/api/getnewbstoken", operation_id = "casino_bs_token", tag = crate::openapi::MEMBER, request_body = GameParams, responses(crate::openapi::MemberAnswers))]
 async fn bs_token(
     State(state): State<AppState>,
     member: Member,
     Payload(params): Payload<GameParams>,
 ) -> Answer {
     cat_token(State(state), member, Payload(params)).await
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        list,
+        favorite,
+        search,
+        show_ctl,
+        casino_auth,
+        game_url,
+        game_login,
+        cat_token,
+        bs_token
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/thirdgamelist");
+    crate::openapi::get_alias(&mut doc, "/api/thirdgamefavorite");
+    crate::openapi::get_alias(&mut doc, "/api/casino/search");
+    crate::openapi::get_alias(&mut doc, "/api/casino_auth");
+    crate::openapi::get_alias(&mut doc, "/api/casino_game_url");
+    crate::openapi::get_alias(&mut doc, "/api/gamelogin");
+    crate::openapi::get_alias(&mut doc, "/api/gencatgametoken");
+    crate::openapi::get_alias(&mut doc, "/api/getnewbstoken");
+    doc
 }

@@ -22,6 +22,21 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/wallet/{provider}/{group}/{action}", post(call))
 }
 
+/// The answer of every wallet call (Hub88's operator wallet API).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)]
+struct WalletReply {
+    /// RS_OK or RS_ERROR_* (domain::casino::Status).
+    status: String,
+    request_uuid: String,
+    user: String,
+    currency: String,
+    /// In the currency's smallest unit (1/100 000).
+    balance: i64,
+    /// user/info only.
+    country: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Action {
     Info,
@@ -107,6 +122,7 @@ fn tx_call(provider: &str, kind: TxKind, f: &Fields) -> Result<TxCall, Bad> {
     })
 }
 
+#[utoipa::path(post, path = "/api/wallet/{provider}/{group}/{action}", operation_id = "wallet_call", tag = crate::openapi::WALLET, params(("provider" = String, Path), ("group" = String, Path, description = "user or transaction"), ("action" = String, Path, description = "info, balance (user); bet, win, rollback (transaction)"), ("X-Hub88-Signature" = String, Header, description = "RSA-SHA256 of the raw body, base64")), request_body(content = Object, content_type = "application/json"), responses((status = 200, description = "Hub88 answer, signed in X-Hub88-Signature; `status` RS_OK or an RS_ERROR_* code", body = WalletReply), (status = 404, description = "Not one of user/info, user/balance, transaction/bet, transaction/win, transaction/rollback", content_type = "text/plain", body = String)))]
 async fn call(
     State(state): State<AppState>,
     Path((provider, group, name)): Path<(String, String, String)>,
@@ -207,4 +223,14 @@ fn answer(state: &AppState, body: Value) -> Response {
         }
     }
     response
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(call))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

@@ -59,10 +59,12 @@ pub fn open_router() -> Router<AppState> {
 
 type Answer<T> = Result<Json<Envelope<T>>, ApiError>;
 
+#[utoipa::path(method(get, post), path = "/api/getapitoken", operation_id = "account_api_token", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn api_token(State(state): State<AppState>) -> Answer<Value> {
     Ok(ok(json!({ "apitoken": state.transport.issue_app_token() })))
 }
 
+#[utoipa::path(method(get, post), path = "/api/getconfig", operation_id = "account_config", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn config(State(state): State<AppState>) -> Answer<Value> {
     let accounts = &state.config.accounts;
     let public_key = state
@@ -87,10 +89,12 @@ async fn config(State(state): State<AppState>) -> Answer<Value> {
     })))
 }
 
+#[utoipa::path(method(get, post), path = "/api/getdomainconfig", operation_id = "account_domain_config", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn domain_config(State(state): State<AppState>) -> Answer<Value> {
     Ok(ok(json!({ "pid": state.config.accounts.pid })))
 }
 
+#[utoipa::path(method(get, post), path = "/api/getmobilecountrycode", operation_id = "account_mobile_country_codes", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn mobile_country_codes() -> Answer<Value> {
     Ok(ok(json!([
         {"code": "86", "country": "CN", "enable": 1},
@@ -99,13 +103,15 @@ async fn mobile_country_codes() -> Answer<Value> {
     ])))
 }
 
+#[utoipa::path(method(get, post), path = "/api/getAppVersionconfig", operation_id = "account_app_version", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn app_version() -> Answer<Value> {
     Ok(ok(
         json!({ "version": env!("CARGO_PKG_VERSION"), "force_update": false }),
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ImageQuery {
     uid: Option<String>,
 }
@@ -114,6 +120,7 @@ fn valid_uid(uid: &str) -> bool {
     uid.len() == 16 && uid.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
+#[utoipa::path(get, path = "/api/validateimage", operation_id = "account_validate_image", tag = crate::openapi::MEMBER_OPEN, params(ImageQuery), responses((status = 200, description = "A captcha image", content_type = "image/png", body = Vec<u8>), (status = 400, description = "-70009: uid is not 16 letters or digits", body = crate::openapi::Answer)))]
 async fn validate_image(
     State(state): State<AppState>,
     Query(query): Query<ImageQuery>,
@@ -167,7 +174,7 @@ impl LoggedIn {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct LoginBody {
     #[serde(default)]
     username: String,
@@ -179,6 +186,7 @@ struct LoginBody {
     uid: String,
 }
 
+#[utoipa::path(post, path = "/api/default/login", operation_id = "account_login", tag = crate::openapi::MEMBER, request_body = LoginBody, responses(crate::openapi::MemberAnswers))]
 async fn login(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -303,6 +311,7 @@ async fn register(
     Ok(ok(LoggedIn::new(issued, username)))
 }
 
+#[utoipa::path(post, path = "/api/default/register", operation_id = "account_register_username", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn register_username(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -311,6 +320,7 @@ async fn register_username(
     register(state, meta, body, RegistrationVariant::Username).await
 }
 
+#[utoipa::path(post, path = "/api/default/registermobile", operation_id = "account_register_phone", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn register_phone(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -319,6 +329,7 @@ async fn register_phone(
     register(state, meta, body, RegistrationVariant::Phone).await
 }
 
+#[utoipa::path(post, path = "/api/default/registerEmail", operation_id = "account_register_email", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn register_email(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -327,6 +338,7 @@ async fn register_email(
     register(state, meta, body, RegistrationVariant::Email).await
 }
 
+#[utoipa::path(post, path = "/api/logout", operation_id = "account_logout", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn logout(State(state): State<AppState>, member: Member) -> Answer<Value> {
     state
         .accounts
@@ -337,6 +349,7 @@ async fn logout(State(state): State<AppState>, member: Member) -> Answer<Value> 
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/user/renewsession", operation_id = "account_renew", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn renew(State(state): State<AppState>, member: Member) -> Answer<Value> {
     let expires = state
         .accounts
@@ -347,7 +360,7 @@ async fn renew(State(state): State<AppState>, member: Member) -> Answer<Value> {
     Ok(ok(json!({ "expires": expires })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct CodeBody {
     #[serde(rename = "type")]
     kind: Value,
@@ -395,6 +408,7 @@ async fn signed_in(state: &AppState, meta: &RequestMeta) -> Option<String> {
     Some(session.user_id)
 }
 
+#[utoipa::path(post, path = "/api/sendcode", operation_id = "account_send_code", tag = crate::openapi::MEMBER, request_body = CodeBody, responses(crate::openapi::MemberAnswers))]
 async fn send_code(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -443,6 +457,7 @@ async fn send_code(
     Ok(ok(json!({ "uid": uid })))
 }
 
+#[utoipa::path(post, path = "/api/checkcode", operation_id = "account_check_code", tag = crate::openapi::MEMBER, request_body = CodeBody, responses(crate::openapi::MemberAnswers))]
 async fn check_code(
     State(state): State<AppState>,
     Extension(meta): Extension<RequestMeta>,
@@ -468,7 +483,7 @@ async fn check_code(
     Ok(ok(json!({ "uid": body.uid, "username": body.username })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ForgetBody {
     #[serde(default)]
     mobile: String,
@@ -482,6 +497,7 @@ struct ForgetBody {
     uid: String,
 }
 
+#[utoipa::path(post, path = "/api/forgetpass", operation_id = "account_forget_password", tag = crate::openapi::MEMBER, request_body = ForgetBody, responses(crate::openapi::MemberAnswers))]
 async fn forget_password(
     State(state): State<AppState>,
     Payload(body): Payload<ForgetBody>,
@@ -507,6 +523,7 @@ async fn forget_password(
 const LOG_KINDS: &[&str] = &["devicelog", "betlog", "clicklog", "errorapi", "errorws"];
 
 /// Client reports: slow responses, network errors, clicks, bets.
+#[utoipa::path(post, path = "/api/logwriter/{kind}", operation_id = "account_log_writer", tag = crate::openapi::MEMBER_OPEN, params(("kind" = String, Path)), request_body(content = Object, content_type = "application/json"), responses(crate::openapi::PlainAnswers))]
 async fn log_writer(
     State(state): State<AppState>,
     Path(kind): Path<String>,
@@ -546,4 +563,33 @@ async fn log_writer(
     .execute(&state.db.any)
     .await?;
     Ok(ok(Value::Null))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        api_token,
+        config,
+        domain_config,
+        mobile_country_codes,
+        app_version,
+        login,
+        register_username,
+        register_phone,
+        register_email,
+        logout,
+        renew,
+        send_code,
+        check_code,
+        forget_password,
+        validate_image,
+        log_writer
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::alias(&mut doc, "/api/sendcode", "/api/defaultsendcode");
+    crate::openapi::alias(&mut doc, "/api/checkcode", "/api/defaultcheckcode");
+    doc
 }

@@ -170,12 +170,13 @@ impl StaffAuth {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct LoginBody {
     username: String,
     password: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/login", operation_id = "backoffice_login", tag = crate::openapi::BACK_OFFICE, request_body = LoginBody, responses(crate::openapi::StaffAnswers))]
 async fn login(
     State(state): State<AppState>,
     body: Result<Json<LoginBody>, JsonRejection>,
@@ -185,16 +186,19 @@ async fn login(
     Ok(done(json!(login)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/logout", operation_id = "backoffice_logout", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn logout(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
     state.staff.logout(&auth.token).await?;
     Ok(done(Value::Null))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/me", operation_id = "backoffice_me", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn me(auth: StaffAuth) -> Json<Value> {
     done(json!({"username": auth.staff.username, "role": auth.staff.role, "id": auth.staff.id}))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct QueueParams {
     status: Option<String>,
 }
@@ -233,6 +237,7 @@ async fn records(
         .collect()
 }
 
+#[utoipa::path(get, path = "/api/backoffice/counter-offers", operation_id = "backoffice_queue", tag = crate::openapi::BACK_OFFICE, params(QueueParams), responses(crate::openapi::StaffAnswers))]
 async fn queue(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -306,6 +311,7 @@ async fn bet_record(state: &AppState, bet_id: &str) -> Result<(String, Value), B
     .ok_or_else(|| BoError::not_found("Bet"))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/counter-offers/{bet_id}", operation_id = "backoffice_queue_item", tag = crate::openapi::BACK_OFFICE, params(("bet_id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn queue_item(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -371,7 +377,7 @@ fn amount(value: &Option<Value>, what: &str) -> Result<Option<Decimal>, BoError>
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct DecisionBody {
     amount: Option<Value>,
     price: Option<Value>,
@@ -415,6 +421,7 @@ fn reason_of(body: &DecisionBody) -> Option<String> {
         .map(str::to_string)
 }
 
+#[utoipa::path(post, path = "/api/backoffice/counter-offers/{bet_id}/offer", operation_id = "backoffice_offer", tag = crate::openapi::BACK_OFFICE, params(("bet_id" = String, Path)), request_body = DecisionBody, responses(crate::openapi::StaffAnswers))]
 async fn offer(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -432,6 +439,7 @@ async fn offer(
     decide(&state, &auth, &bet_id, decision).await
 }
 
+#[utoipa::path(post, path = "/api/backoffice/counter-offers/{bet_id}/accept", operation_id = "backoffice_accept", tag = crate::openapi::BACK_OFFICE, params(("bet_id" = String, Path)), request_body = DecisionBody, responses(crate::openapi::StaffAnswers))]
 async fn accept(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -442,6 +450,7 @@ async fn accept(
     decide(&state, &auth, &bet_id, Decision::Accept { reason }).await
 }
 
+#[utoipa::path(post, path = "/api/backoffice/counter-offers/{bet_id}/decline", operation_id = "backoffice_decline", tag = crate::openapi::BACK_OFFICE, params(("bet_id" = String, Path)), request_body = DecisionBody, responses(crate::openapi::StaffAnswers))]
 async fn decline(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -459,12 +468,14 @@ async fn decline(
     decide(&state, &auth, &bet_id, Decision::Decline { reason }).await
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SearchParams {
     bet_id: Option<String>,
     user: Option<String>,
 }
 
+#[utoipa::path(get, path = "/api/backoffice/bets", operation_id = "backoffice_search", tag = crate::openapi::BACK_OFFICE, params(SearchParams), responses(crate::openapi::StaffAnswers))]
 async fn search(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -512,6 +523,7 @@ async fn search(
     Ok(done(json!(list)))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/bets/{bet_id}/events", operation_id = "backoffice_trail", tag = crate::openapi::BACK_OFFICE, params(("bet_id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn trail(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -525,6 +537,7 @@ async fn trail(
     Ok(done(trail))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/audit/replay", operation_id = "backoffice_replay", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn replay(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<Value>, BoError> {
     auth.may(Duty::Audit)?;
     let report = crate::audit::replay_bets(&state)
@@ -533,6 +546,7 @@ async fn replay(State(state): State<AppState>, auth: StaffAuth) -> Result<Json<V
     Ok(done(json!(report)))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/staff", operation_id = "backoffice_list_staff", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn list_staff(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -541,13 +555,14 @@ async fn list_staff(
     Ok(done(json!(state.staff.list().await?)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct NewStaff {
     username: String,
     password: String,
     role: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/staff", operation_id = "backoffice_create_staff", tag = crate::openapi::BACK_OFFICE, request_body = NewStaff, responses(crate::openapi::StaffAnswers))]
 async fn create_staff(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -568,7 +583,7 @@ async fn create_staff(
     Ok(done(json!(staff)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct FreeBetGrant {
     /// The member's user name or user id.
     user: String,
@@ -581,6 +596,7 @@ struct FreeBetGrant {
 }
 
 /// Grants a member a free bet (support or admin).
+#[utoipa::path(post, path = "/api/backoffice/free-bets", operation_id = "backoffice_grant_free_bet", tag = crate::openapi::BACK_OFFICE, request_body = FreeBetGrant, responses(crate::openapi::StaffAnswers))]
 async fn grant_free_bet(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -644,21 +660,25 @@ impl From<DeskError> for BoError {
 /// The most selections one result entry may name.
 const MAX_GIVEN_OUTCOMES: usize = 2_000;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct GivenOutcome {
     event_id: u64,
+    /// won, lost, void, placed, half_won or half_lost.
+    #[schema(value_type = String)]
     outcome: domain::result::SelectionOutcome,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ResultBody {
+    /// The final score: team1, team2, optional first_half and corners.
+    #[schema(value_type = Object)]
     score: domain::result::FinalScore,
     #[serde(default)]
     selections: Vec<GivenOutcome>,
     reason: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct VoidBody {
     reason: Option<String>,
 }
@@ -687,6 +707,7 @@ fn decided(game_id: u64, action: DeskAction) -> Json<Value> {
 }
 
 /// Enters a game's result (or corrects the one it has): trader, admin.
+#[utoipa::path(post, path = "/api/backoffice/games/{game_id}/result", operation_id = "backoffice_enter_result", tag = crate::openapi::BACK_OFFICE, params(("game_id" = String, Path)), request_body = ResultBody, responses(crate::openapi::StaffAnswers))]
 async fn enter_result(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -716,6 +737,7 @@ async fn enter_result(
 }
 
 /// Voids a game: every selection returned (trader, admin).
+#[utoipa::path(post, path = "/api/backoffice/games/{game_id}/void", operation_id = "backoffice_void_game", tag = crate::openapi::BACK_OFFICE, params(("game_id" = String, Path)), request_body = VoidBody, responses(crate::openapi::StaffAnswers))]
 async fn void_game(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -734,6 +756,7 @@ async fn void_game(
 }
 
 /// Voids a market: its selections returned for good (trader, admin).
+#[utoipa::path(post, path = "/api/backoffice/markets/{market_id}/void", operation_id = "backoffice_void_market", tag = crate::openapi::BACK_OFFICE, params(("market_id" = String, Path)), request_body = VoidBody, responses(crate::openapi::StaffAnswers))]
 async fn void_market(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -788,6 +811,7 @@ async fn shortfall_entry(state: &AppState, row: &Shortfall) -> Value {
 }
 
 /// The queue of corrections members could not cover (support, admin).
+#[utoipa::path(get, path = "/api/backoffice/shortfalls", operation_id = "backoffice_shortfalls", tag = crate::openapi::BACK_OFFICE, params(QueueParams), responses(crate::openapi::StaffAnswers))]
 async fn shortfalls(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -817,6 +841,7 @@ fn shortfall_id(id: &str) -> Result<i64, BoError> {
 }
 
 /// Collects what the member holds now, up to the debt (support, admin).
+#[utoipa::path(post, path = "/api/backoffice/shortfalls/{id}/collect", operation_id = "backoffice_collect_shortfall", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn collect_shortfall(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -836,6 +861,7 @@ async fn collect_shortfall(
 }
 
 /// Writes the debt off with a reason (support, admin).
+#[utoipa::path(post, path = "/api/backoffice/shortfalls/{id}/write-off", operation_id = "backoffice_write_off_shortfall", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), request_body = VoidBody, responses(crate::openapi::StaffAnswers))]
 async fn write_off_shortfall(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -853,4 +879,35 @@ async fn write_off_shortfall(
         .write_off(id, &auth.staff.id, &reason)
         .await?;
     Ok(done(shortfall_entry(&state, &row).await))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        login,
+        logout,
+        me,
+        queue,
+        queue_item,
+        offer,
+        accept,
+        decline,
+        search,
+        trail,
+        replay,
+        list_staff,
+        create_staff,
+        grant_free_bet,
+        enter_result,
+        void_game,
+        void_market,
+        shortfalls,
+        collect_shortfall,
+        write_off_shortfall
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

@@ -25,12 +25,14 @@ pub fn router() -> Router<AppState> {
         .route("/api/backoffice/audit/replay/stream", get(replay_stream))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ParkedParams {
     status: Option<String>,
 }
 
 /// Parked events, newest first (`?status=open|applied|skipped|all`).
+#[utoipa::path(get, path = "/api/backoffice/parked-events", operation_id = "backoffice_audit_parked", tag = crate::openapi::BACK_OFFICE, params(ParkedParams), responses(crate::openapi::StaffAnswers))]
 async fn parked(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -75,6 +77,7 @@ fn resolution(e: projections::ProjectionError) -> BoError {
 }
 
 /// Applies a parked event again, after a fix (admin).
+#[utoipa::path(post, path = "/api/backoffice/parked-events/{id}/retry", operation_id = "backoffice_audit_retry", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn retry(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -92,6 +95,7 @@ async fn retry(
 }
 
 /// Leaves a parked event out of its read model for good (admin).
+#[utoipa::path(post, path = "/api/backoffice/parked-events/{id}/skip", operation_id = "backoffice_audit_skip", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn skip(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -116,6 +120,10 @@ fn line(value: Value) -> Result<String, std::convert::Infallible> {
 /// read model is replayed, a `{"type":"difference",...}` line per
 /// difference with the rows or events that explain it, a `{"type":"result"}`
 /// per read model and for the money fold, and `{"type":"done"}` last.
+#[utoipa::path(get, path = "/api/backoffice/audit/replay/stream", operation_id = "backoffice_audit_replay_stream", tag = crate::openapi::BACK_OFFICE, responses(
+    (status = 200, description = "One JSON object per line: progress, difference, result, error, done", content_type = "application/x-ndjson", body = String),
+    (status = 401, description = "-401: no valid staff token", body = crate::openapi::Answer),
+    (status = 403, description = "-403: the role may not audit", body = crate::openapi::Answer)))]
 async fn replay_stream(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -192,4 +200,14 @@ async fn replay_stream(
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(parked, retry, skip, replay_stream))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

@@ -93,6 +93,7 @@ fn list(rows: &[ContentRow]) -> Value {
 }
 
 /// The marquee (spec 001 section 2.3): `data.msgList[].content`.
+#[utoipa::path(method(post, get), path = "/api/about/notices", operation_id = "content_notices", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn notices(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -102,6 +103,7 @@ async fn notices(State(state): State<AppState>, Payload(p): Payload<Params>) -> 
 }
 
 /// The newest notices only (the same shape as `about/notices`).
+#[utoipa::path(method(post, get), path = "/api/about/notice", operation_id = "content_notice", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn notice(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -123,10 +125,12 @@ async fn banners_of(state: &AppState, lang: &str, place: &str) -> Result<Value, 
     Ok(json!({ "list": list(&rows) }))
 }
 
+#[utoipa::path(method(post, get), path = "/api/indexbannerslist", operation_id = "content_index_banners", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn index_banners(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     Ok(ok(banners_of(&state, p.lang(), "index").await?))
 }
 
+#[utoipa::path(method(post, get), path = "/api/bannerslist", operation_id = "content_banners", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn banners(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let place = match p.place.as_deref() {
         Some("index") => "index",
@@ -136,6 +140,7 @@ async fn banners(State(state): State<AppState>, Payload(p): Payload<Params>) -> 
 }
 
 /// The cover popup: `data.img` or `data.gameinfo` (empty object: none).
+#[utoipa::path(method(post, get), path = "/api/coverlist", operation_id = "content_cover", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn cover(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -149,6 +154,7 @@ async fn cover(State(state): State<AppState>, Payload(p): Payload<Params>) -> An
 
 /// Runtime popups with their audience and repeat; the client decides when
 /// to show each (features/content/popupSchedule.ts).
+#[utoipa::path(method(post, get), path = "/api/about/popups", operation_id = "content_popups", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn popups(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -158,6 +164,7 @@ async fn popups(State(state): State<AppState>, Payload(p): Payload<Params>) -> A
 }
 
 /// News by type (zhh only; spec 001 section 2.1).
+#[utoipa::path(method(post, get), path = "/api/news/list", operation_id = "content_news_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn news_list(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -183,6 +190,7 @@ async fn news_list(State(state): State<AppState>, Payload(p): Payload<Params>) -
 }
 
 /// One article; `data` null when there is no such published article.
+#[utoipa::path(method(post, get), path = "/api/news/detail", operation_id = "content_news_detail", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn news_detail(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let id = p.id()?;
     match state.content.published_item(ContentKind::News, id).await {
@@ -193,6 +201,7 @@ async fn news_detail(State(state): State<AppState>, Payload(p): Payload<Params>)
 }
 
 /// The help centre's pages of a language (titles only).
+#[utoipa::path(method(post, get), path = "/api/about/helplist", operation_id = "content_help_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn help_list(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let rows = state
         .content
@@ -207,6 +216,7 @@ async fn help_list(State(state): State<AppState>, Payload(p): Payload<Params>) -
 }
 
 /// `/page/help-root-{language}/{title}`: `data` null when there is none.
+#[utoipa::path(method(post, get), path = "/api/about/help", operation_id = "content_help_page", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn help_page(State(state): State<AppState>, Payload(p): Payload<Params>) -> Answer {
     let slug = p.title.as_deref().unwrap_or_default().trim();
     if slug.is_empty()
@@ -225,4 +235,29 @@ async fn help_page(State(state): State<AppState>, Payload(p): Payload<Params>) -
         Err(ContentFailure::NotFound) => Ok(ok(Value::Null)),
         Err(e) => Err(e.into()),
     }
+}
+
+/// `/api/getCoverList`: the same answer as `cover` (described on its own path).
+#[allow(dead_code)]
+#[utoipa::path(method(post, get), path = "/api/getCoverList", operation_id = "content_cover_getcoverlist", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
+async fn cover_getcoverlist() {}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        notice,
+        notices,
+        index_banners,
+        banners,
+        cover,
+        cover_getcoverlist,
+        popups,
+        news_list,
+        news_detail,
+        help_list,
+        help_page,
+    ))]
+    struct Doc;
+    <Doc as utoipa::OpenApi>::openapi()
 }

@@ -58,12 +58,14 @@ fn id_of(text: &str) -> Result<i64, BoError> {
         .ok_or_else(|| BoError::not_found("Item"))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/content/{kind}", operation_id = "content_backoffice_list", tag = crate::openapi::BACK_OFFICE, params(("kind" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn list(State(state): State<AppState>, auth: StaffAuth, Path(kind): Path<String>) -> Answer {
     auth.may(Duty::Marketing)?;
     let rows = state.content.all(kind_of(&kind)?).await?;
     Ok(done(json!({ "list": rows })))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/content/{kind}", operation_id = "content_backoffice_create", tag = crate::openapi::BACK_OFFICE, params(("kind" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn create(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -80,6 +82,7 @@ async fn create(
     Ok(done(json!(row)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/content/{kind}/{id}", operation_id = "content_backoffice_update", tag = crate::openapi::BACK_OFFICE, params(("kind" = String, Path), ("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn update(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -97,6 +100,7 @@ async fn update(
     Ok(done(json!(row)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/content/{kind}/{id}/delete", operation_id = "content_backoffice_delete", tag = crate::openapi::BACK_OFFICE, params(("kind" = String, Path), ("id" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn delete(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -112,6 +116,7 @@ async fn delete(
 }
 
 /// What members would get for this input, without saving it.
+#[utoipa::path(post, path = "/api/backoffice/content/{kind}/preview", operation_id = "content_backoffice_preview", tag = crate::openapi::BACK_OFFICE, params(("kind" = String, Path)), responses(crate::openapi::StaffAnswers))]
 async fn preview(
     auth: StaffAuth,
     Path(kind): Path<String>,
@@ -138,11 +143,13 @@ async fn preview(
     Ok(done(row.public()))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/campaigns", operation_id = "content_backoffice_campaigns", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn campaigns(State(state): State<AppState>, auth: StaffAuth) -> Answer {
     auth.may(Duty::Marketing)?;
     Ok(done(json!({ "list": state.content.campaigns().await? })))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/campaigns", operation_id = "content_backoffice_send", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn send(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -162,6 +169,7 @@ struct AuditParams {
     limit: Option<String>,
 }
 
+#[utoipa::path(get, path = "/api/backoffice/content-audit", operation_id = "content_backoffice_audit", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn audit(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -180,4 +188,12 @@ async fn audit(
     };
     let rows = state.content.audit_rows(kind, limit).await?;
     Ok(done(json!({ "list": rows })))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(list, create, preview, update, delete, campaigns, send, audit,))]
+    struct Doc;
+    <Doc as utoipa::OpenApi>::openapi()
 }

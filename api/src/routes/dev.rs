@@ -26,6 +26,13 @@ pub fn router() -> Router<AppState> {
         .route("/api/dev/end-bet-games", axum::routing::post(end_bet_games))
 }
 
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(balance, outbox, outbox_page, end_bet_games))]
+    struct Doc;
+    <Doc as utoipa::OpenApi>::openapi()
+}
+
 #[derive(Serialize)]
 struct DemoBalance {
     #[serde(flatten)]
@@ -33,6 +40,9 @@ struct DemoBalance {
     username: String,
 }
 
+/// The demo member's balance from the balance projection (getbalance's
+/// shape plus `username`).
+#[utoipa::path(get, path = "/api/dev/balance", tag = crate::openapi::DEV, responses(crate::openapi::PlainAnswers))]
 async fn balance(State(state): State<AppState>) -> Result<Json<Envelope<DemoBalance>>, ApiError> {
     let username = state.config.demo.member.clone();
     let user_id = state
@@ -46,6 +56,9 @@ async fn balance(State(state): State<AppState>) -> Result<Json<Envelope<DemoBala
     }))
 }
 
+/// Codes "sent" by SMS and e-mail and captcha codes issued, newest first.
+#[utoipa::path(get, path = "/api/dev/outbox", tag = crate::openapi::DEV, responses(
+    (status = 200, description = "Outbox entries, newest first", body = [Object])))]
 async fn outbox(
     State(state): State<AppState>,
 ) -> Result<Json<Vec<commands::codes::OutboxEntry>>, ApiError> {
@@ -53,6 +66,8 @@ async fn outbox(
 }
 
 /// The outbox as a page a person can read during development.
+#[utoipa::path(get, path = "/dev/outbox", tag = crate::openapi::DEV, responses(
+    (status = 200, description = "HTML page", content_type = "text/html", body = String)))]
 async fn outbox_page(
     State(state): State<AppState>,
 ) -> Result<axum::response::Html<String>, ApiError> {
@@ -85,11 +100,16 @@ async fn outbox_page(
     )))
 }
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, utoipa::ToSchema)]
 struct EndBody {
+    /// The bet's id (a string or a number).
     bet_id: serde_json::Value,
 }
 
+/// Ends every game of a bet now with a random score and records the
+/// results, so a test can watch the bet settle.
+#[utoipa::path(post, path = "/api/dev/end-bet-games", tag = crate::openapi::DEV, request_body = EndBody,
+    responses(crate::openapi::PlainAnswers))]
 async fn end_bet_games(
     State(state): State<AppState>,
     Json(body): Json<EndBody>,

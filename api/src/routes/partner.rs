@@ -17,11 +17,12 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/partner/session", post(open_session))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct SessionBody {
     user_id: String,
 }
 
+#[utoipa::path(post, path = "/api/partner/session", operation_id = "partner_open_session", tag = crate::openapi::PARTNER, request_body = SessionBody, responses(crate::openapi::PlainAnswers))]
 async fn open_session(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -49,4 +50,14 @@ async fn open_session(
         "expires": issued.expires,
         "session": issued.session,
     })))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(open_session))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

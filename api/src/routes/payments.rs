@@ -132,6 +132,7 @@ fn bounded(params: &Value, key: &str, max: usize) -> Result<String, ApiError> {
 
 // Deposits.
 
+#[utoipa::path(method(post, get), path = "/api/emaildeposit/channels", operation_id = "payments_channels", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn channels(State(state): State<AppState>, member: Member) -> Answer {
     let account = state.accounts.load(&member.user_id).await?;
     let currency = account
@@ -173,6 +174,7 @@ async fn create(state: &AppState, member: &Member, channel: Channel, params: &Va
     Ok(ok(serde_json::to_value(order).unwrap_or_default()))
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/chongzhi", operation_id = "payments_provider_deposit", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn provider_deposit(
     State(state): State<AppState>,
     member: Member,
@@ -191,6 +193,7 @@ async fn provider_deposit(
     create(&state, &member, channel, &params).await
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/bankchongzhi", operation_id = "payments_bank_deposit", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn bank_deposit(
     State(state): State<AppState>,
     member: Member,
@@ -199,6 +202,7 @@ async fn bank_deposit(
     create(&state, &member, Channel::Bank, &params).await
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/virtualchongzhi", operation_id = "payments_usdt_deposit", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn usdt_deposit(
     State(state): State<AppState>,
     member: Member,
@@ -207,6 +211,7 @@ async fn usdt_deposit(
     create(&state, &member, Channel::Usdt, &params).await
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/GetVirtualExchangeRate", operation_id = "payments_rate", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn rate(
     State(state): State<AppState>,
     member: Member,
@@ -220,6 +225,7 @@ async fn rate(
     Ok(ok(serde_json::to_value(quote).unwrap_or_default()))
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/frame", operation_id = "payments_frame", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn frame(
     State(state): State<AppState>,
     member: Member,
@@ -240,6 +246,7 @@ async fn frame(
     ))
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/cancelorder", operation_id = "payments_cancel_order", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn cancel_order(
     State(state): State<AppState>,
     member: Member,
@@ -253,6 +260,7 @@ async fn cancel_order(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/emaildeposit/confirmorder", operation_id = "payments_confirm_order", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn confirm_order(
     State(state): State<AppState>,
     member: Member,
@@ -268,6 +276,7 @@ async fn confirm_order(
 
 // Cards, addresses, withdrawals, transfers.
 
+#[utoipa::path(method(post, get), path = "/api/security/userbankinfo", operation_id = "payments_cards", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn cards(State(state): State<AppState>, member: Member) -> Answer {
     let list = state
         .payments
@@ -277,6 +286,7 @@ async fn cards(State(state): State<AppState>, member: Member) -> Answer {
     Ok(ok(json!({"list": list, "max": max})))
 }
 
+#[utoipa::path(method(post, get), path = "/api/security/uservirtualbankinfo", operation_id = "payments_usdt_addresses", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn usdt_addresses(State(state): State<AppState>, member: Member) -> Answer {
     let list = state
         .payments
@@ -286,6 +296,7 @@ async fn usdt_addresses(State(state): State<AppState>, member: Member) -> Answer
     Ok(ok(json!({"list": list, "max": max})))
 }
 
+#[utoipa::path(post, path = "/api/security/adduserbank", operation_id = "payments_add_card", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn add_card(
     State(state): State<AppState>,
     member: Member,
@@ -304,6 +315,7 @@ async fn add_card(
     Ok(ok(serde_json::to_value(card).unwrap_or_default()))
 }
 
+#[utoipa::path(post, path = "/api/security/addvirtualbank", operation_id = "payments_add_usdt_address", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn add_usdt_address(
     State(state): State<AppState>,
     member: Member,
@@ -321,6 +333,7 @@ async fn add_usdt_address(
     Ok(ok(serde_json::to_value(added).unwrap_or_default()))
 }
 
+#[utoipa::path(post, path = "/api/security/checksecuritypass", operation_id = "payments_check_fund_password", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn check_fund_password(
     State(state): State<AppState>,
     member: Member,
@@ -333,6 +346,7 @@ async fn check_fund_password(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/security/platwithdraw", operation_id = "payments_withdraw", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn withdraw(
     State(state): State<AppState>,
     member: Member,
@@ -357,6 +371,7 @@ async fn withdraw(
     })))
 }
 
+#[utoipa::path(post, path = "/api/security/cancelwithdraw", operation_id = "payments_cancel_withdraw", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn cancel_withdraw(
     State(state): State<AppState>,
     member: Member,
@@ -369,6 +384,7 @@ async fn cancel_withdraw(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/security/delwithdraw", operation_id = "payments_hide_withdraw", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn hide_withdraw(
     State(state): State<AppState>,
     member: Member,
@@ -381,6 +397,7 @@ async fn hide_withdraw(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/security/transwalletmoney", operation_id = "payments_transfer", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn transfer(
     State(state): State<AppState>,
     member: Member,
@@ -398,6 +415,7 @@ async fn transfer(
     Ok(ok(json!({"msg": "Transfer success", "transfer": done})))
 }
 
+#[utoipa::path(method(post, get), path = "/api/user/getthirdbalance", operation_id = "payments_game_balances", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn game_balances(State(state): State<AppState>, member: Member) -> Answer {
     let list = state.payments.game_balances(&member.user_id).await?;
     Ok(ok(json!({"list": list})))
@@ -445,6 +463,7 @@ async fn list_orders(
     ))
 }
 
+#[utoipa::path(post, path = "/api/report/moneyorders", operation_id = "payments_money_orders", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn money_orders(
     State(state): State<AppState>,
     member: Member,
@@ -453,6 +472,7 @@ async fn money_orders(
     list_orders(&state, &member, &params, None, vec![]).await
 }
 
+#[utoipa::path(post, path = "/api/report/depositrecordsdel", operation_id = "payments_deposit_records", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn deposit_records(
     State(state): State<AppState>,
     member: Member,
@@ -472,6 +492,7 @@ async fn deposit_records(
     list_orders(&state, &member, &params, Some("deposit"), vec![]).await
 }
 
+#[utoipa::path(post, path = "/api/report/depositprogress", operation_id = "payments_deposit_progress", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn deposit_progress(
     State(state): State<AppState>,
     member: Member,
@@ -483,6 +504,7 @@ async fn deposit_progress(
     list_orders(&state, &member, &params, Some("deposit"), open).await
 }
 
+#[utoipa::path(post, path = "/api/report/withdrawprogress", operation_id = "payments_withdraw_progress", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn withdraw_progress(
     State(state): State<AppState>,
     member: Member,
@@ -491,6 +513,7 @@ async fn withdraw_progress(
     list_orders(&state, &member, &params, Some("withdrawal"), vec![]).await
 }
 
+#[utoipa::path(post, path = "/api/report/accountchanges", operation_id = "payments_account_changes", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn account_changes(
     State(state): State<AppState>,
     member: Member,
@@ -512,10 +535,12 @@ async fn account_changes(
     ))
 }
 
+#[utoipa::path(method(post, get), path = "/api/report/withdrawbetlistv2", operation_id = "payments_flow", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn flow(State(state): State<AppState>, member: Member) -> Answer {
     Ok(ok(state.payments.flow(&member.user_id).await?))
 }
 
+#[utoipa::path(post, path = "/api/report/memberreport", operation_id = "payments_member_report", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn member_report(
     State(state): State<AppState>,
     member: Member,
@@ -525,12 +550,14 @@ async fn member_report(
     Ok(ok(state.payments.member_report(&member.user_id, p).await?))
 }
 
+#[utoipa::path(method(post, get), path = "/api/report/usercenter", operation_id = "payments_user_centre", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn user_centre(State(state): State<AppState>, member: Member) -> Answer {
     Ok(ok(state.payments.user_centre(&member.user_id).await?))
 }
 
 // Provider callbacks.
 
+#[utoipa::path(post, path = "/api/payments/callback/{provider}", operation_id = "payments_callback", tag = crate::openapi::PAYMENTS, params(("provider" = String, Path), ("X-Signature" = String, Header, description = "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + \".\" + raw body)>")), request_body(content = Object, content_type = "application/json"), responses(crate::openapi::CallbackAnswers))]
 async fn callback(
     State(state): State<AppState>,
     Path(provider): Path<String>,
@@ -593,6 +620,7 @@ a{{display:block;margin-top:14px;text-align:center}}
     ))
 }
 
+#[utoipa::path(get, path = "/api/payments/sandbox/pay/{order_id}", operation_id = "payments_sandbox_page", tag = crate::openapi::PAYMENTS, params(("order_id" = String, Path)), responses((status = 200, description = "The sandbox payment page", content_type = "text/html", body = String), (status = 404, description = "No such provider deposit", content_type = "text/html", body = String)))]
 async fn sandbox_page(State(state): State<AppState>, Path(order_id): Path<String>) -> Response {
     let order = state.payments.order(&order_id).await.ok().flatten();
     let Some(order) = order.filter(|o| o.kind == "deposit" && o.channel == "provider") else {
@@ -636,11 +664,15 @@ async fn sandbox_page(State(state): State<AppState>, Path(order_id): Path<String
     .into_response()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct PayForm {
+    /// paid or failed.
     outcome: String,
 }
 
+#[utoipa::path(post, path = "/api/payments/sandbox/pay/{order_id}", operation_id = "payments_sandbox_pay", tag = crate::openapi::PAYMENTS, params(("order_id" = String, Path)), request_body(content = PayForm, content_type = "application/x-www-form-urlencoded"), responses(
+    (status = 200, description = "Paid or failed: the page says so", content_type = "text/html", body = String),
+    (status = 400, description = "Unknown choice or order", content_type = "text/html", body = String)))]
 async fn sandbox_pay(
     State(state): State<AppState>,
     Path(order_id): Path<String>,
@@ -686,7 +718,7 @@ async fn sandbox_pay(
 
 // Stand-ins of the chain watcher and the rate source (DEMO=1).
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ChainTransfer {
     chain: String,
     address: String,
@@ -695,6 +727,7 @@ struct ChainTransfer {
     confirmations: u32,
 }
 
+#[utoipa::path(post, path = "/api/dev/payments/chain-transfer", operation_id = "payments_chain_transfer", tag = crate::openapi::DEV, request_body = ChainTransfer, responses(crate::openapi::PlainAnswers))]
 async fn chain_transfer(
     State(state): State<AppState>,
     Json(body): Json<ChainTransfer>,
@@ -722,12 +755,13 @@ async fn chain_transfer(
     Ok(Json(json!({"status": 0, "data": {"orderid": order}})))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct RateBody {
     currency: String,
     rate: String,
 }
 
+#[utoipa::path(post, path = "/api/dev/payments/usdt-rate", operation_id = "payments_set_rate", tag = crate::openapi::DEV, request_body = RateBody, responses(crate::openapi::PlainAnswers))]
 async fn set_rate(
     State(state): State<AppState>,
     Json(body): Json<RateBody>,
@@ -742,4 +776,59 @@ async fn set_rate(
         .map_err(|_| ApiError::with_message(domain::Code::WRONG_AMOUNT.0, "Wrong amount"))?;
     state.payments.set_usdt_rate(currency, rate).await?;
     Ok(Json(json!({"status": 0, "data": null})))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        channels,
+        provider_deposit,
+        bank_deposit,
+        usdt_deposit,
+        rate,
+        frame,
+        cancel_order,
+        confirm_order,
+        cards,
+        add_card,
+        usdt_addresses,
+        add_usdt_address,
+        check_fund_password,
+        withdraw,
+        cancel_withdraw,
+        hide_withdraw,
+        transfer,
+        game_balances,
+        money_orders,
+        account_changes,
+        deposit_records,
+        deposit_progress,
+        withdraw_progress,
+        flow,
+        member_report,
+        user_centre,
+        callback,
+        sandbox_page,
+        sandbox_pay,
+        chain_transfer,
+        set_rate
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/emaildeposit/GetVirtualExchangeRate");
+    crate::openapi::get_alias(&mut doc, "/api/emaildeposit/frame");
+    crate::openapi::get_alias(&mut doc, "/api/report/moneyorders");
+    crate::openapi::get_alias(&mut doc, "/api/report/accountchanges");
+    crate::openapi::get_alias(&mut doc, "/api/report/depositrecordsdel");
+    crate::openapi::get_alias(&mut doc, "/api/report/depositprogress");
+    crate::openapi::get_alias(&mut doc, "/api/report/withdrawprogress");
+    crate::openapi::get_alias(&mut doc, "/api/report/memberreport");
+    crate::openapi::alias(
+        &mut doc,
+        "/api/emaildeposit/frame",
+        "/api/emaildeposit/newframe",
+    );
+    doc
 }

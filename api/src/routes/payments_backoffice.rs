@@ -97,7 +97,8 @@ fn bad(msg: impl Into<String>) -> Refusal {
     )
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListParams {
     status: Option<String>,
     flagged: Option<String>,
@@ -126,6 +127,7 @@ impl ListParams {
     }
 }
 
+#[utoipa::path(get, path = "/api/backoffice/payments/withdrawals", operation_id = "payments_backoffice_withdrawals", tag = crate::openapi::BACK_OFFICE, params(ListParams), responses(crate::openapi::StaffAnswers))]
 async fn withdrawals(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -157,6 +159,7 @@ async fn withdrawals(
     ))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/payments/deposits", operation_id = "payments_backoffice_deposits", tag = crate::openapi::BACK_OFFICE, params(ListParams), responses(crate::openapi::StaffAnswers))]
 async fn deposits(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -208,7 +211,7 @@ async fn with_usernames(
     out
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ReasonBody {
     #[serde(default)]
     reason: String,
@@ -216,6 +219,7 @@ struct ReasonBody {
     credit: bool,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/payments/withdrawals/{id}/{decision}", operation_id = "payments_backoffice_decide", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path), ("decision" = String, Path)), request_body = ReasonBody, responses(crate::openapi::StaffAnswers))]
 async fn decide(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -239,6 +243,7 @@ async fn decide(
     Ok(done(json!({"id": id, "order": order})))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/payments/deposits/{id}/review", operation_id = "payments_backoffice_review", tag = crate::openapi::BACK_OFFICE, params(("id" = String, Path)), request_body = ReasonBody, responses(crate::openapi::StaffAnswers))]
 async fn review(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -259,6 +264,7 @@ async fn review(
     Ok(done(json!({"id": id})))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/payments/members/{user}", operation_id = "payments_backoffice_member_money", tag = crate::openapi::BACK_OFFICE, params(("user" = String, Path), ListParams), responses(crate::openapi::StaffAnswers))]
 async fn member_money(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -306,6 +312,7 @@ async fn member_money(
     })))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/payments/reconciliation", operation_id = "payments_backoffice_reconciliation", tag = crate::openapi::BACK_OFFICE, params(ListParams), responses(crate::openapi::StaffAnswers))]
 async fn reconciliation(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -325,12 +332,13 @@ async fn reconciliation(
     Ok(done(view))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct BlacklistBody {
     value: String,
     reason: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/payments/blacklist", operation_id = "payments_backoffice_blacklist", tag = crate::openapi::BACK_OFFICE, request_body = BlacklistBody, responses(crate::openapi::StaffAnswers))]
 async fn blacklist(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -354,4 +362,22 @@ async fn blacklist(
         .await
         .map_err(fail)?;
     Ok(done(Value::Null))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        withdrawals,
+        decide,
+        deposits,
+        review,
+        member_money,
+        reconciliation,
+        blacklist
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

@@ -93,6 +93,7 @@ pub(crate) async fn currency_of(state: &AppState, member_id: &str) -> Result<Cur
 // ---------------------------------------------------------------- sign-in, tasks
 
 /// `activity/signin`: today's sign-in, its streak and reward.
+#[utoipa::path(method(post, get), path = "/api/activity/signin", operation_id = "promo_sign_in", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn sign_in(State(state): State<AppState>, member: Member) -> Answer {
     let currency = currency_of(&state, &member.user_id).await?;
     let done = state.promotions.sign_in(&member.user_id, currency).await?;
@@ -117,6 +118,7 @@ struct ListBody {
 
 /// `activity/gettasklist {type}`: tasks with nowvalue, taskvalue, status
 /// (0 undone, 1 claimable, other received) and the sign-in state.
+#[utoipa::path(method(post, get), path = "/api/activity/gettasklist", operation_id = "promo_task_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn task_list(
     State(state): State<AppState>,
     member: Member,
@@ -142,6 +144,7 @@ struct BonusBody {
 
 /// `activity/gettaskbonus {id}`: data.needcheck 0 paid, 1 waiting for
 /// review (spec 001 section 4).
+#[utoipa::path(post, path = "/api/activity/gettaskbonus", operation_id = "promo_task_bonus", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn task_bonus(
     State(state): State<AppState>,
     member: Member,
@@ -192,6 +195,7 @@ pub(crate) async fn address_of(state: &AppState, member_id: &str) -> Result<Stri
 
 /// `activity/actinfo {aid, ...}`: aid 5 the prize draw board, aid 13 the
 /// season rank reward, other aids a campaign.
+#[utoipa::path(method(post, get), path = "/api/activity/actinfo", operation_id = "promo_act_info", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn act_info(
     State(state): State<AppState>,
     member: Member,
@@ -213,6 +217,7 @@ async fn act_info(
 /// `activity/main {aid, actRand, ...}`: aid 5 draws (data.jiangpin,
 /// data.actRand; -21404 when the prizes are gone), aid 13 claims the
 /// season rank reward, other aids apply for a campaign.
+#[utoipa::path(post, path = "/api/activity/main", operation_id = "promo_act_main", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn act_main(
     State(state): State<AppState>,
     member: Member,
@@ -246,6 +251,7 @@ async fn act_main(
 
 /// `shop/goodslist`: goods on sale (with what is left), the member's M
 /// currency and their latest orders.
+#[utoipa::path(method(post, get), path = "/api/shop/goodslist", operation_id = "promo_goods_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn goods_list(State(state): State<AppState>, member: Member) -> Answer {
     let list = state.promotions.goods_list(false).await?;
     let points = state.promotions.points_left(&member.user_id).await?;
@@ -265,6 +271,7 @@ struct GoodsBody {
 }
 
 /// `shop/goodsinfo {id}`.
+#[utoipa::path(method(post, get), path = "/api/shop/goodsinfo", operation_id = "promo_goods_info", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn goods_info(
     State(state): State<AppState>,
     member: Member,
@@ -281,6 +288,7 @@ async fn goods_info(
 /// `shop/buy {id, num}`: -40301 out of stock, -40302 not enough M
 /// currency, -40303 limit reached, -40304 no such goods, -40305 no
 /// delivery address for physical goods.
+#[utoipa::path(post, path = "/api/shop/buy", operation_id = "promo_buy", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn buy(
     State(state): State<AppState>,
     member: Member,
@@ -337,6 +345,7 @@ fn campaign_json(c: &domain::promo::campaign::Campaign, lang: &str, now: i64) ->
 
 /// `activity/index {lang}`: campaigns that are enabled and not over (open
 /// to visitors: the promotion pages list them).
+#[utoipa::path(method(post, get), path = "/api/activity/index", operation_id = "promo_act_index", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn act_index(State(state): State<AppState>, Payload(body): Payload<Value>) -> Answer {
     let lang = lang_of(&body);
     let now = state.promotions.now_ms();
@@ -377,6 +386,7 @@ async fn campaign_apply(state: &AppState, member: &Member, aid: u32) -> Answer {
 }
 
 /// `activity/apply {aid}`.
+#[utoipa::path(post, path = "/api/activity/apply", operation_id = "promo_act_apply", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn act_apply(
     State(state): State<AppState>,
     member: Member,
@@ -390,6 +400,7 @@ async fn act_apply(
 }
 
 /// `activity/reissuelist`: the member's campaign rewards.
+#[utoipa::path(method(post, get), path = "/api/activity/reissuelist", operation_id = "promo_reissue_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn reissue_list(State(state): State<AppState>, member: Member) -> Answer {
     let list = state.promotions.applications_of(&member.user_id).await?;
     Ok(ok(json!({"list": list})))
@@ -402,6 +413,7 @@ struct ReissueBody {
 
 /// `activity/reissueget {reference}`: re-sends a reward's credit (moves
 /// money only if it never arrived).
+#[utoipa::path(post, path = "/api/activity/reissueget", operation_id = "promo_reissue_get", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn reissue_get(
     State(state): State<AppState>,
     member: Member,
@@ -419,6 +431,7 @@ async fn reissue_get(
 
 /// `activity/MedalsNum`: campaigns the member may apply for now (num) and
 /// rewards received (received).
+#[utoipa::path(method(post, get), path = "/api/activity/MedalsNum", operation_id = "promo_medals", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn medals(State(state): State<AppState>, member: Member) -> Answer {
     let currency = currency_of(&state, &member.user_id).await?;
     let now = state.promotions.now_ms();
@@ -460,6 +473,7 @@ fn rules_json(s: &domain::promo::referral::ReferralSettings) -> Value {
 
 /// `user/invite`: the member's invite code, referral records (username,
 /// created, action 1 first deposit / 2 promotion, bonus) and totals.
+#[utoipa::path(method(post, get), path = "/api/user/invite", operation_id = "promo_invite", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn invite(State(state): State<AppState>, member: Member) -> Answer {
     let code = state.promotions.invite_code(&member.user_id).await?;
     let list = state.promotions.referral_records(&member.user_id).await?;
@@ -480,6 +494,7 @@ async fn invite(State(state): State<AppState>, member: Member) -> Answer {
 /// `user/invitetemplate`: what a member shares: the code, the registration
 /// link (the `action=register` fragment of spec 001 section 2.2 with the
 /// code) and the rules.
+#[utoipa::path(method(post, get), path = "/api/user/invitetemplate", operation_id = "promo_invite_template", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn invite_template(State(state): State<AppState>, member: Member) -> Answer {
     let code = state.promotions.invite_code(&member.user_id).await?;
     let settings = state.promotions.referral_settings().await?;
@@ -488,4 +503,28 @@ async fn invite_template(State(state): State<AppState>, member: Member) -> Answe
         "link": format!("/#action=register&invite_code={code}"),
         "rules": rules_json(&settings),
     })))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        sign_in,
+        task_list,
+        task_bonus,
+        act_info,
+        act_main,
+        act_index,
+        act_apply,
+        reissue_list,
+        reissue_get,
+        medals,
+        invite,
+        invite_template,
+        goods_list,
+        goods_info,
+        buy,
+    ))]
+    struct Doc;
+    <Doc as utoipa::OpenApi>::openapi()
 }

@@ -65,11 +65,13 @@ where
     })
 }
 
+#[utoipa::path(get, path = "/api/backoffice/promo/tasks", operation_id = "promo_backoffice_tasks", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn tasks(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     auth.may(Duty::Marketing)?;
     Ok(done(json!(state.promotions.task_settings().await?)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/tasks", operation_id = "promo_backoffice_save_tasks", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn save_tasks(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -91,6 +93,7 @@ struct StateParams {
 }
 
 /// Task claims: pending (default), paid, approved, rejected or all.
+#[utoipa::path(get, path = "/api/backoffice/promo/task-claims", operation_id = "promo_backoffice_task_claims", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn task_claims(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -119,6 +122,7 @@ struct ReviewBody {
     reason: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/task-claims/review", operation_id = "promo_backoffice_review_task_claim", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn review_task_claim(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -140,6 +144,7 @@ async fn review_task_claim(
 }
 
 /// The prize board and this week's stock (slot, stock, taken).
+#[utoipa::path(get, path = "/api/backoffice/promo/board", operation_id = "promo_backoffice_board", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn board(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     auth.may(Duty::Marketing)?;
     let board = state.promotions.board().await?;
@@ -154,6 +159,7 @@ async fn board(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     Ok(done(json!({"board": board, "week": week, "stock": stock})))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/board", operation_id = "promo_backoffice_save_board", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn save_board(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -166,11 +172,13 @@ async fn save_board(
 }
 
 /// Every goods item, on sale or not, with stock sold.
+#[utoipa::path(get, path = "/api/backoffice/promo/goods", operation_id = "promo_backoffice_goods", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn goods(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     auth.may(Duty::Marketing)?;
     Ok(done(json!(state.promotions.goods_list(true).await?)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/goods", operation_id = "promo_backoffice_save_goods", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn save_goods(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -183,6 +191,7 @@ async fn save_goods(
 }
 
 /// Physical prizes and goods to ship (state=to_ship, default) or shipped.
+#[utoipa::path(get, path = "/api/backoffice/promo/fulfilment", operation_id = "promo_backoffice_fulfilment", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn fulfilment(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -208,6 +217,7 @@ struct ShipBody {
     id: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/fulfilment/ship", operation_id = "promo_backoffice_ship", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn ship(State(state): State<AppState>, auth: StaffAuth, Json(value): Json<Value>) -> Staffed {
     auth.may(Duty::Marketing)?;
     let b: ShipBody = body(value)?;
@@ -226,11 +236,13 @@ async fn ship(State(state): State<AppState>, auth: StaffAuth, Json(value): Json<
     ))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/promo/campaigns", operation_id = "promo_backoffice_campaigns", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn campaigns(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     auth.may(Duty::Marketing)?;
     Ok(done(json!(state.promotions.campaigns().await?)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/campaigns", operation_id = "promo_backoffice_save_campaign", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn save_campaign(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -242,11 +254,13 @@ async fn save_campaign(
     Ok(done(json!(c)))
 }
 
+#[utoipa::path(get, path = "/api/backoffice/promo/referral", operation_id = "promo_backoffice_referral_settings", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn referral_settings(State(state): State<AppState>, auth: StaffAuth) -> Staffed {
     auth.may(Duty::Marketing)?;
     Ok(done(json!(state.promotions.referral_settings().await?)))
 }
 
+#[utoipa::path(post, path = "/api/backoffice/promo/referral", operation_id = "promo_backoffice_save_referral_settings", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn save_referral_settings(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -262,6 +276,7 @@ async fn save_referral_settings(
 }
 
 /// Referrals: pending, paid, refused or all (default).
+#[utoipa::path(get, path = "/api/backoffice/promo/referrals", operation_id = "promo_backoffice_referrals", tag = crate::openapi::BACK_OFFICE, responses(crate::openapi::StaffAnswers))]
 async fn referrals(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -279,4 +294,28 @@ async fn referrals(
         }
     };
     Ok(done(json!(state.promotions.referrals(wanted).await?)))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        tasks,
+        save_tasks,
+        task_claims,
+        review_task_claim,
+        board,
+        save_board,
+        goods,
+        save_goods,
+        campaigns,
+        save_campaign,
+        referral_settings,
+        save_referral_settings,
+        referrals,
+        fulfilment,
+        ship,
+    ))]
+    struct Doc;
+    <Doc as utoipa::OpenApi>::openapi()
 }

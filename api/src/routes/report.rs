@@ -16,6 +16,7 @@ pub fn router() -> Router<AppState> {
 
 /// `report/betrecods {from_date, to_date, pn, outcome, bet_type, BetId}`:
 /// the member's bets, newest first (default: the last 24 hours).
+#[utoipa::path(post, path = "/api/report/betrecods", operation_id = "report_bet_records", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn bet_records(
     State(state): State<AppState>,
     member: Member,
@@ -27,4 +28,15 @@ async fn bet_records(
         .await
         .map_err(|e| ApiError::with_message(-70009, format!("Invalid request parameters: {e}")))?;
     Ok(ok(json!({ "list": list, "total": total })))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(bet_records))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/report/betrecods");
+    doc
 }

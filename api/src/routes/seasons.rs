@@ -63,7 +63,7 @@ pub fn staff_router() -> Router<AppState> {
 
 // ---------------------------------------------------------------- rank rewards
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct RankBody {
     #[serde(default)]
     seasonid: Option<Value>,
@@ -86,6 +86,7 @@ fn rank_season(body: &RankBody) -> Result<u32, ApiError> {
     }
 }
 
+#[utoipa::path(post, path = "/api/vipsystem/seasonbonusinfo", operation_id = "seasons_rank_info", tag = crate::openapi::MEMBER, request_body = RankBody, responses(crate::openapi::MemberAnswers))]
 async fn rank_info(
     State(state): State<AppState>,
     member: Member,
@@ -132,6 +133,7 @@ async fn claim_rank_for(state: &AppState, member_id: &str, body: &RankBody) -> A
     }))
 }
 
+#[utoipa::path(post, path = "/api/vipsystem/getseasonbonus", operation_id = "seasons_rank_claim", tag = crate::openapi::MEMBER, request_body = RankBody, responses(crate::openapi::MemberAnswers))]
 async fn rank_claim(
     State(state): State<AppState>,
     member: Member,
@@ -164,6 +166,7 @@ pub(crate) async fn activity_13(
 }
 
 /// `activity/actinfo` with aid 13 and sid: data.aUserActInfo, data.actRand.
+#[utoipa::path(post, path = "/api/activity/actinfo", operation_id = "seasons_activity_info", tag = crate::openapi::MEMBER, request_body = RankBody, responses(crate::openapi::MemberAnswers))]
 async fn activity_info(
     State(state): State<AppState>,
     member: Member,
@@ -174,6 +177,7 @@ async fn activity_info(
 }
 
 /// `activity/main` with aid 13, actRand, sid, optional size: the claim.
+#[utoipa::path(post, path = "/api/activity/main", operation_id = "seasons_activity_main", tag = crate::openapi::MEMBER, request_body = RankBody, responses(crate::openapi::MemberAnswers))]
 async fn activity_main(
     State(state): State<AppState>,
     member: Member,
@@ -232,16 +236,18 @@ pub fn season_info_value(state: &AppState) -> Value {
     }
 }
 
+#[utoipa::path(method(post, get), path = "/api/vipsystem/seasoninfo", operation_id = "seasons_season_info", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn season_info(State(state): State<AppState>) -> Answer {
     Ok(ok(season_info_value(&state)))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct TaskInfoBody {
     #[serde(default)]
     seasonid: Option<Value>,
 }
 
+#[utoipa::path(post, path = "/api/vipsystem/seasontaskbonusinfo", operation_id = "seasons_task_info", tag = crate::openapi::MEMBER, request_body = TaskInfoBody, responses(crate::openapi::MemberAnswers))]
 async fn task_info(
     State(state): State<AppState>,
     member: Member,
@@ -260,7 +266,7 @@ async fn task_info(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ClaimBody {
     id: Value,
 }
@@ -283,6 +289,7 @@ fn bad_params(detail: &str) -> ApiError {
 
 /// `getseasontaskbonus` (id): data.needcheck 0 paid at once, 1 waiting for
 /// customer-service review; msg says which.
+#[utoipa::path(post, path = "/api/vipsystem/getseasontaskbonus", operation_id = "seasons_claim_task", tag = crate::openapi::MEMBER, request_body = ClaimBody, responses(crate::openapi::MemberAnswers))]
 async fn claim_task(
     State(state): State<AppState>,
     member: Member,
@@ -331,7 +338,7 @@ pub fn team_id(sport_id: u64, name: &str) -> u64 {
     h % 2_000_000_000 + 1
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct SportBody {
     #[serde(default)]
     sportid: Option<Value>,
@@ -348,6 +355,7 @@ fn home_sport(v: &Option<Value>) -> Result<u64, ApiError> {
     Ok(sport as u64)
 }
 
+#[utoipa::path(post, path = "/api/user/getcompetitions", operation_id = "seasons_competitions", tag = crate::openapi::MEMBER, request_body = SportBody, responses(crate::openapi::MemberAnswers))]
 async fn competitions(State(state): State<AppState>, Payload(body): Payload<SportBody>) -> Answer {
     let sport = home_sport(&body.sportid)?;
     let list = state.live.read(|c| {
@@ -362,7 +370,7 @@ async fn competitions(State(state): State<AppState>, Payload(body): Payload<Spor
     Ok(ok(json!({"list": list})))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct TeamsBody {
     #[serde(default)]
     cid: Option<Value>,
@@ -409,6 +417,7 @@ fn find_teams(state: &AppState, sport: Option<u64>, cid: Option<u64>, name: &str
     })
 }
 
+#[utoipa::path(post, path = "/api/user/getteams", operation_id = "seasons_teams", tag = crate::openapi::MEMBER, request_body = TeamsBody, responses(crate::openapi::MemberAnswers))]
 async fn teams(State(state): State<AppState>, Payload(body): Payload<TeamsBody>) -> Answer {
     let cid = body.cid.as_ref().and_then(number).map(u64::from);
     let name = body.name.unwrap_or_default();
@@ -422,7 +431,7 @@ async fn teams(State(state): State<AppState>, Payload(body): Payload<TeamsBody>)
     Ok(ok(json!({"list": find_teams(&state, sport, cid, &name)})))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct TeamBody {
     #[serde(default)]
     teamid: Option<Value>,
@@ -451,6 +460,7 @@ async fn my_team_value(state: &AppState, member_id: &str) -> Result<Value, ApiEr
 /// `myteam` without teamid: the two home teams and whether each may be
 /// chosen now (myfootballstatus, mybasketballstatus: 1 may choose); with
 /// teamid and sportid: chooses (as `chooseteam`).
+#[utoipa::path(post, path = "/api/user/myteam", operation_id = "seasons_my_team", tag = crate::openapi::MEMBER, request_body = TeamBody, responses(crate::openapi::MemberAnswers))]
 async fn my_team(
     State(state): State<AppState>,
     member: Member,
@@ -502,6 +512,7 @@ async fn choose(state: &AppState, member_id: &str, body: &TeamBody) -> Result<()
     Ok(())
 }
 
+#[utoipa::path(post, path = "/api/activity/chooseteam", operation_id = "seasons_choose_team", tag = crate::openapi::MEMBER, request_body = TeamBody, responses(crate::openapi::MemberAnswers))]
 async fn choose_team(
     State(state): State<AppState>,
     member: Member,
@@ -579,7 +590,8 @@ fn done(data: Value) -> Json<Value> {
     Json(json!({"status": 0, "msg": "OK", "data": data}))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct QueueParams {
     #[serde(default)]
     state: Option<String>,
@@ -587,6 +599,7 @@ struct QueueParams {
 
 /// Claims waiting for support (state=pending, the default), or in another
 /// state (paid, approved, rejected, all).
+#[utoipa::path(get, path = "/api/backoffice/season/claims", operation_id = "seasons_claim_queue", tag = crate::openapi::BACK_OFFICE, params(QueueParams), responses(crate::openapi::StaffAnswers))]
 async fn claim_queue(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -609,12 +622,14 @@ async fn claim_queue(
     Ok(done(json!(rows)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ClaimParams {
     reference: String,
 }
 
 /// One claim with the member's task history beside it.
+#[utoipa::path(get, path = "/api/backoffice/season/claim", operation_id = "seasons_claim_detail", tag = crate::openapi::BACK_OFFICE, params(ClaimParams), responses(crate::openapi::StaffAnswers))]
 async fn claim_detail(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -645,7 +660,7 @@ async fn claim_detail(
     })))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ReviewBody {
     reference: String,
     approve: bool,
@@ -654,6 +669,7 @@ struct ReviewBody {
 }
 
 /// Support approves (pays, once) or rejects (with a reason) a claim.
+#[utoipa::path(post, path = "/api/backoffice/season/claims/review", operation_id = "seasons_review", tag = crate::openapi::BACK_OFFICE, request_body = ReviewBody, responses(crate::openapi::StaffAnswers))]
 async fn review(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -681,11 +697,13 @@ async fn review(
     Ok(done(json!(row)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct SeasonParams {
     seasonid: u32,
 }
 
+#[utoipa::path(get, path = "/api/backoffice/season/tasks", operation_id = "seasons_task_defs", tag = crate::openapi::BACK_OFFICE, params(SeasonParams), responses(crate::openapi::StaffAnswers))]
 async fn task_defs(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -696,19 +714,23 @@ async fn task_defs(
     Ok(done(json!(defs)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct DefBody {
     seasonid: u32,
+    /// The task definition (docs/seasons.md).
+    #[schema(value_type = Object)]
     task: TaskDef,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct FulfilmentParams {
     #[serde(default)]
     state: Option<String>,
 }
 
 /// Physical prizes to ship (state=to_ship, the default) or shipped.
+#[utoipa::path(get, path = "/api/backoffice/season/fulfilment", operation_id = "seasons_fulfilment", tag = crate::openapi::BACK_OFFICE, params(FulfilmentParams), responses(crate::openapi::StaffAnswers))]
 async fn fulfilment(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -729,12 +751,13 @@ async fn fulfilment(
     Ok(done(json!(state.seasons.fulfilment(wanted).await?)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ShipBody {
     seasonid: u32,
     member_id: String,
 }
 
+#[utoipa::path(post, path = "/api/backoffice/season/fulfilment/ship", operation_id = "seasons_ship", tag = crate::openapi::BACK_OFFICE, request_body = ShipBody, responses(crate::openapi::StaffAnswers))]
 async fn ship(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -755,7 +778,7 @@ async fn ship(
     Ok(done(json!({"shipped": shipped})))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct RankSet {
     seasonid: u32,
     member_id: String,
@@ -766,6 +789,7 @@ struct RankSet {
 
 /// Admin staff record a member's final season rank (the VIP honour wiring
 /// does the same at season end).
+#[utoipa::path(post, path = "/api/backoffice/season/ranks", operation_id = "seasons_set_rank", tag = crate::openapi::BACK_OFFICE, request_body = RankSet, responses(crate::openapi::StaffAnswers))]
 async fn set_rank(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -799,6 +823,7 @@ async fn set_rank(
 }
 
 /// Admin staff add or change a season task definition.
+#[utoipa::path(post, path = "/api/backoffice/season/tasks", operation_id = "seasons_save_task_def", tag = crate::openapi::BACK_OFFICE, request_body = DefBody, responses(crate::openapi::StaffAnswers))]
 async fn save_task_def(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -817,4 +842,40 @@ async fn save_task_def(
         .save_def(body.seasonid, body.task, &staff_id)
         .await?;
     Ok(done(json!(state.seasons.task_defs(body.seasonid).await?)))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        season_info,
+        task_info,
+        claim_task,
+        competitions,
+        teams,
+        my_team,
+        choose_team,
+        rank_info,
+        rank_claim,
+        activity_info,
+        activity_main,
+        claim_queue,
+        claim_detail,
+        review,
+        task_defs,
+        save_task_def,
+        fulfilment,
+        ship,
+        set_rank
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/seasontaskbonusinfo");
+    crate::openapi::get_alias(&mut doc, "/api/user/getcompetitions");
+    crate::openapi::get_alias(&mut doc, "/api/user/getteams");
+    crate::openapi::get_alias(&mut doc, "/api/user/myteam");
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/seasonbonusinfo");
+    crate::openapi::get_alias(&mut doc, "/api/activity/actinfo");
+    doc
 }

@@ -14,7 +14,7 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/api/sport/search", post(search).get(search))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct SearchBody {
     #[serde(default)]
     term: String,
@@ -23,6 +23,7 @@ struct SearchBody {
 }
 
 /// Games grouped by sport; too short a term (spaces ignored) finds nothing.
+#[utoipa::path(post, path = "/api/sport/search", operation_id = "sport_search", tag = crate::openapi::MEMBER, request_body = SearchBody, responses(crate::openapi::MemberAnswers))]
 async fn search(
     State(state): State<AppState>,
     Payload(body): Payload<SearchBody>,
@@ -36,4 +37,15 @@ async fn search(
         .live
         .read(|catalogue| domain::catalogue::search(catalogue, &body.term, language));
     Ok(ok(groups))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(search))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/sport/search");
+    doc
 }

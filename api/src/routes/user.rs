@@ -65,6 +65,7 @@ struct UserInfo {
     has_free_bets: bool,
 }
 
+#[utoipa::path(method(post, get), path = "/api/user/userinfo", operation_id = "user_user_info", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn user_info(State(state): State<AppState>, member: Member) -> Answer<UserInfo> {
     let account = state.accounts.load(&member.user_id).await?;
     let unread = state
@@ -159,11 +160,12 @@ pub async fn balance_of(state: &AppState, user_id: &str) -> Result<BalanceView, 
     })
 }
 
+#[utoipa::path(method(post, get), path = "/api/user/getbalance", operation_id = "user_balance", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn balance(State(state): State<AppState>, member: Member) -> Answer<BalanceView> {
     Ok(ok(balance_of(&state, &member.user_id).await?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct PasswordBody {
     #[serde(default)]
     oldpass: String,
@@ -173,6 +175,7 @@ struct PasswordBody {
     confirm_newpass: String,
 }
 
+#[utoipa::path(post, path = "/api/user/loginpassedit", operation_id = "user_login_password", tag = crate::openapi::MEMBER, request_body = PasswordBody, responses(crate::openapi::MemberAnswers))]
 async fn login_password(
     State(state): State<AppState>,
     member: Member,
@@ -190,7 +193,7 @@ async fn login_password(
     Ok(ok(Value::Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct FundBody {
     #[serde(default)]
     fundpass: String,
@@ -200,6 +203,7 @@ struct FundBody {
     loginpass: String,
 }
 
+#[utoipa::path(post, path = "/api/user/fundpassset", operation_id = "user_fund_password", tag = crate::openapi::MEMBER, request_body = FundBody, responses(crate::openapi::MemberAnswers))]
 async fn fund_password(
     State(state): State<AppState>,
     member: Member,
@@ -217,7 +221,7 @@ async fn fund_password(
     Ok(ok(Value::Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct QuestionBody {
     #[serde(default)]
     question: String,
@@ -227,6 +231,7 @@ struct QuestionBody {
     loginpass: String,
 }
 
+#[utoipa::path(post, path = "/api/user/questioncheck", operation_id = "user_question_check", tag = crate::openapi::MEMBER, request_body = QuestionBody, responses(crate::openapi::MemberAnswers))]
 async fn question_check(
     State(state): State<AppState>,
     member: Member,
@@ -239,6 +244,7 @@ async fn question_check(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/user/questionupdate", operation_id = "user_question_update", tag = crate::openapi::MEMBER, request_body = QuestionBody, responses(crate::openapi::MemberAnswers))]
 async fn question_update(
     State(state): State<AppState>,
     member: Member,
@@ -259,7 +265,7 @@ async fn question_update(
 /// Binding a phone or e-mail: `uid` of a checked type-2 code to the new
 /// contact, `old_uid` of a checked type-8 code to the one bound now (when
 /// there is one), and the login password.
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct ContactBody {
     #[serde(default)]
     email: String,
@@ -283,6 +289,7 @@ impl ContactBody {
     }
 }
 
+#[utoipa::path(post, path = "/api/user/emailupdate", operation_id = "user_email_update", tag = crate::openapi::MEMBER, request_body = ContactBody, responses(crate::openapi::MemberAnswers))]
 async fn email_update(
     State(state): State<AppState>,
     member: Member,
@@ -295,6 +302,7 @@ async fn email_update(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/user/mobileupdate", operation_id = "user_mobile_update", tag = crate::openapi::MEMBER, request_body = ContactBody, responses(crate::openapi::MemberAnswers))]
 async fn mobile_update(
     State(state): State<AppState>,
     member: Member,
@@ -307,12 +315,13 @@ async fn mobile_update(
     Ok(ok(Value::Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct NicknameBody {
     #[serde(default)]
     nickname: String,
 }
 
+#[utoipa::path(post, path = "/api/user/nicknameupdate", operation_id = "user_nickname_update", tag = crate::openapi::MEMBER, request_body = NicknameBody, responses(crate::openapi::MemberAnswers))]
 async fn nickname_update(
     State(state): State<AppState>,
     member: Member,
@@ -325,12 +334,13 @@ async fn nickname_update(
     Ok(ok(Value::Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct RealNameBody {
     #[serde(default, alias = "real_name", alias = "first_name")]
     realname: String,
 }
 
+#[utoipa::path(post, path = "/api/user/realnameupdate", operation_id = "user_real_name_update", tag = crate::openapi::MEMBER, request_body = RealNameBody, responses(crate::openapi::MemberAnswers))]
 async fn real_name_update(
     State(state): State<AppState>,
     member: Member,
@@ -344,12 +354,13 @@ async fn real_name_update(
     Ok(ok(Value::Null))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct SummaryBody {
     #[serde(default)]
     summary: String,
 }
 
+#[utoipa::path(post, path = "/api/user/setusersummary", operation_id = "user_summary_update", tag = crate::openapi::MEMBER, request_body = SummaryBody, responses(crate::openapi::MemberAnswers))]
 async fn summary_update(
     State(state): State<AppState>,
     member: Member,
@@ -362,6 +373,7 @@ async fn summary_update(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(post, path = "/api/user/setuseraddress", operation_id = "user_address_update", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn address_update(
     State(state): State<AppState>,
     member: Member,
@@ -371,6 +383,7 @@ async fn address_update(
     Ok(ok(Value::Null))
 }
 
+#[utoipa::path(method(post, get), path = "/api/user/useraddress", operation_id = "user_address", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn address(State(state): State<AppState>, member: Member) -> Answer<Value> {
     let account = state.accounts.load(&member.user_id).await?;
     Ok(ok(serde_json::to_value(
@@ -379,7 +392,7 @@ async fn address(State(state): State<AppState>, member: Member) -> Answer<Value>
     .unwrap_or_default()))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 struct MessageBody {
     id: Option<Value>,
     /// POST: "read" (the default), "readall" or "delete".
@@ -389,6 +402,7 @@ struct MessageBody {
 /// `user/messages` (docs/content.md): GET lists; POST `{id}` marks one
 /// read, `{action: "readall"}` marks all read, `{id, action: "delete"}`
 /// deletes one. Every answer is the list and the unread count after it.
+#[utoipa::path(post, path = "/api/user/messages", operation_id = "user_messages", tag = crate::openapi::MEMBER, request_body = MessageBody, responses(crate::openapi::MemberAnswers))]
 async fn messages(
     State(state): State<AppState>,
     member: Member,
@@ -437,6 +451,7 @@ async fn messages(
     Ok(ok(json!({ "list": list, "unread_count": unread })))
 }
 
+#[utoipa::path(method(post, get), path = "/api/user/messagesconfig", operation_id = "user_messages_config", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn messages_config() -> Answer<Value> {
     Ok(ok(json!({ "types": [
         {"type": 1002, "name": "notice"},
@@ -446,13 +461,14 @@ async fn messages_config() -> Answer<Value> {
     ]})))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct BindBody {
     #[serde(default)]
     client_id: String,
 }
 
 /// Binds the realtime socket `client_id` (from `/ws` init) to the member.
+#[utoipa::path(post, path = "/api/user/bindws", operation_id = "user_bind_ws", tag = crate::openapi::MEMBER, request_body = BindBody, responses(crate::openapi::MemberAnswers))]
 async fn bind_ws(
     State(state): State<AppState>,
     member: Member,
@@ -471,4 +487,33 @@ async fn bind_ws(
         ));
     }
     Ok(ok(Value::Null))
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        user_info,
+        balance,
+        login_password,
+        fund_password,
+        question_check,
+        question_update,
+        email_update,
+        mobile_update,
+        nickname_update,
+        real_name_update,
+        summary_update,
+        address_update,
+        address,
+        messages,
+        messages_config,
+        bind_ws
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::alias(&mut doc, "/api/user/mobileupdate", "/api/user/mobileinsert");
+    crate::openapi::get_alias(&mut doc, "/api/user/messages");
+    doc
 }

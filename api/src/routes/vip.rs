@@ -108,7 +108,7 @@ fn money(d: Decimal) -> String {
     format!("{:.2}", d)
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct LevelsQuery {
     #[serde(default)]
     lang: Option<String>,
@@ -116,6 +116,7 @@ struct LevelsQuery {
 
 /// `allvipdetail`: the ten levels of the member's market (a visitor: of
 /// `lang`, default eng).
+#[utoipa::path(post, path = "/api/vipsystem/allvipdetail", operation_id = "vip_all_levels", tag = crate::openapi::MEMBER, request_body = LevelsQuery, responses(crate::openapi::MemberAnswers))]
 async fn all_levels(
     State(state): State<AppState>,
     member: Result<Member, ApiError>,
@@ -140,6 +141,7 @@ async fn all_levels(
 }
 
 /// `vipdetail`: level card, progress, rank, gifts, salary, rebate.
+#[utoipa::path(method(post, get), path = "/api/vipsystem/vipdetail", operation_id = "vip_detail", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn detail(State(state): State<AppState>, member: Member) -> Answer {
     let m = member_row(&state, &member.user_id).await?;
     let tables = state.vip.tables().clone();
@@ -247,7 +249,7 @@ async fn detail(State(state): State<AppState>, member: Member) -> Answer {
     })))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct Page {
     #[serde(default, alias = "pn")]
     page: Option<i64>,
@@ -311,6 +313,7 @@ async fn list(state: &AppState, user_id: &str, filter: LedgerFilter, page: Page)
 }
 
 /// `vipxporders`: experience movements (deposits, valid turnover, decay).
+#[utoipa::path(post, path = "/api/vipsystem/vipxporders", operation_id = "vip_xp_orders", tag = crate::openapi::MEMBER, request_body = Page, responses(crate::openapi::MemberAnswers))]
 async fn xp_orders(
     State(state): State<AppState>,
     member: Member,
@@ -320,6 +323,7 @@ async fn xp_orders(
 }
 
 /// `scoreorders`: M currency movements (earned, spent).
+#[utoipa::path(post, path = "/api/vipsystem/scoreorders", operation_id = "vip_score_orders", tag = crate::openapi::MEMBER, request_body = Page, responses(crate::openapi::MemberAnswers))]
 async fn score_orders(
     State(state): State<AppState>,
     member: Member,
@@ -329,6 +333,7 @@ async fn score_orders(
 }
 
 /// `mcoindetail`: M currency balance, earned and spent, with its movements.
+#[utoipa::path(post, path = "/api/vipsystem/mcoindetail", operation_id = "vip_mcoin_detail", tag = crate::openapi::MEMBER, request_body = Page, responses(crate::openapi::MemberAnswers))]
 async fn mcoin_detail(
     State(state): State<AppState>,
     member: Member,
@@ -376,12 +381,13 @@ fn paid_json(paid: &[Paid]) -> Value {
 }
 
 /// `getvipbonus`: yesterday's rebate (per product) to the bonus pot.
+#[utoipa::path(post, path = "/api/vipsystem/getvipbonus", operation_id = "vip_claim_rebate", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
 async fn claim_rebate(State(state): State<AppState>, member: Member) -> Answer {
     let paid = state.vip.claim_rebate(&member.user_id).await?;
     Ok(ok(paid_json(&paid)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
 struct GiftQuery {
     #[serde(default)]
     level: Option<Value>,
@@ -389,6 +395,7 @@ struct GiftQuery {
 
 /// `getgrowgift {level}`: the upgrade gift of a level reached (no level:
 /// every gift reached and not yet collected).
+#[utoipa::path(post, path = "/api/vipsystem/getgrowgift", operation_id = "vip_claim_gift", tag = crate::openapi::MEMBER, request_body = GiftQuery, responses(crate::openapi::MemberAnswers))]
 async fn claim_gift(
     State(state): State<AppState>,
     member: Member,
@@ -420,7 +427,7 @@ pub fn dev_router() -> Router<AppState> {
     Router::new().route("/api/dev/vip/activity", post(dev_activity))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 struct DevActivity {
     username: String,
     password: String,
@@ -430,6 +437,7 @@ struct DevActivity {
     turnover: Option<Decimal>,
 }
 
+#[utoipa::path(post, path = "/api/dev/vip/activity", operation_id = "vip_dev_activity", tag = crate::openapi::DEV, request_body = DevActivity, responses(crate::openapi::PlainAnswers))]
 async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivity>) -> Answer {
     let limit = Decimal::from(100_000_000);
     for amount in [body.deposit, body.turnover].into_iter().flatten() {
@@ -509,4 +517,27 @@ async fn append_event(
         .execute(&state.db.any)
         .await?;
     Ok(())
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(
+        all_levels,
+        detail,
+        xp_orders,
+        score_orders,
+        mcoin_detail,
+        claim_rebate,
+        claim_gift,
+        dev_activity
+    ))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/allvipdetail");
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/vipxporders");
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/scoreorders");
+    crate::openapi::get_alias(&mut doc, "/api/vipsystem/mcoindetail");
+    doc
 }

@@ -136,6 +136,14 @@ pub enum PassError {
     Store(#[from] sqlx::Error),
 }
 
+/// The demo provider's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    let mut doc = page::doc();
+    doc.merge(roulette::doc());
+    doc.merge(slot::doc());
+    doc
+}
+
 pub fn router() -> Router<AppState> {
     slot::router()
         .merge(roulette::router())

@@ -20,6 +20,7 @@ pub fn router() -> Router<AppState> {
     Router::new().route("/demo-provider/game", get(page))
 }
 
+#[utoipa::path(get, path = "/demo-provider/game", operation_id = "demo_page_page", tag = crate::openapi::DEMO_PROVIDER, responses((status = 200, description = "The game page", content_type = "text/html", body = String)))]
 async fn page(State(state): State<AppState>, Query(q): Query<HashMap<String, String>>) -> Response {
     let get = |k: &str| {
         q.get(k)
@@ -68,3 +69,13 @@ async fn page(State(state): State<AppState>, Query(q): Query<HashMap<String, Str
 }
 
 const TEMPLATE: &str = include_str!("page.html");
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(page))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
+}

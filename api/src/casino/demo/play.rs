@@ -12,7 +12,7 @@ use super::client::CallError;
 use super::DemoProvider;
 
 /// Who plays: what the launch gave the game page.
-#[derive(Debug, Clone, serde::Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, utoipa::ToSchema)]
 pub struct Player {
     pub token: String,
     pub user: String,

@@ -46,10 +46,12 @@ pub struct PickStake {
     pub amount: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 struct BetBody {
     player: Option<Player>,
     fun_session: Option<String>,
+    /// Each pick (`type` and its numbers) with its `amount`.
+    #[schema(value_type = Vec<Object>)]
     picks: Vec<PickStake>,
 }
 
@@ -273,12 +275,14 @@ impl DemoProvider {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct StateQuery {
     session: Option<String>,
     token: Option<String>,
 }
 
+#[utoipa::path(get, path = "/demo-provider/api/roulette/state", operation_id = "demo_roulette_state", tag = crate::openapi::DEMO_PROVIDER, params(StateQuery), responses(crate::openapi::ProviderAnswers))]
 async fn state(State(app): State<AppState>, Query(q): Query<StateQuery>) -> Json<Value> {
     let who = q.session.or(q.token).unwrap_or_default();
     if who.len() > 128 {
@@ -290,6 +294,7 @@ async fn state(State(app): State<AppState>, Query(q): Query<StateQuery>) -> Json
     }
 }
 
+#[utoipa::path(post, path = "/demo-provider/api/roulette/bet", operation_id = "demo_roulette_bet", tag = crate::openapi::DEMO_PROVIDER, request_body = BetBody, responses(crate::openapi::ProviderAnswers))]
 async fn bet(State(app): State<AppState>, body: Option<Json<BetBody>>) -> Json<Value> {
     let Some(Json(body)) = body else {
         return refusal("bad request");
@@ -320,4 +325,14 @@ async fn bet(State(app): State<AppState>, body: Option<Json<BetBody>>) -> Json<V
             refusal("unavailable")
         }
     }
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(state, bet))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }

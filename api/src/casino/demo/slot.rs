@@ -25,7 +25,7 @@ pub fn router() -> Router<AppState> {
         .route("/demo-provider/api/slot/spin", post(spin))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct SpinBody {
     pub player: Option<Player>,
     pub fun_session: Option<String>,
@@ -139,6 +139,7 @@ impl DemoProvider {
     }
 }
 
+#[utoipa::path(post, path = "/demo-provider/api/fun/session", operation_id = "demo_slot_fun_session", tag = crate::openapi::DEMO_PROVIDER, responses(crate::openapi::ProviderAnswers))]
 async fn fun_session(State(state): State<AppState>) -> Json<Value> {
     match state.casino.demo.open_fun().await {
         Ok((session, balance)) => Json(
@@ -151,6 +152,7 @@ async fn fun_session(State(state): State<AppState>) -> Json<Value> {
     }
 }
 
+#[utoipa::path(post, path = "/demo-provider/api/slot/spin", operation_id = "demo_slot_spin", tag = crate::openapi::DEMO_PROVIDER, request_body = SpinBody, responses(crate::openapi::ProviderAnswers))]
 async fn spin(State(state): State<AppState>, body: Option<Json<SpinBody>>) -> Json<Value> {
     let demo = &state.casino.demo;
     let Some(Json(body)) = body else {
@@ -185,4 +187,14 @@ async fn spin(State(state): State<AppState>, body: Option<Json<SpinBody>>) -> Js
         })),
         _ => refusal("unavailable"),
     }
+}
+
+/// This module's part of the OpenAPI description (`crate::openapi`).
+pub(crate) fn doc() -> utoipa::openapi::OpenApi {
+    #[derive(utoipa::OpenApi)]
+    #[openapi(paths(fun_session, spin))]
+    struct Doc;
+    #[allow(unused_mut)]
+    let mut doc = <Doc as utoipa::OpenApi>::openapi();
+    doc
 }
