@@ -89,7 +89,7 @@ async fn activity(server: &Server, deposit: Option<&str>, turnover: Option<&str>
     assert_eq!(answer["status"], 0, "{answer}");
 }
 
-fn task<'a>(list: &'a Value, id: u64) -> &'a Value {
+fn task(list: &Value, id: u64) -> &Value {
     list["data"]["list"]
         .as_array()
         .unwrap_or_else(|| panic!("no list in {list}"))
