@@ -449,6 +449,12 @@ impl AppState {
                     .clone()
                     .run_progress(self.lease(commands::seasons::PROGRESS_LEASE), stop.clone()),
             ),
+            // The season ranking by honour value (frozen after SeasonEnded).
+            tokio::spawn(
+                self.seasons
+                    .clone()
+                    .run_ranking(self.lease(commands::seasons::RANKING_LEASE), stop.clone()),
+            ),
             // Settlement tasks and interrupted placements.
             tokio::spawn(
                 self.settlement

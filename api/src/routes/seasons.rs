@@ -62,6 +62,7 @@ pub fn staff_router() -> Router<AppState> {
         .route("/api/backoffice/season/fulfilment", get(fulfilment))
         .route("/api/backoffice/season/fulfilment/ship", post(ship))
         .route("/api/backoffice/season/ranks", post(set_rank))
+        .route("/api/backoffice/season/ranking", get(ranking))
 }
 
 // ---------------------------------------------------------------- rank rewards
@@ -743,6 +744,33 @@ async fn ship(
 }
 
 #[derive(Deserialize)]
+struct RankingParams {
+    seasonid: u32,
+}
+
+/// A season's ranking by honour value (support and admin): its state (none,
+/// live, final) and the rows, best first per market.
+async fn ranking(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Result<Query<RankingParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let Query(params) = params.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    let ranking_state = state.seasons.ranking_state(params.seasonid).await?;
+    let rows = state.seasons.ranking(params.seasonid, 500).await?;
+    Ok(done(
+        json!({"seasonid": params.seasonid, "state": ranking_state.unwrap_or_default(), "list": rows}),
+    ))
+}
+
+#[derive(Deserialize)]
 struct RankSet {
     seasonid: u32,
     member_id: String,
@@ -751,8 +779,8 @@ struct RankSet {
     honour: rust_decimal::Decimal,
 }
 
-/// Admin staff record a member's final season rank (the VIP honour wiring
-/// does the same at season end).
+/// Admin staff set a member's season rank by hand (a correction; the
+/// ranking job computes the others and never overwrites this one).
 async fn set_rank(
     State(state): State<AppState>,
     headers: HeaderMap,
