@@ -10,6 +10,7 @@ import { OfferPage } from './OfferPage';
 import { ErrorBox } from './parts';
 import { QueuePage } from './QueuePage';
 import { FinancePage } from './FinancePage';
+import { SeasonsPage } from './SeasonsPage';
 import { canUse, matchBackoffice, navFor, sectionPath, type BoSection } from './roles';
 import { backofficeSaga } from './sagas';
 import './backoffice.css';
@@ -65,7 +66,7 @@ function LoginForm() {
   );
 }
 
-const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance' };
+const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons' };
 
 function Shell() {
   const t = useT();
@@ -112,5 +113,6 @@ function Section({ route, role, empty }: { route: ReturnType<typeof matchBackoff
   if (!canUse(role, route.section)) return <p className="bo-alert bo-alert--forbidden" role="alert" data-testid="bo-error-forbidden">{t('bo.forbidden')}</p>;
   if (route.section === 'queue') return route.betId ? <OfferPage betId={route.betId} /> : <QueuePage />;
   if (route.section === 'finance') return <FinancePage />;
+  if (route.section === 'seasons') return <SeasonsPage />;
   return <AuditPage betId={route.betId} />;
 }

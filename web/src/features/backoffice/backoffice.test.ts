@@ -16,9 +16,9 @@ const err = (status: number, httpStatus: number, msg = '') => new ApiError(statu
 
 describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
-    expect(navFor('support')).toEqual(['queue']);
+    expect(navFor('support')).toEqual(['queue', 'seasons']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons']);
     expect(navFor('finance')).toEqual(['finance']);
     expect(canUse('support', 'finance')).toBe(false);
     expect(navFor('intern')).toEqual([]);
