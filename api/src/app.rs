@@ -548,7 +548,8 @@ impl AppState {
         if self.config.demo_mode {
             api = api
                 .merge(routes::dev::router())
-                .merge(routes::vip::dev_router());
+                .merge(routes::vip::dev_router())
+                .merge(routes::seasons::dev_router());
         }
         let router = api
             .merge(routes::web::router(&self.config))

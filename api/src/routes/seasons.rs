@@ -833,3 +833,73 @@ async fn save_task_def(
         .await?;
     Ok(done(json!(state.seasons.task_defs(body.seasonid).await?)))
 }
+
+/// `POST /api/dev/season/activity` (DEMO=1 only, plain JSON; a test aid,
+/// never in production): fast-forwards a member's season progress. Makes
+/// sure the member `username` exists (CNY, password `password`), then
+/// appends a credited deposit of 500 (an active day) on each of the last
+/// `days` days of the running season (1 to 30, today included), exactly as
+/// the payments issue's `DepositCredited` looks, and waits for the season
+/// progress pass to count them. Answers the member's task list.
+pub fn dev_router() -> Router<AppState> {
+    Router::new().route("/api/dev/season/activity", post(dev_activity))
+}
+
+#[derive(Debug, Deserialize)]
+struct DevActivity {
+    username: String,
+    password: String,
+    days: u32,
+}
+
+async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivity>) -> Answer {
+    if !(1..=30).contains(&body.days) {
+        return Err(bad_params("days must be 1 to 30"));
+    }
+    let now = state.seasons.now_ms();
+    let Some(season) = state.seasons.calendar().current(now).cloned() else {
+        return Err(ApiError::Answer {
+            status: codes::NO_SEASON,
+            msg: "Off-season".into(),
+            data: Value::Null,
+        });
+    };
+    let user_id = state
+        .accounts
+        .ensure_member(&body.username, &body.password, domain::Currency::Cny)
+        .await
+        .map_err(|e| bad_params(&e.to_string()))?;
+    for day in 0..body.days as i64 {
+        let at = now - day * domain::season::DAY_MS;
+        if at < season.start_ms {
+            break;
+        }
+        let id = format!(
+            "dev-season-{user_id}-{at}-{}",
+            crate::routes::vip::rand_suffix()
+        );
+        crate::routes::vip::append_event(
+            &state,
+            "Deposit",
+            &id,
+            "DepositCredited",
+            json!({"DepositCredited": {
+            "member_id": user_id, "currency": "CNY", "amount": "500",
+            "order_id": id, "channel": "bank", "credited_at": at}}),
+        )
+        .await?;
+    }
+    state
+        .seasons
+        .progress_settle(std::time::Duration::from_secs(10))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let (_, list, active) = state
+        .seasons
+        .task_list(&user_id, Some(season.id))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(ok(
+        json!({"user_id": user_id, "seasonid": season.id, "activedays": active, "list": list}),
+    ))
+}

@@ -133,7 +133,7 @@ export function SeasonsPage() {
             <tbody>
               {claims.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
               {claims.map((c) => (
-                <tr key={c.reference} className={detail?.claim.reference === c.reference ? 'is-active' : ''} data-testid="bo-season-claim">
+                <tr key={c.reference} className={detail?.claim.reference === c.reference ? 'is-active' : ''} data-testid="bo-season-claim" data-member={c.member_id} data-task={c.task_id}>
                   <td>{c.member_id}</td><td>{c.season_id}</td><td>{c.task_id}</td><td>{money(c.cash)} {c.currency}</td>
                   <td>{t(`bo.seasons.state_${c.state}`)}{c.reason ? ` — ${c.reason}` : ''}</td><td><Time value={c.created_ms} /></td>
                   <td><button type="button" className="bo-chip" data-testid="bo-season-claim-open" onClick={() => void open(c)}>{t('bo.seasons.open')}</button></td>
