@@ -493,6 +493,12 @@ impl AppState {
                     .clone()
                     .run(self.lease(commands::inbox::INBOX_LEASE), stop.clone()),
             ),
+            // The season ranking by honour value (frozen after SeasonEnded).
+            tokio::spawn(
+                self.seasons
+                    .clone()
+                    .run_ranking(self.lease(commands::seasons::RANKING_LEASE), stop.clone()),
+            ),
             // Settlement tasks and interrupted placements.
             tokio::spawn(
                 self.settlement
@@ -597,7 +603,8 @@ impl AppState {
         if self.config.demo_mode {
             api = api
                 .merge(routes::dev::router())
-                .merge(routes::vip::dev_router());
+                .merge(routes::vip::dev_router())
+                .merge(routes::seasons::dev_router());
         }
         let router = api
             .merge(routes::web::router(&self.config))

@@ -271,6 +271,54 @@ fn endpoints() -> Vec<(
             MARKETING,
         ),
         ("GET", "/api/backoffice/content-audit", None, MARKETING),
+        // Seasons (docs/seasons.md): claims, prizes and the ranking for
+        // support; ranks and task definitions for admin staff only.
+        ("GET", "/api/backoffice/season/claims", None, QUEUE),
+        (
+            "GET",
+            "/api/backoffice/season/claim?reference=seasontask:3:nobody:1",
+            None,
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/season/claims/review",
+            Some(
+                json!({"reference": "seasontask:3:nobody:1", "approve": false, "reason": "matrix"}),
+            ),
+            QUEUE,
+        ),
+        ("GET", "/api/backoffice/season/fulfilment", None, QUEUE),
+        (
+            "POST",
+            "/api/backoffice/season/fulfilment/ship",
+            Some(json!({"seasonid": 3, "member_id": "nobody"})),
+            QUEUE,
+        ),
+        (
+            "GET",
+            "/api/backoffice/season/ranking?seasonid=3",
+            None,
+            QUEUE,
+        ),
+        (
+            "GET",
+            "/api/backoffice/season/tasks?seasonid=3",
+            None,
+            QUEUE,
+        ),
+        (
+            "POST",
+            "/api/backoffice/season/ranks",
+            Some(json!({"seasonid": 3, "member_id": "nobody", "rank": 5})),
+            &["admin"],
+        ),
+        (
+            "POST",
+            "/api/backoffice/season/tasks",
+            Some(json!({"seasonid": 3, "task": {"id": 99, "tasktype": 1, "taskvalue": "1"}})),
+            &["admin"],
+        ),
         ("GET", "/api/backoffice/staff", None, &["admin"]),
         (
             "POST",

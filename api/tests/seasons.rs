@@ -28,6 +28,7 @@ commands::on_both_stores!(
     home_team_is_locked_during_a_season_and_free_in_the_off_season,
     season_claims_and_task_definitions_by_staff_role,
     rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment,
+    season_ranking_by_honour_value_is_recomputed_then_frozen_at_the_season_end,
 );
 
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
@@ -831,4 +832,203 @@ async fn rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment(kind: 
     .await;
     assert_eq!(status, 403);
     server.stop().await;
+}
+
+/// A VIP ledger row as the VIP read model writes it (the values after the
+/// movement).
+#[allow(clippy::too_many_arguments)]
+async fn ledger(
+    db: &Db,
+    member: &str,
+    source: &str,
+    at_ms: i64,
+    position: i64,
+    kind: &str,
+    bets_delta: &str,
+    bets: &str,
+    money: &str,
+    level: i64,
+) {
+    sqlx::query(
+        "INSERT INTO vip_ledger (member_id, source, at_ms, position, kind, money_delta, bets_delta, points, money, bets, level)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, '0', $8, $9, $10)",
+    )
+    .bind(member)
+    .bind(source)
+    .bind(at_ms)
+    .bind(position)
+    .bind(kind)
+    // A deposit moves the money value (by all of it here).
+    .bind(if kind == "deposit" { money } else { "0" })
+    .bind(bets_delta)
+    .bind(money)
+    .bind(bets)
+    .bind(level)
+    .execute(&db.any)
+    .await
+    .unwrap();
+}
+
+async fn positions(seasons: &Seasons, season: u32) -> Vec<(String, i64, i64)> {
+    seasons
+        .ranking(season, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.member_id, r.position, r.rank))
+        .collect()
+}
+
+async fn season_ranking_by_honour_value_is_recomputed_then_frozen_at_the_season_end(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
+    let now = now_ms();
+    // Season 7 started 5 days ago and lasts 10 days.
+    let config = seasons_config(now, 5, 10, vec![]);
+    let clock = ManualClock::at(now);
+    let (seasons, _) = service(&db, kind, &clock, &config);
+    let def = seasons.calendar().get(7).unwrap().clone();
+    for (member, market) in [
+        ("m0", "zhh"),
+        ("m1", "zhh"),
+        ("m2", "zhh"),
+        ("m3", "zhh"),
+        ("m4", "zhh"),
+        ("e1", "eng"),
+    ] {
+        sqlx::query("INSERT INTO vip_members (member_id, market, currency) VALUES ($1, $2, 'CNY')")
+            .bind(member)
+            .bind(market)
+            .execute(&db.any)
+            .await
+            .unwrap();
+    }
+    let before = def.start_ms - DAY_MS;
+    let during = def.start_ms + DAY_MS;
+    // m0 moved only before the season: not ranked in it.
+    ledger(&db, "m0", "s0", before, 1, "bet", "900", "900", "0", 6).await;
+    // m1 and m2: equal honour (a tie broken by member id); m3 carries a
+    // higher level from before and moves a little in the season.
+    ledger(&db, "m1", "s1", during, 2, "bet", "500", "500", "100", 5).await;
+    ledger(&db, "m2", "s2", during, 3, "bet", "500", "500", "100", 5).await;
+    ledger(&db, "m3", "s3a", before, 4, "bet", "800", "800", "0", 6).await;
+    ledger(&db, "m3", "s3b", during, 5, "bet", "10", "810", "0", 6).await;
+    ledger(&db, "m4", "s4", during, 6, "deposit", "0", "20", "50", 2).await;
+    ledger(&db, "e1", "s5", during, 7, "bet", "5", "5", "0", 1).await;
+
+    let passes = seasons.ranking_pass().await.unwrap();
+    assert_eq!(passes.len(), 1, "{passes:?}");
+    assert!(!passes[0].frozen, "a running season stays live");
+    assert_eq!(
+        seasons.ranking_state(7).await.unwrap().as_deref(),
+        Some("live")
+    );
+    assert_eq!(
+        positions(&seasons, 7).await,
+        vec![
+            ("e1".to_string(), 1, 1),
+            ("m3".to_string(), 1, 6),
+            ("m1".to_string(), 2, 5),
+            ("m2".to_string(), 3, 5),
+            ("m4".to_string(), 4, 2),
+        ],
+        "per market: level, then honour value, ties by member id"
+    );
+    // Rank rewards wait for the final ranks.
+    assert_eq!(seasons.rank_info(7, "m1").await.unwrap().status, 0);
+
+    // m2 bets more in the season: recomputed on the next pass (run twice
+    // at once, as two processes whose leases overlapped would).
+    clock.advance(60_000);
+    ledger(
+        &db,
+        "m2",
+        "s6",
+        during + 1000,
+        8,
+        "bet",
+        "100",
+        "600",
+        "100",
+        5,
+    )
+    .await;
+    let (a, b) = tokio::join!(seasons.ranking_pass(), seasons.ranking_pass());
+    a.unwrap();
+    b.unwrap();
+    let live = positions(&seasons, 7).await;
+    assert_eq!(live[2], ("m2".to_string(), 2, 5));
+    assert_eq!(live[3], ("m1".to_string(), 3, 5));
+
+    // The season ends: SeasonEnded is written, but until the VIP read model
+    // has passed it the ranking is not frozen.
+    clock.advance(6 * DAY_MS);
+    // SeasonStarted and SeasonEnded (no boundary pass ran before).
+    assert_eq!(seasons.boundaries().await.unwrap(), 2);
+    let passes = seasons.ranking_pass().await.unwrap();
+    assert!(!passes[0].frozen);
+    // A decay after the end (and anything else after it) does not count.
+    ledger(
+        &db,
+        "m3",
+        "decay",
+        def.end_ms + 3_600_000,
+        20,
+        "decay",
+        "-400",
+        "410",
+        "0",
+        5,
+    )
+    .await;
+    // The VIP read model passes SeasonEnded: the next pass freezes.
+    let sql = if kind == StoreKind::Postgres {
+        "SELECT tx_id::text::bigint AS tx, position FROM events WHERE aggregate_type = 'Season' AND event_type = 'SeasonEnded'"
+    } else {
+        "SELECT 0 AS tx, position FROM events WHERE aggregate_type = 'Season' AND event_type = 'SeasonEnded'"
+    };
+    let row = sqlx::query(sql).fetch_one(&db.any).await.unwrap();
+    use sqlx::Row;
+    let (tx, position): (i64, i64) = (row.get("tx"), row.get("position"));
+    sqlx::query("INSERT INTO projection_checkpoints (name, tx_id, position) VALUES ('vip', $1, $2) ON CONFLICT (name) DO UPDATE SET tx_id = excluded.tx_id, position = excluded.position")
+        .bind(tx)
+        .bind(position)
+        .execute(&db.any)
+        .await
+        .unwrap();
+    let passes = seasons.ranking_pass().await.unwrap();
+    assert_eq!(passes.len(), 1);
+    assert!(passes[0].frozen, "{passes:?}");
+    assert_eq!(
+        seasons.ranking_state(7).await.unwrap().as_deref(),
+        Some("final")
+    );
+    let frozen = positions(&seasons, 7).await;
+    assert_eq!(
+        frozen[1],
+        ("m3".to_string(), 1, 6),
+        "the decay came after the end"
+    );
+    // Frozen: later writes change nothing, later passes skip the season.
+    ledger(
+        &db,
+        "m1",
+        "late",
+        during + 2000,
+        30,
+        "bet",
+        "9000",
+        "9500",
+        "100",
+        7,
+    )
+    .await;
+    assert!(seasons.ranking_pass().await.unwrap().is_empty());
+    assert_eq!(positions(&seasons, 7).await, frozen);
+    // The final ranks are claimable: m1 (rank 5) a gift and 88.
+    let info = seasons.rank_info(7, "m1").await.unwrap();
+    assert_eq!((info.status, info.userrank, info.position), (1, 5, 3));
+    assert!(info.final_rank);
+    assert_eq!(info.cash, "88");
 }

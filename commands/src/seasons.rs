@@ -23,8 +23,8 @@ use std::time::Duration;
 use cqrs_es::{Aggregate, DomainEvent};
 use domain::season::{
     self, claim_reference, task_stream_id, ActivityRule, Calendar, ClaimOutcome, Fact, Phase,
-    Season, SeasonCommand, SeasonDef, SeasonTask, SeasonTaskCommand, SeasonTaskError, TaskDef,
-    DAY_MS,
+    Season, SeasonCommand, SeasonDef, SeasonHonour, SeasonTask, SeasonTaskCommand, SeasonTaskError,
+    TaskDef, DAY_MS,
 };
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
@@ -44,6 +44,12 @@ pub const BOUNDARY_LEASE: &str = "season_boundaries";
 pub const PROGRESS_CHECKPOINT: &str = "season_progress";
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 pub const BOUNDARY_EVERY: Duration = Duration::from_secs(5);
+pub const RANKING_LEASE: &str = "season_ranking";
+/// How often the season ranking is recomputed while a season runs.
+pub const RANKING_EVERY: Duration = Duration::from_secs(30);
+/// The VIP read model's checkpoint (the ranking freezes once it has passed
+/// the season's SeasonEnded event).
+pub const VIP_CHECKPOINT: &str = "vip";
 
 /// Source event types the progress engine counts.
 pub const SOURCE_EVENTS: [&str; 4] = [
@@ -119,7 +125,32 @@ pub struct RankInfo {
     pub act_rand: String,
     /// Ranks above 7: contact support.
     pub contact_support: bool,
+    /// Place in the season ranking of the member's market (0: not ranked).
+    pub position: i64,
+    /// The rank is final (the season's ranking frozen, or set by staff).
+    pub final_rank: bool,
     pub size: String,
+}
+
+/// One row of the season ranking (back office, tests).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RankRow {
+    pub season_id: i64,
+    pub member_id: String,
+    pub market: String,
+    pub position: i64,
+    pub rank: i64,
+    pub honour: String,
+    pub source: String,
+}
+
+/// What one pass of the ranking job did to a season.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RankingPass {
+    pub season_id: u32,
+    pub members: usize,
+    /// The pass froze the season's ranking.
+    pub frozen: bool,
 }
 
 /// One row of the fulfilment queue.
@@ -1103,9 +1134,11 @@ impl Seasons {
 }
 
 impl Seasons {
-    /// Records a member's final rank (honour level) in a season: the VIP
-    /// honour wiring calls this at season end (admin staff may too). The
-    /// claim token (`actRand`) is made once.
+    /// Records a member's rank (honour level) in a season by hand (admin
+    /// staff: a correction, or a rank for a member the ranking does not
+    /// hold). The row is marked `admin`: the ranking job never overwrites
+    /// it, and it is claimable once the season has ended. The claim token
+    /// (`actRand`) is made once.
     pub async fn set_rank(
         &self,
         season_id: u32,
@@ -1115,8 +1148,8 @@ impl Seasons {
     ) -> Result<(), SeasonFailure> {
         let token = format!("{:032x}", rand::random::<u128>());
         sqlx::query(
-            "INSERT INTO season_ranks (season_id, member_id, rank, honour, act_rand) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (season_id, member_id) DO UPDATE SET rank = excluded.rank, honour = excluded.honour",
+            "INSERT INTO season_ranks (season_id, member_id, rank, honour, act_rand, source) VALUES ($1, $2, $3, $4, $5, 'admin')
+             ON CONFLICT (season_id, member_id) DO UPDATE SET rank = excluded.rank, honour = excluded.honour, source = 'admin'",
         )
         .bind(season_id as i64)
         .bind(member_id)
@@ -1135,19 +1168,24 @@ impl Seasons {
         member_id: &str,
     ) -> Result<RankInfo, SeasonFailure> {
         let row = sqlx::query(
-            "SELECT rank, act_rand FROM season_ranks WHERE season_id = $1 AND member_id = $2",
+            "SELECT rank, act_rand, source, position FROM season_ranks WHERE season_id = $1 AND member_id = $2",
         )
         .bind(season_id as i64)
         .bind(member_id)
         .fetch_optional(&self.pool)
         .await?;
-        let (rank, act_rand) = match row {
+        let (rank, act_rand, admin, position) = match row {
             Some(r) => (
                 r.try_get::<i64, _>("rank")? as u32,
                 r.try_get::<String, _>("act_rand")?,
+                r.try_get::<String, _>("source")? == "admin",
+                r.try_get::<i64, _>("position")?,
             ),
-            None => (0, String::new()),
+            None => (0, String::new(), false, 0),
         };
+        // Computed ranks pay only once frozen (the final ranks); a rank
+        // admin staff set is final as it is.
+        let final_rank = admin || self.ranking_state(season_id).await?.as_deref() == Some("final");
         let claimed = sqlx::query(
             "SELECT size FROM season_rank_claims WHERE season_id = $1 AND member_id = $2",
         )
@@ -1184,7 +1222,7 @@ impl Seasons {
             reward,
             season::RankReward::GiftAndCash { .. } | season::RankReward::Cash(_)
         );
-        let status = match (&claimed, eligible && ended) {
+        let status = match (&claimed, eligible && ended && final_rank) {
             (Some(_), _) => 2,
             (None, true) => 1,
             _ => 0,
@@ -1199,6 +1237,8 @@ impl Seasons {
             mouse: mouse as i32,
             act_rand: if status == 1 { act_rand } else { String::new() },
             contact_support: reward == season::RankReward::ContactSupport,
+            position,
+            final_rank,
             size: match claimed {
                 Some(r) => r.try_get("size")?,
                 None => String::new(),
@@ -1375,6 +1415,261 @@ impl Seasons {
         .await?
         .rows_affected();
         Ok(n == 1)
+    }
+}
+
+// ---------------------------------------------------------------- season ranking
+
+impl Seasons {
+    /// The state of a season's ranking: none yet, `live` (recomputed by the
+    /// job) or `final` (frozen after SeasonEnded).
+    pub async fn ranking_state(&self, season_id: u32) -> Result<Option<String>, SeasonFailure> {
+        Ok(
+            sqlx::query_scalar("SELECT state FROM season_rankings WHERE season_id = $1")
+                .bind(season_id as i64)
+                .fetch_optional(&self.pool)
+                .await?,
+        )
+    }
+
+    /// Every member's honour at the end of `def` (or now, while it runs):
+    /// the VIP ledger's values after the member's last movement before the
+    /// season's end, for members with an honour movement (a deposit or
+    /// valid turnover, not a decay) inside the season. Decays are written
+    /// after the season has ended, so they never lower a season's values.
+    async fn season_honours(
+        conn: &mut AnyConnection,
+        def: &SeasonDef,
+    ) -> Result<Vec<SeasonHonour>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT l.member_id, l.money, l.bets, l.level, m.market FROM vip_ledger l
+             JOIN vip_members m ON m.member_id = l.member_id
+             WHERE l.at_ms < $2
+               AND EXISTS (SELECT 1 FROM vip_ledger a WHERE a.member_id = l.member_id
+                           AND a.at_ms >= $1 AND a.at_ms < $2 AND a.kind <> 'decay'
+                           AND (a.money_delta <> '0' OR a.bets_delta <> '0'))
+               AND NOT EXISTS (SELECT 1 FROM vip_ledger b WHERE b.member_id = l.member_id AND b.at_ms < $2
+                               AND (b.at_ms > l.at_ms OR (b.at_ms = l.at_ms AND b.position > l.position)))",
+        )
+        .bind(def.start_ms)
+        .bind(def.end_ms)
+        .fetch_all(&mut *conn)
+        .await?;
+        let dec = |text: String| {
+            text.parse::<Decimal>()
+                .map_err(|e| SeasonFailure::Internal(format!("vip_ledger value '{text}': {e}")))
+        };
+        rows.iter()
+            .map(|r| {
+                Ok(SeasonHonour {
+                    member_id: r.try_get("member_id")?,
+                    market: r.try_get("market")?,
+                    level: r.try_get::<i64, _>("level")?.clamp(1, 10) as u8,
+                    bets: dec(r.try_get("bets")?)?,
+                    money: dec(r.try_get("money")?)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Whether the VIP read model has passed the season's SeasonEnded
+    /// event: every honour movement before the end is then in the ledger
+    /// (the read model follows the stream in commit order), so the ranking
+    /// can be frozen.
+    async fn vip_passed_end(
+        &self,
+        conn: &mut AnyConnection,
+        season_id: u32,
+    ) -> Result<bool, SeasonFailure> {
+        let sql = match self.backend {
+            Backend::Postgres => "SELECT tx_id::text::bigint AS tx, position FROM events WHERE aggregate_type = 'Season' AND aggregate_id = $1 AND event_type = 'SeasonEnded'",
+            Backend::Sqlite => "SELECT 0 AS tx, position FROM events WHERE aggregate_type = 'Season' AND aggregate_id = $1 AND event_type = 'SeasonEnded'",
+        };
+        let Some(row) = sqlx::query(sql)
+            .bind(season_id.to_string())
+            .fetch_optional(&mut *conn)
+            .await?
+        else {
+            return Ok(false);
+        };
+        let ended = Checkpoint {
+            tx_id: row.try_get("tx")?,
+            position: row.try_get("position")?,
+        };
+        let vip = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
+            .bind(VIP_CHECKPOINT)
+            .fetch_optional(&mut *conn)
+            .await?;
+        Ok(match vip {
+            Some(r) => {
+                Checkpoint {
+                    tx_id: r.try_get("tx_id")?,
+                    position: r.try_get("position")?,
+                } >= ended
+            }
+            None => false,
+        })
+    }
+
+    /// Recomputes one season's ranking in one transaction that holds the
+    /// season's `season_rankings` row (passes of several processes take
+    /// turns); freezes it when SeasonEnded is written and the VIP read model
+    /// has passed it. A final ranking is never written again (None).
+    async fn rank_season_once(
+        &self,
+        def: &SeasonDef,
+    ) -> Result<Option<RankingPass>, SeasonFailure> {
+        let now = self.now_ms();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO season_rankings (season_id, state) VALUES ($1, 'live') ON CONFLICT (season_id) DO NOTHING",
+        )
+        .bind(def.id as i64)
+        .execute(&mut *tx)
+        .await?;
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let state: String = sqlx::query_scalar(&format!(
+            "SELECT state FROM season_rankings WHERE season_id = $1{lock}"
+        ))
+        .bind(def.id as i64)
+        .fetch_one(&mut *tx)
+        .await?;
+        if state == "final" {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        // Decided before the ledger is read: what the read model held when
+        // it had passed the end is all there is.
+        let freeze = self.vip_passed_end(&mut tx, def.id).await?;
+        let standings = season::rank_season(Self::season_honours(&mut tx, def).await?);
+        for s in &standings {
+            sqlx::query(
+                "INSERT INTO season_ranks (season_id, member_id, rank, honour, act_rand, position, market, source, computed_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 'computed', $8)
+                 ON CONFLICT (season_id, member_id) DO UPDATE SET
+                   position = excluded.position, market = excluded.market, computed_ms = excluded.computed_ms,
+                   rank = CASE WHEN season_ranks.source = 'computed' THEN excluded.rank ELSE season_ranks.rank END,
+                   honour = CASE WHEN season_ranks.source = 'computed' THEN excluded.honour ELSE season_ranks.honour END",
+            )
+            .bind(def.id as i64)
+            .bind(&s.honour.member_id)
+            .bind(s.honour.level as i64)
+            .bind(s.honour.bets.normalize().to_string())
+            .bind(format!("{:032x}", rand::random::<u128>()))
+            .bind(s.position as i64)
+            .bind(&s.honour.market)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        // A computed row this pass did not write (its member left the
+        // ranking, e.g. after a read-model rebuild) goes.
+        sqlx::query(
+            "DELETE FROM season_ranks WHERE season_id = $1 AND source = 'computed' AND computed_ms <> $2",
+        )
+        .bind(def.id as i64)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE season_rankings SET state = $2, members = $3, computed_ms = $4, frozen_ms = $5 WHERE season_id = $1",
+        )
+        .bind(def.id as i64)
+        .bind(if freeze { "final" } else { "live" })
+        .bind(standings.len() as i64)
+        .bind(now)
+        .bind(if freeze { now } else { 0 })
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        if freeze {
+            tracing::info!(
+                season = def.id,
+                members = standings.len(),
+                "season ranking frozen"
+            );
+        }
+        Ok(Some(RankingPass {
+            season_id: def.id,
+            members: standings.len(),
+            frozen: freeze,
+        }))
+    }
+
+    /// One pass of the ranking job: every season that has started and whose
+    /// ranking is not final is recomputed from the members' honour values
+    /// (and frozen once it can be). Safe to run twice at once.
+    pub async fn ranking_pass(&self) -> Result<Vec<RankingPass>, SeasonFailure> {
+        let now = self.now_ms();
+        let mut out = Vec::new();
+        for def in self.settings.calendar.seasons.clone() {
+            if def.start_ms > now || self.ranking_state(def.id).await?.as_deref() == Some("final") {
+                continue;
+            }
+            for attempt in 0..5 {
+                match self.rank_season_once(&def).await {
+                    Ok(Some(pass)) => {
+                        out.push(pass);
+                        break;
+                    }
+                    Ok(None) => break,
+                    Err(SeasonFailure::Internal(e))
+                        if attempt < 4 && {
+                            let e = e.to_lowercase();
+                            [
+                                "unique",
+                                "duplicate",
+                                "locked",
+                                "busy",
+                                "serializ",
+                                "deadlock",
+                            ]
+                            .iter()
+                            .any(|w| e.contains(w))
+                        } =>
+                    {
+                        continue
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs `ranking_pass` every `RANKING_EVERY` while this process holds
+    /// the lease `season_ranking`, until `stop`.
+    pub async fn run_ranking(self: Arc<Self>, lease: Lease, stop: watch::Receiver<bool>) {
+        run_leased(lease, RANKING_EVERY, stop, || self.ranking_pass()).await
+    }
+
+    /// A season's ranking, best first per market (back office, tests).
+    pub async fn ranking(&self, season_id: u32, limit: i64) -> Result<Vec<RankRow>, SeasonFailure> {
+        let rows = sqlx::query(
+            "SELECT season_id, member_id, market, position, rank, honour, source FROM season_ranks
+             WHERE season_id = $1 ORDER BY market, position, member_id LIMIT $2",
+        )
+        .bind(season_id as i64)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(RankRow {
+                    season_id: r.try_get("season_id")?,
+                    member_id: r.try_get("member_id")?,
+                    market: r.try_get("market")?,
+                    position: r.try_get("position")?,
+                    rank: r.try_get("rank")?,
+                    honour: r.try_get("honour")?,
+                    source: r.try_get("source")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(Into::into)
     }
 }
 

@@ -888,6 +888,58 @@ pub fn rank_reward(rank: u32, envelopes: &[Decimal; 3], small: &[Decimal; 3]) ->
     }
 }
 
+/// One member's honour at a season's end: the input of the season ranking
+/// (the VIP read model's honour values after the member's last movement
+/// before the season ended).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeasonHonour {
+    pub member_id: String,
+    /// The member's market (`zhh`, `eng`, `tha`): positions are counted per
+    /// market, whose thresholds and currencies differ.
+    pub market: String,
+    /// The honour level (1..10): the rank the rewards read.
+    pub level: u8,
+    /// Honour value "bets" (valid turnover; the VIP experience).
+    pub bets: Decimal,
+    /// Honour value "money" (deposits).
+    pub money: Decimal,
+}
+
+/// A member's place in the season ranking.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SeasonStanding {
+    pub honour: SeasonHonour,
+    /// 1 = first of the member's market; no two members share a position.
+    pub position: u32,
+}
+
+/// The season ranking by honour value: per market, the higher honour level
+/// first, then the higher honour value (`bets`, the experience), then the
+/// higher `money`; members equal on all three are ordered by member id, so
+/// the same values always give the same positions (no shared places).
+pub fn rank_season(mut entries: Vec<SeasonHonour>) -> Vec<SeasonStanding> {
+    entries.sort_by(|a, b| {
+        a.market
+            .cmp(&b.market)
+            .then(b.level.cmp(&a.level))
+            .then(b.bets.cmp(&a.bets))
+            .then(b.money.cmp(&a.money))
+            .then(a.member_id.cmp(&b.member_id))
+    });
+    let mut out = Vec::with_capacity(entries.len());
+    let mut market = None::<String>;
+    let mut position = 0u32;
+    for honour in entries {
+        if market.as_deref() != Some(honour.market.as_str()) {
+            market = Some(honour.market.clone());
+            position = 0;
+        }
+        position += 1;
+        out.push(SeasonStanding { honour, position });
+    }
+    out
+}
+
 /// Shirt sizes (spec 001 section 4).
 pub const SHIRT_SIZES: [&str; 6] = ["XS", "S", "M", "L", "XL", "XXL"];
 
@@ -1160,6 +1212,44 @@ mod tests {
             },
         });
         assert_eq!(agg.status(&tasks[2], &tasks, &rule), status::CLAIMABLE);
+    }
+
+    #[test]
+    fn season_ranking_orders_by_level_then_honour_value_and_breaks_ties_by_member_id() {
+        let h = |id: &str, market: &str, level: u8, bets: Decimal, money: Decimal| SeasonHonour {
+            member_id: id.into(),
+            market: market.into(),
+            level,
+            bets,
+            money,
+        };
+        let ranked = rank_season(vec![
+            h("m4", "zhh", 5, dec!(100), dec!(10)),
+            h("m2", "zhh", 5, dec!(100), dec!(10)),
+            h("m3", "zhh", 6, dec!(1), dec!(1)),
+            h("m1", "zhh", 5, dec!(100), dec!(20)),
+            h("m5", "zhh", 5, dec!(200), dec!(0)),
+            h("e1", "eng", 2, dec!(5), dec!(5)),
+        ]);
+        let order: Vec<(&str, u32)> = ranked
+            .iter()
+            .map(|s| (s.honour.member_id.as_str(), s.position))
+            .collect();
+        assert_eq!(
+            order,
+            vec![
+                ("e1", 1),
+                ("m3", 1),
+                ("m5", 2),
+                ("m1", 3),
+                ("m2", 4),
+                ("m4", 5)
+            ]
+        );
+        // The input order does not matter.
+        let mut reversed: Vec<SeasonHonour> = ranked.iter().map(|s| s.honour.clone()).collect();
+        reversed.reverse();
+        assert_eq!(rank_season(reversed), ranked);
     }
 
     #[test]

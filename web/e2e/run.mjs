@@ -909,6 +909,84 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'content-inbox-read.png') });
     },
   },
+  // --- Seasons (issue 12): a task completed, claimed (paid at once); a needcheck claim approved by support.
+  {
+    name: 'seasons: a member completes season tasks, claims them, and support approves the needcheck claim',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const bo = (path) => new URL(`api/backoffice${path}`, baseUrl).href;
+      const admin = (await (await page.request.post(bo('/login'), { data: { username: 'admin', password: 'admin1234' } })).json())?.data?.token;
+      if (!admin) throw new Error('admin login refused');
+      // DEMO only (POST /api/dev/season/activity): a deposit of 500 on each of the last 11 days (11 active days)
+      const username = `season${Date.now().toString(36)}`;
+      const res = await page.request.post(new URL('api/dev/season/activity', baseUrl).href, { data: { username, password: 'season123', days: 11 } });
+      const activity = await res.json();
+      if (activity.status !== 0) throw new Error(`dev/season/activity: ${JSON.stringify(activity)}`);
+      // admin staff add a reviewed task: three deposits, paid after support approves
+      const task = { id: 9, tasktype: 5, taskvalue: '3', taskdesc: 'Make 3 deposits (reviewed)', bonusname: '58 cash', cash: '58', needcheck: true };
+      const saved = await page.request.post(bo('/season/tasks'), { headers: { Authorization: `Bearer ${admin}` }, data: { seasonid: activity.data.seasonid, task } });
+      if ((await saved.json()).status !== 0) throw new Error(`task definition refused: ${saved.status()}`);
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, username, 'season123');
+      const before = Number((await byTestId(page, 'balance').textContent()).replace(/[^\d.]/g, ''));
+      await page.goto(new URL('/seasonMission', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      const claimButton = (id) => byTestId(page, `season-claim-${id}`);
+      await claimButton(5).filter({ hasText: ZHH['season.receive'] }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'season-tasks.png'), fullPage: true });
+      // task 5 (three deposits, no review): paid at once
+      await claimButton(5).click();
+      await byTestId(page, 'season-reward-popup').filter({ hasText: '18' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'season-claim-paid.png') });
+      await byTestId(page, 'season-reward-popup').getByRole('button').click();
+      // (the list reload right after a claim can meet the request layer's 3 s same-body guard)
+      await page.waitForTimeout(3100);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await claimButton(5).filter({ hasText: ZHH['season.received'] }).waitFor({ timeout: TIMEOUT_MS });
+      // task 9 (needcheck): waits for customer service
+      await claimButton(9).click();
+      await byTestId(page, 'season-reward-popup').filter({ hasText: ZHH['season.claim_review'] }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'season-reward-popup').getByRole('button').click();
+      await page.waitForTimeout(3100);
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await claimButton(9).filter({ hasText: ZHH['season.under_review'] }).waitFor({ timeout: TIMEOUT_MS });
+
+      // support approves it in the back office, with the member's task history beside it
+      const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/seasons', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('support');
+        await byTestId(desk, 'bo-password').fill('support1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await desk.locator('[data-testid=bo-role][data-role=support]').waitFor({ timeout: TIMEOUT_MS });
+        const row = desk.locator(`[data-testid=bo-season-claim][data-member="${activity.data.user_id}"][data-task="9"]`);
+        await row.waitFor({ timeout: TIMEOUT_MS });
+        await row.locator('[data-testid=bo-season-claim-open]').click();
+        await byTestId(desk, 'bo-season-history').locator('li').nth(10).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-season-claim.png'), fullPage: true });
+        await byTestId(desk, 'bo-season-approve').click();
+        await byTestId(desk, 'bo-seasons-done').waitFor({ timeout: TIMEOUT_MS });
+        await row.waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-seasons-tab-decided').click();
+        await desk.locator(`[data-testid=bo-season-claim][data-member="${activity.data.user_id}"][data-task="9"]`).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-season-decided.png'), fullPage: true });
+        await byTestId(desk, 'bo-seasons-tab-to_ship').click();
+        await byTestId(desk, 'bo-season-prizes').waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-season-prizes.png'), fullPage: true });
+      } finally {
+        await staff.close();
+      }
+      // the member sees the claim received and 18 + 58 more in the balance
+      await page.reload({ waitUntil: 'domcontentloaded' });
+      await claimButton(9).filter({ hasText: ZHH['season.received'] }).waitFor({ timeout: TIMEOUT_MS });
+      await page.waitForFunction((want) => {
+        const el = document.querySelector('[data-testid=balance]');
+        return el && Number(el.textContent.replace(/[^\d.]/g, '')) === want;
+      }, before + 76, { timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'season-claim-approved.png'), fullPage: true });
+    },
+  },
 ];
 
 /**

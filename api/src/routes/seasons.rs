@@ -59,6 +59,7 @@ pub fn staff_router() -> Router<AppState> {
         .route("/api/backoffice/season/fulfilment", get(fulfilment))
         .route("/api/backoffice/season/fulfilment/ship", post(ship))
         .route("/api/backoffice/season/ranks", post(set_rank))
+        .route("/api/backoffice/season/ranking", get(ranking))
 }
 
 // ---------------------------------------------------------------- rank rewards
@@ -778,6 +779,34 @@ async fn ship(
     Ok(done(json!({"shipped": shipped})))
 }
 
+#[derive(Deserialize)]
+struct RankingParams {
+    seasonid: u32,
+}
+
+/// A season's ranking by honour value (support and admin): its state (none,
+/// live, final) and the rows, best first per market.
+#[utoipa::path(get, path = "/api/backoffice/season/ranking", operation_id = "seasons_ranking", tag = crate::openapi::BACK_OFFICE, params(("seasonid" = u32, Query)), responses(crate::openapi::StaffAnswers))]
+async fn ranking(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    params: Result<Query<RankingParams>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, StaffError> {
+    staff(&state, &headers, &[Role::Support]).await?;
+    let Query(params) = params.map_err(|e| {
+        StaffError(
+            StatusCode::BAD_REQUEST,
+            domain::Code::BAD_PARAMETERS.0,
+            format!("Invalid request parameters: {}", e.body_text()),
+        )
+    })?;
+    let ranking_state = state.seasons.ranking_state(params.seasonid).await?;
+    let rows = state.seasons.ranking(params.seasonid, 500).await?;
+    Ok(done(
+        json!({"seasonid": params.seasonid, "state": ranking_state.unwrap_or_default(), "list": rows}),
+    ))
+}
+
 #[derive(Deserialize, utoipa::ToSchema)]
 struct RankSet {
     seasonid: u32,
@@ -787,8 +816,8 @@ struct RankSet {
     honour: rust_decimal::Decimal,
 }
 
-/// Admin staff record a member's final season rank (the VIP honour wiring
-/// does the same at season end).
+/// Admin staff set a member's season rank by hand (a correction; the
+/// ranking job computes the others and never overwrites this one).
 #[utoipa::path(post, path = "/api/backoffice/season/ranks", operation_id = "seasons_set_rank", tag = crate::openapi::BACK_OFFICE, request_body = RankSet, responses(crate::openapi::StaffAnswers))]
 async fn set_rank(
     State(state): State<AppState>,
@@ -866,7 +895,9 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
         save_task_def,
         fulfilment,
         ship,
-        set_rank
+        set_rank,
+        ranking,
+        dev_activity
     ))]
     struct Doc;
     #[allow(unused_mut)]
@@ -878,4 +909,75 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
     crate::openapi::get_alias(&mut doc, "/api/vipsystem/seasonbonusinfo");
     crate::openapi::get_alias(&mut doc, "/api/activity/actinfo");
     doc
+}
+
+/// `POST /api/dev/season/activity` (DEMO=1 only, plain JSON; a test aid,
+/// never in production): fast-forwards a member's season progress. Makes
+/// sure the member `username` exists (CNY, password `password`), then
+/// appends a credited deposit of 500 (an active day) on each of the last
+/// `days` days of the running season (1 to 30, today included), exactly as
+/// the payments issue's `DepositCredited` looks, and waits for the season
+/// progress pass to count them. Answers the member's task list.
+pub fn dev_router() -> Router<AppState> {
+    Router::new().route("/api/dev/season/activity", post(dev_activity))
+}
+
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+struct DevActivity {
+    username: String,
+    password: String,
+    days: u32,
+}
+
+#[utoipa::path(post, path = "/api/dev/season/activity", operation_id = "seasons_dev_activity", tag = crate::openapi::DEV, request_body = DevActivity, responses(crate::openapi::PlainAnswers))]
+async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivity>) -> Answer {
+    if !(1..=30).contains(&body.days) {
+        return Err(bad_params("days must be 1 to 30"));
+    }
+    let now = state.seasons.now_ms();
+    let Some(season) = state.seasons.calendar().current(now).cloned() else {
+        return Err(ApiError::Answer {
+            status: codes::NO_SEASON,
+            msg: "Off-season".into(),
+            data: Value::Null,
+        });
+    };
+    let user_id = state
+        .accounts
+        .ensure_member(&body.username, &body.password, domain::Currency::Cny)
+        .await
+        .map_err(|e| bad_params(&e.to_string()))?;
+    for day in 0..body.days as i64 {
+        let at = now - day * domain::season::DAY_MS;
+        if at < season.start_ms {
+            break;
+        }
+        let id = format!(
+            "dev-season-{user_id}-{at}-{}",
+            crate::routes::vip::rand_suffix()
+        );
+        crate::routes::vip::append_event(
+            &state,
+            "Deposit",
+            &id,
+            "DepositCredited",
+            json!({"DepositCredited": {
+            "member_id": user_id, "currency": "CNY", "amount": "500",
+            "order_id": id, "channel": "bank", "credited_at": at}}),
+        )
+        .await?;
+    }
+    state
+        .seasons
+        .progress_settle(std::time::Duration::from_secs(10))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let (_, list, active) = state
+        .seasons
+        .task_list(&user_id, Some(season.id))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(ok(
+        json!({"user_id": user_id, "seasonid": season.id, "activedays": active, "list": list}),
+    ))
 }

@@ -489,7 +489,7 @@ async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivit
     ))
 }
 
-fn rand_suffix() -> String {
+pub(crate) fn rand_suffix() -> String {
     use std::time::{SystemTime, UNIX_EPOCH};
     let n = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -498,7 +498,7 @@ fn rand_suffix() -> String {
     format!("{n:09}")
 }
 
-async fn append_event(
+pub(crate) async fn append_event(
     state: &AppState,
     aggregate_type: &str,
     id: &str,

@@ -11,6 +11,7 @@ import { ErrorBox } from './parts';
 import { QueuePage } from './QueuePage';
 import { FinancePage } from './FinancePage';
 import { ContentDesk } from './ContentDesk';
+import { SeasonsPage } from './SeasonsPage';
 import { canUse, matchBackoffice, navFor, sectionPath, type BoSection } from './roles';
 import { backofficeSaga } from './sagas';
 import './backoffice.css';
@@ -66,7 +67,7 @@ function LoginForm() {
   );
 }
 
-const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', content: 'bo.nav.content' };
+const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons', content: 'bo.nav.content' };
 
 function Shell() {
   const t = useT();
@@ -114,5 +115,6 @@ function Section({ route, role, empty }: { route: ReturnType<typeof matchBackoff
   if (route.section === 'queue') return route.betId ? <OfferPage betId={route.betId} /> : <QueuePage />;
   if (route.section === 'finance') return <FinancePage />;
   if (route.section === 'content') return <ContentDesk />;
+  if (route.section === 'seasons') return <SeasonsPage />;
   return <AuditPage betId={route.betId} />;
 }

@@ -16,9 +16,9 @@ const err = (status: number, httpStatus: number, msg = '') => new ApiError(statu
 
 describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
-    expect(navFor('support')).toEqual(['queue']);
+    expect(navFor('support')).toEqual(['queue', 'seasons']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'content']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons', 'content']);
     expect(navFor('finance')).toEqual(['finance']);
     expect(navFor('marketing')).toEqual(['content']);
     expect(canUse('finance', 'content')).toBe(false);

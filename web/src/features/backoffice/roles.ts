@@ -1,19 +1,21 @@
 /**
  * Staff roles and what each may use (docs/cashout-and-backoffice.md): support the
- * counter-offer queue, auditors the audit trail, admins both. The back office's own
+ * counter-offer queue and the seasons desk (claims, prizes), auditors the audit trail,
+ * admins all. The back office's own
  * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
  */
 export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance' | 'marketing';
-export type BoSection = 'queue' | 'audit' | 'finance' | 'content';
+export type BoSection = 'queue' | 'audit' | 'finance' | 'seasons' | 'content';
 
 const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   queue: ['support', 'admin'],
   audit: ['auditor', 'admin'],
   finance: ['finance', 'admin'],
+  seasons: ['support', 'admin'],
   // notices, banners, covers, popups, news, help, campaign messages (docs/content.md)
   content: ['marketing', 'admin'],
 };
-const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'content'];
+const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'seasons', 'content'];
 
 export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
 
