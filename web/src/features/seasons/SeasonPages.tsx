@@ -2,8 +2,9 @@
  * Season pages (spec 001 sections 2.1, 2.9, 2.10): one template for every named season
  * page (its season's data), the season introduction (an off-season message between
  * seasons), the task list with progress bars and claim buttons, the reward popups
- * (S1Recive / SeasonReward after a claim, RankRewardDetails for the rank reward with
- * the shirt size and address steps), and the home-team chooser.
+ * (S1Recive / SeasonReward after a claim; RankRewardDetails for the rank reward, whose
+ * physical prize is claimed through S1ReciveOne (the shirt size) and S1ReciveTwo (the
+ * delivery address); RankRewardDetailsS5, the reward's details), and the home-team chooser.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { apiPost } from '../../api';
@@ -12,7 +13,10 @@ import { useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { useT } from '../i18n/useT';
 import { selectLoggedIn } from '../session/selectors';
-import { seasonOfPath, SHIRT_SIZES, taskButton, type SeasonInfo, type TaskView, type RankInfo } from './model';
+import {
+  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonOfPath, SHIRT_SIZES, taskButton,
+  type AddressForm, type ClaimStep, type SeasonInfo, type TaskView, type RankInfo,
+} from './model';
 import './seasons.css';
 
 const errorMessage = (err: unknown) =>
@@ -132,17 +136,28 @@ export function SeasonPage({ path }: { path: string }) {
   );
 }
 
-/** RankRewardDetails: the rank reward, the shirt size step, the address step, the claim. */
+const EMPTY_ADDRESS: AddressForm = { consignee: '', phone: '', province: '', city: '', district: '', address: '' };
+
+/**
+ * RankRewardDetails: the rank reward and its claim. A physical prize goes through
+ * S1ReciveOne (the prize, and the shirt size when it holds a shirt) and S1ReciveTwo (the
+ * delivery address, saved with `user/setuseraddress`); RankRewardDetailsS5 shows the
+ * reward's details.
+ */
 function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (text: string) => void }) {
   const t = useT();
   const [info, setInfo] = useState<RankInfo | null>(null);
   const [size, setSize] = useState('');
-  const [address, setAddress] = useState<Record<string, string> | null>(null);
+  const [address, setAddress] = useState<AddressForm>(EMPTY_ADDRESS);
+  const [step, setStep] = useState<ClaimStep | null>(null);
+  const [details, setDetails] = useState(false);
+  const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     try {
       const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId });
       setInfo(data.aUserActInfo);
-      setAddress(await apiPost<Record<string, string>>('user/useraddress'));
+      const saved = await apiPost<Partial<AddressForm> | null>('user/useraddress');
+      setAddress({ ...EMPTY_ADDRESS, ...(saved ?? {}) });
     } catch {
       setInfo(null);
     }
@@ -152,13 +167,24 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
   }, [load]);
   if (!info || info.userrank === 0) return null;
   const claim = async () => {
+    setBusy(true);
     try {
+      if (rankClaimSteps(info).length > 0) await apiPost('user/setuseraddress', address);
       const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined });
+      setStep(null);
       onMessage(t('season.rank_paid', data.jiangpin));
       await load();
     } catch (err) {
+      setStep(null);
       onMessage(errorMessage(err));
+    } finally {
+      setBusy(false);
     }
+  };
+  const start = () => {
+    const steps = rankClaimSteps(info);
+    if (steps.length === 0) void claim();
+    else setStep(steps[0]!);
   };
   const button = taskButton(info.status);
   return (
@@ -166,22 +192,76 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
       <h2>{t('season.rank_title')}</h2>
       <p>{t('season.rank_line', String(info.userrank), info.jiangpin || '-')}</p>
       {info.contact_support && <p>{t('season.rank_support')}</p>}
-      {info.clothes === 1 && info.status === 1 && (
-        <label className="season__size">
-          {t('season.shirt_size')}
-          <select value={size} onChange={(e) => setSize(e.target.value)} data-testid="season-size">
-            <option value="">-</option>
-            {SHIRT_SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
-          </select>
-        </label>
+      <div className="season__rank-actions">
+        <button type="button" className="btn btn--ghost" data-testid="season-rank-details" onClick={() => setDetails(true)}>
+          {t('season.details')}
+        </button>
+        <button type="button" className={`btn ${button.enabled ? 'btn--gold' : 'btn--ghost'}`} data-testid="season-rank-claim"
+          disabled={!button.enabled || busy} onClick={start}>
+          {t(button.key)}
+        </button>
+      </div>
+      {step === 'one' && (
+        <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-recive-one">
+          <div className="popup season-popup">
+            <h3>{t('season.recive_one_title')}</h3>
+            <p>{info.jiangpin}</p>
+            {info.clothes === 1 && (
+              <label className="season__size">
+                {t('season.shirt_size')}
+                <select value={size} onChange={(e) => setSize(e.target.value)} data-testid="season-size">
+                  <option value="">-</option>
+                  {SHIRT_SIZES.map((s) => <option key={s} value={s}>{s}</option>)}
+                </select>
+              </label>
+            )}
+            <div className="season-popup__actions">
+              <button type="button" className="btn btn--ghost" onClick={() => setStep(null)}>{t('season.cancel')}</button>
+              <button type="button" className="btn btn--gold" data-testid="season-recive-next"
+                disabled={info.clothes === 1 && !size} onClick={() => setStep('two')}>
+                {t('season.next')}
+              </button>
+            </div>
+          </div>
+        </div>
       )}
-      {(info.clothes === 1 || info.mouse === 1) && info.status === 1 && (
-        <p className="season__address">{address?.address ? `${address.consignee} ${address.city} ${address.address}` : t('season.no_address')}</p>
+      {step === 'two' && (
+        <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-recive-two">
+          <div className="popup season-popup">
+            <h3>{t('season.recive_two_title')}</h3>
+            {ADDRESS_FIELDS.map((field) => (
+              <label key={field} className="season__address-field">
+                <span>{t(`season.addr_${field}`)}</span>
+                <input value={address[field]} maxLength={100} data-testid={`season-addr-${field}`}
+                  onChange={(e) => setAddress((a) => ({ ...a, [field]: e.target.value }))} />
+              </label>
+            ))}
+            <div className="season-popup__actions">
+              <button type="button" className="btn btn--ghost" onClick={() => setStep('one')}>{t('season.back')}</button>
+              <button type="button" className="btn btn--gold" data-testid="season-recive-confirm"
+                disabled={!addressComplete(address) || busy} onClick={() => void claim()}>
+                {t('season.confirm')}
+              </button>
+            </div>
+          </div>
+        </div>
       )}
-      <button type="button" className={`btn ${button.enabled ? 'btn--gold' : 'btn--ghost'}`}
-        disabled={!button.enabled || (info.clothes === 1 && !size)} onClick={() => void claim()}>
-        {t(button.key)}
-      </button>
+      {details && (
+        <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-rank-details-s5">
+          <div className="popup season-popup">
+            <h3>{t('season.details_title')}</h3>
+            <dl className="season__details">
+              <dt>{t('season.details_rank')}</dt><dd>{info.userrank}</dd>
+              <dt>{t('season.details_prize')}</dt><dd>{info.jiangpin || '-'}</dd>
+              <dt>{t('season.details_cash')}</dt><dd>{info.cash || '-'}</dd>
+              {info.clothes === 1 && (<><dt>{t('season.details_shirt')}</dt><dd>{size || t('season.details_on_claim')}</dd></>)}
+              {info.mouse === 1 && (<><dt>{t('season.details_power_bank')}</dt><dd>{t('season.details_included')}</dd></>)}
+              <dt>{t('season.details_status')}</dt><dd>{t(button.key)}</dd>
+            </dl>
+            <button type="button" className="btn btn--gold btn--block" onClick={() => setDetails(false)}>{t('season.ok')}</button>
+          </div>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bannerDays, isSeasonPath, seasonOfPath, taskButton } from './model';
+import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonOfPath, taskButton } from './model';
 
 describe('season pages', () => {
   it('matches the named and brand-prefixed season routes only', () => {
@@ -30,5 +30,21 @@ describe('season pages', () => {
     expect(bannerDays({ ...info, end_ms: 0 }, day)).toBeNull();
     expect(bannerDays({ status: 'off-season' }, day)).toBeNull();
     expect(bannerDays(info, -1)).toBeNull();
+  });
+});
+
+describe('the rank reward claim steps (S1ReciveOne, S1ReciveTwo)', () => {
+  it('asks size then address for a physical prize, nothing for cash alone', () => {
+    expect(rankClaimSteps({ clothes: 1, mouse: 0 })).toEqual(['one', 'two']);
+    expect(rankClaimSteps({ clothes: 0, mouse: 1 })).toEqual(['one', 'two']);
+    expect(rankClaimSteps({ clothes: 0, mouse: 0 })).toEqual([]);
+  });
+
+  it('needs every address part, each at most 100 characters', () => {
+    const full = { consignee: 'Zhang San', phone: '13100131000', province: 'GD', city: 'SZ', district: 'NS', address: 'Road 1' };
+    expect(addressComplete(full)).toBe(true);
+    expect(addressComplete({ ...full, city: '  ' })).toBe(false);
+    expect(addressComplete({ ...full, address: 'x'.repeat(101) })).toBe(false);
+    expect(addressComplete(null)).toBe(false);
   });
 });

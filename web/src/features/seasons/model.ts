@@ -41,6 +41,26 @@ export interface RankInfo {
   contact_support: boolean;
 }
 
+/**
+ * The rank reward's claim steps (spec 001 sections 2.10 and 4): a physical prize first
+ * asks for the shirt size when it holds a shirt (S1ReciveOne), then for the delivery
+ * address (S1ReciveTwo); a cash-only reward is claimed at once.
+ */
+export type ClaimStep = 'one' | 'two';
+export function rankClaimSteps(info: Pick<RankInfo, 'clothes' | 'mouse'>): ClaimStep[] {
+  return info.clothes === 1 || info.mouse === 1 ? ['one', 'two'] : [];
+}
+
+/** The delivery address (`user/setuseraddress`): every part required, at most 100 characters. */
+export const ADDRESS_FIELDS = ['consignee', 'phone', 'province', 'city', 'district', 'address'] as const;
+export type AddressForm = Record<(typeof ADDRESS_FIELDS)[number], string>;
+export function addressComplete(form: Partial<AddressForm> | null | undefined): boolean {
+  return !!form && ADDRESS_FIELDS.every((k) => {
+    const v = (form[k] ?? '').trim();
+    return v.length > 0 && v.length <= 100;
+  });
+}
+
 /** Shirt sizes of the season reward (spec 001 section 4). */
 export const SHIRT_SIZES = ['XS', 'S', 'M', 'L', 'XL', 'XXL'] as const;
 
