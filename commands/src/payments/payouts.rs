@@ -78,20 +78,8 @@ impl Payments {
             status: status.to_string(),
             created: now / 1000,
         };
-        let text = serde_json::to_string(&body).map_err(PaymentFailure::internal)?;
         let delay = self.settings.sandbox.payout_delay_ms.max(0);
-        for copy in 0..self.settings.sandbox.repeats.max(1) {
-            sqlx::query(
-                "INSERT INTO sandbox_callbacks (id, order_id, body, due_ms, attempts) VALUES ($1, $2, $3, $4, 0) ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(format!("{}#{copy}", body.event_id))
-            .bind(id)
-            .bind(&text)
-            .bind(now + delay + (copy as i64) * 700)
-            .execute(&self.pool)
-            .await?;
-        }
-        Ok(())
+        self.queue_sandbox_report(&body, now + delay).await
     }
 
     /// A verified payout report (`payout_paid` / `payout_failed`), recorded

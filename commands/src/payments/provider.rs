@@ -233,16 +233,26 @@ impl Payments {
             status: status.to_string(),
             created: now / 1000,
         };
-        let text = serde_json::to_string(&body).map_err(PaymentFailure::internal)?;
-        // Real providers repeat: the same report several times, staggered.
+        self.queue_sandbox_report(&body, now).await
+    }
+
+    /// Queues the sandbox's report `body` for delivery from `first_due_ms`:
+    /// real providers repeat, so `repeats` copies, staggered (a copy already
+    /// queued stays as it is).
+    pub(super) async fn queue_sandbox_report(
+        &self,
+        body: &CallbackBody,
+        first_due_ms: i64,
+    ) -> PaymentResult<()> {
+        let text = serde_json::to_string(body).map_err(PaymentFailure::internal)?;
         for copy in 0..self.settings.sandbox.repeats.max(1) {
             sqlx::query(
                 "INSERT INTO sandbox_callbacks (id, order_id, body, due_ms, attempts) VALUES ($1, $2, $3, $4, 0) ON CONFLICT (id) DO NOTHING",
             )
             .bind(format!("{}#{copy}", body.event_id))
-            .bind(order_id)
+            .bind(&body.order_id)
             .bind(&text)
-            .bind(now + (copy as i64) * 700)
+            .bind(first_due_ms + (copy as i64) * 700)
             .execute(&self.pool)
             .await?;
         }
