@@ -40,7 +40,7 @@ use serde_json::json;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::db::{Db, StorePool};
+use crate::db::Db;
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::ids::IdBlocks;
 use crate::live::LiveCatalogue;
@@ -108,7 +108,6 @@ pub struct BetService {
     pub(crate) wallets: Arc<WalletService>,
     pub(crate) live: Arc<LiveCatalogue>,
     pool: AnyPool,
-    pub(crate) store_pool: StorePool,
     ids: IdBlocks,
     pub(crate) clock: SharedClock,
     pub(crate) notifications: Arc<Notifications>,
@@ -136,7 +135,6 @@ impl BetService {
             wallets: wallets.clone(),
             live,
             pool: db.any.clone(),
-            store_pool: db.pool.clone(),
             ids: IdBlocks::new(db.any.clone(), "bet", 100),
             free_bets: Arc::new(crate::freebets::FreeBets::new(
                 db.any.clone(),
@@ -395,7 +393,6 @@ impl BetService {
         match bet_with_wallet(
             &self.framework,
             self.wallets.framework(),
-            &self.store_pool,
             &bet_id,
             place,
             HashMap::new(),

@@ -177,7 +177,6 @@ impl BetService {
         bet_with_wallet(
             &self.framework,
             self.wallets.framework(),
-            &self.store_pool,
             bet_id,
             command,
             metadata,

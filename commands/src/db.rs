@@ -82,6 +82,9 @@ impl DbUrl {
 pub struct Db {
     pub pool: StorePool,
     pub any: AnyPool,
+    /// Appends of concurrent commands share one transaction (shared by
+    /// the clones of this `Db`).
+    pub group: crate::group_commit::GroupCommit,
 }
 
 #[derive(Clone, Debug)]
@@ -132,8 +135,10 @@ impl Db {
             .connect(&format!("sqlite://{}", path.display()))
             .await
             .map_err(unreachable)?;
+        let pool = StorePool::Sqlite(pool);
         Ok(Db {
-            pool: StorePool::Sqlite(pool),
+            group: crate::group_commit::GroupCommit::new(pool.clone()),
+            pool,
             any,
         })
     }
@@ -174,8 +179,10 @@ impl Db {
             .connect(&any_url)
             .await
             .map_err(unreachable)?;
+        let pool = StorePool::Postgres(pool);
         Ok(Db {
-            pool: StorePool::Postgres(pool),
+            group: crate::group_commit::GroupCommit::new(pool.clone()),
+            pool,
             any,
         })
     }

@@ -38,6 +38,7 @@ pub mod db;
 pub mod desk;
 pub mod framework;
 pub mod freebets;
+pub mod group_commit;
 pub mod guards;
 pub mod ids;
 pub mod inbox;

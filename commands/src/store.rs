@@ -73,16 +73,6 @@ impl Repo {
             Repo::Sqlite(r) => r.get_snapshot::<A>(id).await,
         }
     }
-
-    async fn append<A: Aggregate>(
-        &self,
-        events: &[SerializedEvent],
-    ) -> Result<(), PersistenceError> {
-        match self {
-            Repo::Postgres(r) => r.persist::<A>(events, None).await,
-            Repo::Sqlite(r) => r.persist::<A>(events, None).await,
-        }
-    }
 }
 
 /// An aggregate as loaded: its state, the last sequence applied and the last
@@ -126,6 +116,7 @@ impl<A: Aggregate> std::ops::Deref for Store<A> {
 pub struct Inner<A: Aggregate> {
     repo: Repo,
     pool: StorePool,
+    group: crate::group_commit::GroupCommit,
     options: StoreOptions,
     cache: Mutex<HashMap<String, Loaded<A>>>,
     upcasters: Vec<Box<dyn EventUpcaster>>,
@@ -149,6 +140,7 @@ impl<A: Aggregate + Clone> Store<A> {
         let inner = Inner {
             repo,
             pool: db.pool.clone(),
+            group: db.group.clone(),
             options,
             cache: Mutex::new(HashMap::new()),
             upcasters,
@@ -156,6 +148,12 @@ impl<A: Aggregate + Clone> Store<A> {
         Self {
             inner: std::sync::Arc::new(inner),
         }
+    }
+
+    /// The committer that appends this store's transactions together with
+    /// the other commands' (see [`crate::group_commit`]).
+    pub fn group(&self) -> &crate::group_commit::GroupCommit {
+        &self.group
     }
 
     /// Drops the in-memory copies (tests use it to force a load from the store).
@@ -384,7 +382,7 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
             .map(SerializedEvent::try_from)
             .collect::<Result<Vec<_>, _>>()
             .map_err(to_aggregate_error)?;
-        if let Err(error) = self.repo.append::<A>(&serialized).await {
+        if let Err(error) = self.group.append(serialized, None).await {
             self.forget(&loaded.aggregate_id);
             return Err(to_aggregate_error(error));
         }
@@ -610,6 +608,27 @@ pub async fn append_claiming(
     for part in parts {
         rows.extend(part.rows()?);
     }
+    append_rows_alone(pool, &rows, claim).await
+}
+
+/// The rows of every part of a transaction, in order (for
+/// [`crate::group_commit::GroupCommit::append`]).
+pub fn rows_of(parts: &[&(dyn Part + Sync)]) -> Result<Vec<SerializedEvent>, PersistenceError> {
+    let mut rows = Vec::new();
+    for part in parts {
+        rows.extend(part.rows()?);
+    }
+    Ok(rows)
+}
+
+/// [`append_claiming`] for rows already serialised, in a transaction of
+/// their own (the group committer's path for a group of one, and for each
+/// append of a group that failed).
+pub async fn append_rows_alone(
+    pool: &StorePool,
+    rows: &[SerializedEvent],
+    claim: Option<&Claim>,
+) -> Result<Appended, PersistenceError> {
     if rows.is_empty() && claim.is_none() {
         return Ok(Appended::Done);
     }
@@ -641,7 +660,7 @@ pub async fn append_claiming(
         ($executor:expr) => {{
             if !rows.is_empty() {
                 let mut query = sqlx::query(&sql);
-                for row in &rows {
+                for row in rows {
                     query = query
                         .bind(row.aggregate_type.as_str())
                         .bind(row.aggregate_id.as_str())

@@ -7,8 +7,13 @@
 //! state, then appended at once; a collision with another writer on either
 //! aggregate retries the whole transaction from a fresh load.
 //!
+//! The append goes through the store's group committer
+//! (`crate::group_commit`): concurrent bets share one transaction and one
+//! round trip, each still decided on its own Bet and wallet, and one that
+//! conflicts is written again alone.
+//!
 //! A command sent with a client's request id (`do_bet`) also claims that id
-//! in the same transaction (`store::append_claiming`): a repeat of the
+//! in the same transaction: a repeat of the
 //! request, in this process or another, finds the claim and answers the
 //! first outcome; a repeat racing the first loses on the claim and writes
 //! nothing.
@@ -19,9 +24,8 @@ use cqrs_es::AggregateError;
 use domain::bet::{Bet, BetCommand, BetError, BetEvent};
 use domain::wallet::{Receipt, Wallet, WalletAction, WalletCommand, WalletError, WalletId};
 
-use crate::db::StorePool;
 use crate::framework::Framework;
-use crate::store::{append_claiming, is_retryable, Appended, Claim, Decided};
+use crate::store::{is_retryable, Appended, Claim, Decided};
 
 /// Why a transaction did not commit.
 #[derive(Debug, thiserror::Error)]
@@ -71,7 +75,6 @@ enum Attempt {
 pub async fn bet_with_wallet(
     bets: &Framework<Bet>,
     wallets: &Framework<Wallet>,
-    pool: &StorePool,
     bet_id: &str,
     command: BetCommand,
     metadata: HashMap<String, String>,
@@ -93,7 +96,6 @@ pub async fn bet_with_wallet(
         match try_once(
             bets,
             wallets,
-            pool,
             bet_id,
             &command,
             &metadata,
@@ -146,7 +148,6 @@ pub async fn bet_with_wallet(
 async fn try_once(
     bets: &Framework<Bet>,
     wallets: &Framework<Wallet>,
-    pool: &StorePool,
     bet_id: &str,
     command: &BetCommand,
     metadata: &HashMap<String, String>,
@@ -217,8 +218,8 @@ async fn try_once(
         }
     }
     let appended = match &decided_wallet {
-        Some(w) => append_claiming(pool, &[&decided_bet, w], claim).await,
-        None => append_claiming(pool, &[&decided_bet], claim).await,
+        Some(w) => store.group().append_parts(&[&decided_bet, w], claim).await,
+        None => store.group().append_parts(&[&decided_bet], claim).await,
     };
     match appended {
         Ok(Appended::Claimed) => {

@@ -41,10 +41,11 @@ use crate::accounts::AccountService;
 use crate::casino::catalogue::Catalogue;
 use crate::casino::tokens::Tokens;
 use crate::clock::SharedClock;
-use crate::db::{Db, StorePool};
+use crate::db::Db;
+use crate::group_commit::GroupCommit;
 use crate::framework::{Framework, RetryPolicy};
 use crate::metrics::CommandMetrics;
-use crate::store::{append_claiming, is_retryable, Appended, Claim, Decided, StoreOptions};
+use crate::store::{is_retryable, Appended, Claim, Decided, StoreOptions};
 use crate::wallet::WalletService;
 
 /// Longest id (transaction, round, supplier transaction) accepted.
@@ -140,7 +141,7 @@ pub struct Seamless {
     accounts: Arc<AccountService>,
     pub tokens: Arc<Tokens>,
     pub catalogue: Arc<Catalogue>,
-    pool: StorePool,
+    group: GroupCommit,
     any: AnyPool,
     clock: SharedClock,
 }
@@ -171,7 +172,7 @@ impl Seamless {
             accounts,
             tokens,
             catalogue,
-            pool: db.pool.clone(),
+            group: db.group.clone(),
             any: db.any.clone(),
             clock,
         }
@@ -429,7 +430,7 @@ impl Seamless {
     ) -> Result<Option<WalletAnswer>, Failure> {
         let answer = call.answer(status, self.balance(wallet).await?);
         let claim = self.claim(call, &answer);
-        match append_claiming(&self.pool, &[], Some(&claim)).await {
+        match self.group.append_parts(&[], Some(&claim)).await {
             Ok(Appended::Done) => Ok(Some(answer)),
             Ok(Appended::Claimed) => Ok(None),
             Err(e) => Err(Failure::Store(e.to_string())),
@@ -468,7 +469,7 @@ impl Seamless {
             })
             .unwrap_or_default(),
         };
-        match append_claiming(&self.pool, &[], Some(&tomb)).await {
+        match self.group.append_parts(&[], Some(&tomb)).await {
             Ok(Appended::Done) => {}
             // The transaction arrived meanwhile: roll it back for real.
             Ok(Appended::Claimed) => return Ok(None),
@@ -621,7 +622,7 @@ impl Seamless {
                     let actual = to_units(decided.aggregate().balances().main);
                     let answer = call.answer(Status::NotEnoughMoney, actual);
                     let claim = self.claim(call, &answer);
-                    return match append_claiming(&self.pool, &[], Some(&claim)).await {
+                    return match self.group.append_parts(&[], Some(&claim)).await {
                         Ok(Appended::Done) => Ok(Attempt::Done(answer)),
                         Ok(Appended::Claimed) => Ok(Attempt::Retry),
                         Err(e) => Err(Failure::Store(e.to_string())),
@@ -642,8 +643,8 @@ impl Seamless {
         let answer = call.answer(Status::Ok, balance);
         let claim = self.claim(call, &answer);
         let appended = match &decided_wallet {
-            Some(w) => append_claiming(&self.pool, &[&decided_round, w], Some(&claim)).await,
-            None => append_claiming(&self.pool, &[&decided_round], Some(&claim)).await,
+            Some(w) => self.group.append_parts(&[&decided_round, w], Some(&claim)).await,
+            None => self.group.append_parts(&[&decided_round], Some(&claim)).await,
         };
         match appended {
             Ok(Appended::Done) => {

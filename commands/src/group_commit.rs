@@ -1,0 +1,384 @@
+//! Group commit: concurrent appends share one database transaction.
+//!
+//! Every command still decides on its own aggregates (loaded, cached,
+//! locked by its turn) and hands the rows it decided, with the request id
+//! it claims, to [`GroupCommit::append`]. Appends that arrive while a group
+//! is being written wait and go together in the next one: on Postgres one
+//! statement (one round trip, one transaction) that claims every request
+//! id and inserts every event row whose claim was won; on SQLite one write
+//! transaction. The caller's answer waits for the commit.
+//!
+//! A group either commits whole or not at all. When it fails (another
+//! writer took a sequence one of its commands decided on, or anything
+//! else), each of its appends is written again alone, so a conflicting
+//! command fails alone and the others commit; the conflicting one is
+//! retried by its caller from a fresh load as before.
+//!
+//! The group is written by a spawned task, never by a caller's future: a
+//! request dropped by its client cannot cut a group's commit in half or
+//! leave the other callers without an answer.
+
+use std::sync::{Arc, Mutex};
+
+use cqrs_es::persist::{PersistenceError, SerializedEvent};
+use tokio::sync::oneshot;
+
+use crate::db::StorePool;
+use crate::store::{append_rows_alone, rows_of, Appended, Claim, Part};
+
+/// At most this many event rows in one group (a command's rows are never
+/// split between groups).
+const MAX_GROUP_ROWS: usize = 4_000;
+
+/// Groups being written at once: Postgres overlaps two (one waits on its
+/// commit while the next one fills); SQLite has a single writer.
+const POSTGRES_IN_FLIGHT: usize = 2;
+const SQLITE_IN_FLIGHT: usize = 1;
+
+type Reply = oneshot::Sender<Result<Appended, PersistenceError>>;
+
+struct Job {
+    rows: Vec<SerializedEvent>,
+    claim: Option<Claim>,
+    reply: Reply,
+}
+
+#[derive(Default)]
+struct Queue {
+    pending: Vec<Job>,
+    in_flight: usize,
+}
+
+/// The store's group committer (one per [`crate::Db`], shared by its
+/// clones and by every aggregate type).
+#[derive(Clone)]
+pub struct GroupCommit {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    pool: StorePool,
+    queue: Mutex<Queue>,
+    stats: Stats,
+}
+
+/// How groups have gone since start (for metrics and the benchmark).
+#[derive(Default)]
+pub struct Stats {
+    pub groups: std::sync::atomic::AtomicU64,
+    pub appends: std::sync::atomic::AtomicU64,
+    pub regrouped: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for GroupCommit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupCommit").finish_non_exhaustive()
+    }
+}
+
+impl GroupCommit {
+    pub fn new(pool: StorePool) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                pool,
+                queue: Mutex::new(Queue::default()),
+                stats: Stats::default(),
+            }),
+        }
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.inner.stats
+    }
+
+    fn queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.inner.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn in_flight_limit(&self) -> usize {
+        match self.inner.pool {
+            StorePool::Postgres(_) => POSTGRES_IN_FLIGHT,
+            StorePool::Sqlite(_) => SQLITE_IN_FLIGHT,
+        }
+    }
+
+    /// Appends `rows` (and claims `claim`) with whatever else is being
+    /// appended at the same time; answers once the group committed (or this
+    /// append, written alone after the group failed, committed or failed).
+    pub async fn append(
+        &self,
+        rows: Vec<SerializedEvent>,
+        claim: Option<Claim>,
+    ) -> Result<Appended, PersistenceError> {
+        if rows.is_empty() && claim.is_none() {
+            return Ok(Appended::Done);
+        }
+        let (reply, answer) = oneshot::channel();
+        let start = {
+            let mut queue = self.queue();
+            queue.pending.push(Job { rows, claim, reply });
+            if queue.in_flight < self.in_flight_limit() {
+                queue.in_flight += 1;
+                Some(take_group(&mut queue.pending))
+            } else {
+                None
+            }
+        };
+        if let Some(group) = start {
+            let this = self.clone();
+            tokio::spawn(async move { this.write_groups(group).await });
+        }
+        answer.await.unwrap_or_else(|_| {
+            Err(PersistenceError::UnknownError(
+                "the group commit task ended without an answer".into(),
+            ))
+        })
+    }
+
+    /// [`Self::append`] for the events several aggregates decided.
+    pub async fn append_parts(
+        &self,
+        parts: &[&(dyn Part + Sync)],
+        claim: Option<&Claim>,
+    ) -> Result<Appended, PersistenceError> {
+        self.append(rows_of(parts)?, claim.cloned()).await
+    }
+
+    /// Writes `group`, then the groups that queued meanwhile, until none is
+    /// left.
+    async fn write_groups(self, mut group: Vec<Job>) {
+        let mut slot = Slot {
+            commit: self.clone(),
+            released: false,
+        };
+        loop {
+            self.write_group(group).await;
+            let mut queue = self.queue();
+            if queue.pending.is_empty() {
+                queue.in_flight -= 1;
+                slot.released = true;
+                return;
+            }
+            group = take_group(&mut queue.pending);
+        }
+    }
+
+    async fn write_group(&self, group: Vec<Job>) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let stats = &self.inner.stats;
+        stats.groups.fetch_add(1, Relaxed);
+        stats.appends.fetch_add(group.len() as u64, Relaxed);
+        if group.len() == 1 {
+            let job = group.into_iter().next().expect("one job");
+            let outcome = append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;
+            let _ = job.reply.send(outcome);
+            return;
+        }
+        let outcome = match &self.inner.pool {
+            StorePool::Postgres(pool) => write_postgres(pool, &group).await,
+            StorePool::Sqlite(pool) => write_sqlite(pool, &group).await,
+        };
+        match outcome {
+            Ok(claimed) => {
+                for (job, won) in group.into_iter().zip(claimed) {
+                    let _ = job.reply.send(Ok(if won {
+                        Appended::Done
+                    } else {
+                        Appended::Claimed
+                    }));
+                }
+            }
+            Err(error) => {
+                // Nothing of the group was written: each append alone, so
+                // the one that conflicts fails by itself.
+                tracing::debug!(appends = group.len(), %error, "group failed, appending alone");
+                stats.regrouped.fetch_add(1, Relaxed);
+                for job in group {
+                    let outcome =
+                        append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;
+                    let _ = job.reply.send(outcome);
+                }
+            }
+        }
+    }
+}
+
+/// A writer's place among the groups in flight. Given back when the
+/// writer ends; if its task is dropped instead (its runtime shut down), the
+/// place is given back and the appends still queued are answered with an
+/// error rather than left waiting for a writer that will not come.
+struct Slot {
+    commit: GroupCommit,
+    released: bool,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if !self.released {
+            let mut queue = self.commit.queue();
+            queue.in_flight = queue.in_flight.saturating_sub(1);
+            if queue.in_flight == 0 {
+                queue.pending.clear();
+            }
+        }
+    }
+}
+
+/// The next group from the front of `pending`: appends in arrival order up
+/// to the row budget, at most one per claimed request id (a second append
+/// claiming the same id waits for the next group, where it finds the claim
+/// taken).
+fn take_group(pending: &mut Vec<Job>) -> Vec<Job> {
+    let mut group = Vec::new();
+    let mut rest = Vec::new();
+    let mut rows = 0;
+    let mut claims = std::collections::HashSet::new();
+    for job in pending.drain(..) {
+        let same_claim = job
+            .claim
+            .as_ref()
+            .is_some_and(|c| !claims.insert((c.scope.clone(), c.request_id.clone())));
+        let full = !group.is_empty() && rows + job.rows.len() > MAX_GROUP_ROWS;
+        if same_claim || full {
+            rest.push(job);
+        } else {
+            rows += job.rows.len();
+            group.push(job);
+        }
+    }
+    *pending = rest;
+    group
+}
+
+/// One statement: claim every request id of the group, insert the rows of
+/// the appends that hold their claim (or claim nothing), in the group's
+/// order. Answers, per append, whether it won its claim.
+async fn write_postgres(pool: &sqlx::PgPool, group: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+    const SQL: &str = "
+WITH claimed AS (
+    INSERT INTO request_claims (scope, request_id, answer)
+    SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[])
+    ON CONFLICT (scope, request_id) DO NOTHING
+    RETURNING scope, request_id
+), appended AS (
+    INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata)
+    SELECT r.aggregate_type, r.aggregate_id, r.sequence, r.event_type, r.event_version,
+           r.payload::json, r.metadata::json
+    FROM UNNEST($4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[],
+                $10::text[], $11::text[], $12::text[])
+         WITH ORDINALITY AS r(aggregate_type, aggregate_id, sequence, event_type, event_version,
+                              payload, metadata, claim_scope, claim_id, ord)
+    WHERE r.claim_scope IS NULL
+       OR EXISTS (SELECT 1 FROM claimed c
+                  WHERE c.scope = r.claim_scope AND c.request_id = r.claim_id)
+    ORDER BY r.ord
+)
+SELECT scope, request_id FROM claimed";
+    let (mut c_scope, mut c_id, mut c_answer) = (Vec::new(), Vec::new(), Vec::new());
+    let rows: usize = group.iter().map(|j| j.rows.len()).sum();
+    let mut e_type = Vec::with_capacity(rows);
+    let mut e_id = Vec::with_capacity(rows);
+    let mut e_seq = Vec::with_capacity(rows);
+    let mut e_event = Vec::with_capacity(rows);
+    let mut e_version = Vec::with_capacity(rows);
+    let mut e_payload = Vec::with_capacity(rows);
+    let mut e_meta = Vec::with_capacity(rows);
+    let mut e_scope: Vec<Option<&str>> = Vec::with_capacity(rows);
+    let mut e_claim: Vec<Option<&str>> = Vec::with_capacity(rows);
+    for job in group {
+        if let Some(claim) = &job.claim {
+            c_scope.push(claim.scope.as_str());
+            c_id.push(claim.request_id.as_str());
+            c_answer.push(claim.answer.as_str());
+        }
+        for row in &job.rows {
+            e_type.push(row.aggregate_type.as_str());
+            e_id.push(row.aggregate_id.as_str());
+            e_seq.push(row.sequence as i64);
+            e_event.push(row.event_type.as_str());
+            e_version.push(row.event_version.as_str());
+            e_payload.push(row.payload.to_string());
+            e_meta.push(row.metadata.to_string());
+            e_scope.push(job.claim.as_ref().map(|c| c.scope.as_str()));
+            e_claim.push(job.claim.as_ref().map(|c| c.request_id.as_str()));
+        }
+    }
+    let won: Vec<(String, String)> = sqlx::query_as(SQL)
+        .bind(&c_scope)
+        .bind(&c_id)
+        .bind(&c_answer)
+        .bind(&e_type)
+        .bind(&e_id)
+        .bind(&e_seq)
+        .bind(&e_event)
+        .bind(&e_version)
+        .bind(&e_payload)
+        .bind(&e_meta)
+        .bind(&e_scope)
+        .bind(&e_claim)
+        .fetch_all(pool)
+        .await?;
+    let won: std::collections::HashSet<(String, String)> = won.into_iter().collect();
+    Ok(group
+        .iter()
+        .map(|job| match &job.claim {
+            None => true,
+            Some(c) => won.contains(&(c.scope.clone(), c.request_id.clone())),
+        })
+        .collect())
+}
+
+/// One write transaction: each claim in turn (a claim taken before skips
+/// that append's rows), then one multi-row INSERT of the rows kept.
+async fn write_sqlite(pool: &sqlx::SqlitePool, group: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    let mut won = Vec::with_capacity(group.len());
+    for job in group {
+        let Some(claim) = &job.claim else {
+            won.push(true);
+            continue;
+        };
+        let inserted = sqlx::query(
+            "INSERT INTO request_claims (scope, request_id, answer) VALUES ($1, $2, $3) ON CONFLICT (scope, request_id) DO NOTHING",
+        )
+        .bind(&claim.scope)
+        .bind(&claim.request_id)
+        .bind(&claim.answer)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        won.push(inserted > 0);
+    }
+    let kept: Vec<&SerializedEvent> = group
+        .iter()
+        .zip(&won)
+        .filter(|(_, won)| **won)
+        .flat_map(|(job, _)| &job.rows)
+        .collect();
+    // SQLite binds at most 32,766 parameters per statement: 7 per row.
+    for chunk in kept.chunks(4_000) {
+        let mut sql = String::from(
+            "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ",
+        );
+        for i in 0..chunk.len() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str("(?, ?, ?, ?, ?, ?, ?)");
+        }
+        let mut query = sqlx::query(&sql);
+        for row in chunk {
+            query = query
+                .bind(row.aggregate_type.as_str())
+                .bind(row.aggregate_id.as_str())
+                .bind(row.sequence as i64)
+                .bind(row.event_type.as_str())
+                .bind(row.event_version.as_str())
+                .bind(row.payload.to_string())
+                .bind(row.metadata.to_string());
+        }
+        query.execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    Ok(won)
+}
