@@ -193,6 +193,7 @@ impl AppState {
         let runner = Runner::new(db.any.clone(), backend(&db), all_projections)
             .with_batch_size(config.projections.batch_size)
             .with_rebuild_batch_size(config.projections.rebuild_batch_size)
+            .with_writer_lock(db.group.writer_lock())
             .with_sealer(projections::seal::Sealer::new(
                 backend(&db),
                 config.audit.checkpoint_key.as_bytes(),

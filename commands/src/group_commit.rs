@@ -60,7 +60,14 @@ struct Inner {
     pool: StorePool,
     queue: Mutex<Queue>,
     stats: Stats,
+    writer: Option<WriterLock>,
 }
+
+/// SQLite has one writer at a time. Writers of this process that take
+/// their turn here (the group committer and the projection runner) queue
+/// in order instead of meeting in SQLite's busy handler, whose back-off
+/// sleeps (up to 100 ms a try) made the tail of bet placement.
+pub type WriterLock = Arc<tokio::sync::Mutex<()>>;
 
 /// How groups have gone since start (for metrics and the benchmark).
 #[derive(Default)]
@@ -78,13 +85,23 @@ impl std::fmt::Debug for GroupCommit {
 
 impl GroupCommit {
     pub fn new(pool: StorePool) -> Self {
+        let writer = match pool {
+            StorePool::Postgres(_) => None,
+            StorePool::Sqlite(_) => Some(WriterLock::default()),
+        };
         Self {
             inner: Arc::new(Inner {
                 pool,
                 queue: Mutex::new(Queue::default()),
                 stats: Stats::default(),
+                writer,
             }),
         }
+    }
+
+    /// The turn SQLite writers of this process take (none on Postgres).
+    pub fn writer_lock(&self) -> Option<WriterLock> {
+        self.inner.writer.clone()
     }
 
     pub fn stats(&self) -> &Stats {
@@ -168,6 +185,10 @@ impl GroupCommit {
         let stats = &self.inner.stats;
         stats.groups.fetch_add(1, Relaxed);
         stats.appends.fetch_add(group.len() as u64, Relaxed);
+        let _writer = match &self.inner.writer {
+            Some(lock) => Some(lock.lock().await),
+            None => None,
+        };
         if group.len() == 1 {
             let job = group.into_iter().next().expect("one job");
             let outcome = append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;

@@ -225,6 +225,7 @@ pub struct Runner {
     metrics: ProjectionMetrics,
     wake: Arc<Notify>,
     sealer: Option<Arc<Sealer>>,
+    writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
 }
 
 impl Runner {
@@ -238,6 +239,7 @@ impl Runner {
             metrics: ProjectionMetrics::default(),
             wake: Arc::new(Notify::new()),
             sealer: None,
+            writer: None,
         }
     }
 
@@ -258,6 +260,14 @@ impl Runner {
     }
 
     /// Seals the event log (hash chain) as part of every catch-up.
+    /// SQLite: live batches take the process's writer turn (the group
+    /// committer's), so commands and projections queue for the one writer
+    /// in order (see `std::sync::Arc<tokio::sync::Mutex<()>>`).
+    pub fn with_writer_lock(mut self, writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>) -> Self {
+        self.writer = writer;
+        self
+    }
+
     pub fn with_sealer(mut self, sealer: Sealer) -> Self {
         self.sealer = Some(Arc::new(sealer));
         self
@@ -434,6 +444,10 @@ impl Runner {
     /// One live batch; returns how many events it covered.
     async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
         let mut conn = self.pool.acquire().await?;
+        let _writer = match &self.writer {
+            Some(lock) => Some(lock.lock().await),
+            None => None,
+        };
         self.batch(
             &mut conn,
             projection,
