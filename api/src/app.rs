@@ -377,13 +377,25 @@ impl AppState {
             )
             .await?,
         );
-        let seasons = Arc::new(commands::seasons::Seasons::new(
-            db.any.clone(),
-            backend(&db),
-            wallets.clone(),
-            clock.clone(),
-            config.seasons.settings()?,
-        ));
+        // DEMO=1: the seasons read time through an offset clock the demo
+        // aid `POST /api/dev/season/end` moves to the running season's end.
+        let seasons = Arc::new(if config.demo_mode {
+            commands::seasons::Seasons::with_demo_clock(
+                db.any.clone(),
+                backend(&db),
+                wallets.clone(),
+                Arc::new(commands::clock::OffsetClock::new(clock.clone())),
+                config.seasons.settings()?,
+            )
+        } else {
+            commands::seasons::Seasons::new(
+                db.any.clone(),
+                backend(&db),
+                wallets.clone(),
+                clock.clone(),
+                config.seasons.settings()?,
+            )
+        });
         let payments = Arc::new(
             commands::payments::Payments::new(
                 &db,

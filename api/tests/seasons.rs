@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use api::seasons_config::{SeasonEntry, SeasonsConfig};
@@ -29,6 +30,8 @@ commands::on_both_stores!(
     season_claims_and_task_definitions_by_staff_role,
     rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment,
     season_ranking_by_honour_value_is_recomputed_then_frozen_at_the_season_end,
+    real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewards,
+    demo_season_end_freezes_the_ranking_and_opens_the_rank_reward_claim,
 );
 
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
@@ -1031,4 +1034,389 @@ async fn season_ranking_by_honour_value_is_recomputed_then_frozen_at_the_season_
     assert_eq!((info.status, info.userrank, info.position), (1, 5, 3));
     assert!(info.final_rank);
     assert_eq!(info.cash, "88");
+}
+
+/// A prematch selection priced 1.50 to 5 (its bets count as valid
+/// turnover: the VIP minimum odds are 1.50), its market and game.
+fn priced_pick(server: &common::Server) -> (u64, u64, u64, Decimal) {
+    use domain::catalogue::GameType;
+    server.running.state.live.read(|c| {
+        let mut games: Vec<_> = c
+            .games()
+            .values()
+            .filter(|g| g.game_type == GameType::Prematch && !g.is_blocked)
+            .collect();
+        // The game that starts last: the feed kicks games off within the hour.
+        games.sort_by_key(|g| (std::cmp::Reverse(g.start_ts), g.id));
+        for g in games {
+            for m in c.markets_of(g.id) {
+                if m.market_type != "P1XP2" && m.market_type != "P1P2" {
+                    continue;
+                }
+                if let Some(e) = c
+                    .events_of(m.id)
+                    .find(|e| e.price >= dec!(1.5) && e.price <= dec!(5))
+                {
+                    return (e.id, m.id, g.id, e.price);
+                }
+            }
+        }
+        panic!("no prematch selection priced 1.50 to 5");
+    })
+}
+
+/// A fresh CNY member with 10,000 in the main pot, logged in, and a Swarm
+/// session.
+async fn funded_member(server: &common::Server, name: &str) -> (Client, String, String) {
+    let state = &server.running.state;
+    let id = state
+        .accounts
+        .ensure_member(name, "secret123", Currency::Cny)
+        .await
+        .unwrap();
+    state
+        .wallets
+        .execute(domain::wallet::WalletCommand::new(
+            WalletId::new(id.clone(), Currency::Cny),
+            "deposit-1",
+            domain::wallet::WalletAction::Credit {
+                amount: dec!(10000),
+                pot: domain::wallet::Pot::Main,
+                kind: domain::wallet::MovementKind::Deposit,
+            },
+        ))
+        .await
+        .unwrap();
+    let mut client = Client::new(server).await;
+    let login = client.login(server, name, "secret123").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let sid = common::swarm_session(server, &login).await;
+    (client, sid, id)
+}
+
+/// Settlement until no bet is left to settle (projections caught up
+/// before and after each pass).
+async fn settle_all(state: &api::app::AppState) {
+    for _ in 0..50 {
+        state.runner.catch_up_all().await.unwrap();
+        if state.settlement.pass().await.unwrap() == 0 {
+            state.runner.catch_up_all().await.unwrap();
+            if state.settlement.pass().await.unwrap() == 0 {
+                return;
+            }
+        }
+    }
+}
+
+/// Spec 001 section 6 and 9.1 end to end: members bet over Swarm
+/// (`do_bet`), the game ends and the settlement worker settles the bets,
+/// the VIP read model turns them into honour values (valid turnover) and
+/// levels, the season ends on the calendar, the boundary job writes
+/// SeasonEnded, and the ranking job freezes the ranking: per market by
+/// level, then honour value; the rank rewards follow the season 2 rules.
+async fn real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewards(
+    kind: StoreKind,
+) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    config.feed.tick_ms = 3_600_000; // the test ends the game itself
+                                     // Season 7 started 5 days ago and ends in 5.
+    config.seasons = seasons_config(now, 5, 10, vec![]);
+    // Small honour thresholds (levels by valid turnover alone): level L
+    // needs 100 * (L - 1) of valid turnover in the zhh market.
+    let zhh = config.vip.markets.get_mut("zhh").unwrap();
+    zhh.money = vec![Decimal::ZERO; 10];
+    zhh.bets = (0..10).map(|l| Decimal::from(l * 100)).collect();
+    let server = start_with(kind, config).await;
+    let state = server.running.state.clone();
+    let (event_id, market_id, game_id, price) = priced_pick(&server);
+    let tag = &common::unique_id()[7..13];
+    // (member, stakes): the valid turnover of a lost bet is its stake.
+    let plan: [(&str, &[u32]); 7] = [
+        ("r8", &[750]),
+        ("r7", &[400, 250]),
+        ("r6", &[550]),
+        ("r5a", &[480]),
+        ("r5b", &[420]),
+        ("r3", &[250]),
+        ("r1", &[50]),
+    ];
+    let mut members = BTreeMap::new();
+    let mut clients = BTreeMap::new();
+    let mut rid = 10;
+    for (name, stakes) in plan {
+        let username = format!("{name}{tag}");
+        let (client, sid, id) = funded_member(&server, &username).await;
+        for stake in stakes {
+            rid += 1;
+            let placed = common::swarm(
+                &server,
+                &sid,
+                json!({"command": "do_bet", "rid": rid, "params": {
+                    "type": 1, "mode": 2, "amount": stake.to_string(), "each_way": false, "source": 42,
+                    "bets": [{"event_id": event_id, "price": price.to_string(), "banker": false}]}}),
+            )
+            .await;
+            assert_eq!(placed["data"]["result"], "OK", "{name}: {placed}");
+        }
+        members.insert(name, id);
+        clients.insert(name, client);
+    }
+    // The game ends; every pick lost; the settlement worker settles.
+    state
+        .results
+        .record(
+            commands::feed::Finished {
+                game_id,
+                score: domain::result::FinalScore {
+                    team1: 0,
+                    team2: 0,
+                    first_half: None,
+                    corners: None,
+                },
+                selections: vec![domain::result::SelectionResult {
+                    event_id,
+                    market_id,
+                    outcome: domain::result::SelectionOutcome::Lost,
+                    sp_price: None,
+                }],
+            },
+            1,
+        )
+        .await
+        .unwrap();
+    settle_all(&state).await;
+    // The VIP read model: honour value = the stakes, level by the table.
+    let expected = [
+        ("r8", 750, 8),
+        ("r7", 650, 7),
+        ("r6", 550, 6),
+        ("r5a", 480, 5),
+        ("r5b", 420, 5),
+        ("r3", 250, 3),
+        ("r1", 50, 1),
+    ];
+    let deadline = std::time::Instant::now() + SETTLE;
+    loop {
+        state.runner.catch_up_all().await.unwrap();
+        let mut seen = Vec::new();
+        for (name, _, _) in expected {
+            let m = projections::vip::member(&db_pool(&state), &members[name])
+                .await
+                .unwrap();
+            seen.push(m.map(|m| (m.bets, m.level)));
+        }
+        let want: Vec<_> = expected
+            .iter()
+            .map(|(_, bets, level)| Some((Decimal::from(*bets), *level as u8)))
+            .collect();
+        if seen == want {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "VIP read model: {seen:?}, want {want:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let seasons = state.seasons.clone();
+    let ours = |rows: Vec<commands::seasons::RankRow>| -> Vec<(String, i64, i64, String)> {
+        rows.into_iter()
+            .filter_map(|r| {
+                let name = members
+                    .iter()
+                    .find(|(_, id)| **id == r.member_id)
+                    .map(|(n, _)| n.to_string())?;
+                Some((name, r.position, r.rank, r.honour))
+            })
+            .collect()
+    };
+    // While the season runs the ranking is live and nothing is claimable.
+    seasons.ranking_pass().await.unwrap();
+    assert_eq!(
+        seasons.ranking_state(7).await.unwrap().as_deref(),
+        Some("live")
+    );
+    assert_eq!(
+        seasons.rank_info(7, &members["r5a"]).await.unwrap().status,
+        0
+    );
+
+    // The season ends on the calendar: the boundary job writes SeasonEnded,
+    // the VIP read model passes it, the ranking job freezes the ranking.
+    server.clock.advance(6 * DAY_MS);
+    assert!(seasons.boundaries().await.unwrap() >= 1);
+    state.runner.waker().notify_one();
+    assert!(
+        seasons.ranking_settle(7, SETTLE).await.unwrap(),
+        "the ranking is frozen once the VIP read model passed SeasonEnded"
+    );
+    let ranking = ours(seasons.ranking(7, 1000).await.unwrap());
+    let want: Vec<(String, i64, i64, String)> = expected
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bets, level))| {
+            (
+                name.to_string(),
+                i as i64 + 1,
+                *level as i64,
+                bets.to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ranking, want,
+        "zhh: higher level first, then higher honour value (r5a before r5b)"
+    );
+
+    // Season 2 rules: ranks 5 to 7 a gift (a shirt; 6 and 7 also a power
+    // bank) and 88 / 388 / 888; ranks 2 to 4 an envelope; rank 1 nothing;
+    // above 7 contact support.
+    for (name, status, cash, clothes, mouse, support) in [
+        ("r8", 0, "0", 0, 0, true),
+        ("r7", 1, "888", 1, 1, false),
+        ("r6", 1, "388", 1, 1, false),
+        ("r5a", 1, "88", 1, 0, false),
+        ("r5b", 1, "88", 1, 0, false),
+        ("r3", 1, "18", 0, 0, false),
+        ("r1", 0, "0", 0, 0, false),
+    ] {
+        let info = seasons.rank_info(7, &members[name]).await.unwrap();
+        assert!(info.final_rank, "{name}");
+        assert_eq!(
+            (
+                info.status,
+                info.cash.as_str(),
+                info.clothes,
+                info.mouse,
+                info.contact_support
+            ),
+            (status, cash, clothes, mouse, support),
+            "{name}: {info:?}"
+        );
+    }
+    // Claims over HTTP: r7's gift (shirt size and address) and 888 paid
+    // once; r3's envelope at once; r8 is sent to support.
+    let main = |id: &str| {
+        let wallets = state.wallets.clone();
+        let wallet = WalletId::new(id.to_string(), Currency::Cny);
+        async move { wallets.load(&wallet).await.unwrap().balances().main }
+    };
+    // (sessions lapsed over the six days: the members log in again)
+    for (name, client) in clients.iter_mut() {
+        let login = client
+            .login(&server, &format!("{name}{tag}"), "secret123")
+            .await;
+        assert_eq!(login["status"], 0, "{login}");
+    }
+    let r7 = &clients["r7"];
+    let before = main(&members["r7"]).await;
+    let address = r7.post("/api/user/setuseraddress", json!({"consignee": "Han Meimei", "phone": "13800138001", "province": "GD", "city": "Guangzhou", "district": "Tianhe", "address": "7 Road"})).await;
+    assert_eq!(address["status"], 0, "{address}");
+    let claimed = r7
+        .post(
+            "/api/vipsystem/getseasonbonus",
+            json!({"seasonid": 7, "size": "L"}),
+        )
+        .await;
+    assert_eq!(claimed["status"], 0, "{claimed}");
+    assert_eq!(claimed["data"]["aUserActInfo"]["status"], 2, "{claimed}");
+    assert_eq!(main(&members["r7"]).await - before, dec!(888));
+    // (another size: the request layer's guard refuses the same body
+    // within 3 s; the repeat answers the first claim and changes nothing)
+    let again = r7
+        .post(
+            "/api/vipsystem/getseasonbonus",
+            json!({"seasonid": 7, "size": "XL"}),
+        )
+        .await;
+    assert_eq!(again["data"]["aUserActInfo"]["status"], 2, "{again}");
+    assert_eq!(
+        main(&members["r7"]).await - before,
+        dec!(888),
+        "a repeat pays nothing"
+    );
+    let before = main(&members["r3"]).await;
+    let envelope = clients["r3"]
+        .post("/api/vipsystem/getseasonbonus", json!({"seasonid": 7}))
+        .await;
+    assert_eq!(envelope["status"], 0, "{envelope}");
+    assert_eq!(main(&members["r3"]).await - before, dec!(18));
+    let support = clients["r8"]
+        .post("/api/vipsystem/getseasonbonus", json!({"seasonid": 7}))
+        .await;
+    assert_eq!(support["status"], -64020, "{support}");
+    let queue = seasons.fulfilment("to_ship").await.unwrap();
+    let row = queue
+        .iter()
+        .find(|f| f.member_id == members["r7"])
+        .expect("r7's gift to ship");
+    assert_eq!((row.rank, row.size.as_str()), (7, "L"));
+    assert!(row.address.contains("Guangzhou"), "{row:?}");
+    assert!(
+        !queue.iter().any(|f| f.member_id == members["r3"]),
+        "cash only"
+    );
+    server.stop().await;
+}
+
+fn db_pool(state: &api::app::AppState) -> sqlx::AnyPool {
+    state.db.any.clone()
+}
+
+/// The DEMO aid `POST /api/dev/season/end` ends the running season as the
+/// calendar would: SeasonEnded once, the ranking frozen from the VIP
+/// ledger, the rank reward claimable; the season is over for the member
+/// calls; a second call between seasons answers -64004.
+async fn demo_season_end_freezes_the_ranking_and_opens_the_rank_reward_claim(kind: StoreKind) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    config.seasons = seasons_config(now, 5, 10, vec![]);
+    let server = start_with(kind, config).await;
+    let state = server.running.state.clone();
+    // Level 5 in zhh: 128 deposited and 20,000 of valid turnover.
+    let (status, body) = backoffice(
+        &server,
+        "POST",
+        "/api/dev/vip/activity",
+        None,
+        Some(json!({"username": "seasonend", "password": "secret123", "deposit": "128", "turnover": "20000"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["data"]["level"], 5, "{body}");
+    let member = body["data"]["user_id"].as_str().unwrap().to_string();
+    assert_eq!(state.seasons.rank_info(7, &member).await.unwrap().status, 0);
+    let (status, ended) = backoffice(&server, "POST", "/api/dev/season/end", None, None).await;
+    assert_eq!(status, 200, "{ended}");
+    assert_eq!(
+        (
+            ended["data"]["seasonid"].clone(),
+            ended["data"]["ranking"].clone()
+        ),
+        (json!(7), json!("final")),
+        "{ended}"
+    );
+    let events = state.seasons.season_events().await.unwrap();
+    assert_eq!(
+        events
+            .iter()
+            .filter(|(id, e)| id == "7" && e == "SeasonEnded")
+            .count(),
+        1
+    );
+    let info = state.seasons.rank_info(7, &member).await.unwrap();
+    assert_eq!(
+        (info.status, info.userrank, info.cash.as_str(), info.clothes),
+        (1, 5, "88", 1)
+    );
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "seasonend", "secret123").await;
+    assert_eq!(login["status"], 0, "{login}");
+    let season = client.post("/api/vipsystem/seasoninfo", json!({})).await;
+    assert_eq!(season["data"]["status"], "off-season", "{season}");
+    let (_, again) = backoffice(&server, "POST", "/api/dev/season/end", None, None).await;
+    assert_eq!(again["status"], -64004, "{again}");
+    assert_eq!(state.seasons.season_events().await.unwrap(), events);
+    server.stop().await;
 }

@@ -34,7 +34,7 @@ use serde_json::Value;
 use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
 use tokio::sync::watch;
 
-use crate::clock::SharedClock;
+use crate::clock::{OffsetClock, SharedClock};
 use crate::lease::{run_leased, Lease};
 use crate::wallet::WalletService;
 
@@ -210,6 +210,9 @@ pub struct Seasons {
     wallets: Arc<WalletService>,
     clock: SharedClock,
     settings: SeasonSettings,
+    /// DEMO=1 only: the clock `clock` reads, which the demo aid moves to
+    /// the running season's end (`demo_end_season`). None in production.
+    demo_clock: Option<Arc<OffsetClock>>,
 }
 
 fn retryable(e: &sqlx::Error) -> bool {
@@ -236,7 +239,77 @@ impl Seasons {
             wallets,
             clock,
             settings,
+            demo_clock: None,
         }
+    }
+
+    /// DEMO=1 only: the seasons read time from `demo` (an offset over the
+    /// process clock) so the demo aid can end the running season now.
+    pub fn with_demo_clock(
+        pool: AnyPool,
+        backend: Backend,
+        wallets: Arc<WalletService>,
+        demo: Arc<OffsetClock>,
+        settings: SeasonSettings,
+    ) -> Self {
+        let clock: SharedClock = demo.clone();
+        Self {
+            demo_clock: Some(demo),
+            ..Self::new(pool, backend, wallets, clock, settings)
+        }
+    }
+
+    /// DEMO=1 only (`POST /api/dev/season/end`): ends the running season
+    /// now. The seasons' clock moves to the season's calendar end and the
+    /// boundary job's own pass writes `SeasonEnded` (the same event, the
+    /// same `ended_at`, as at the real end); the ranking job then freezes
+    /// the ranking as in production. Answers the season ended, or None
+    /// between seasons. Refused without a demo clock.
+    pub async fn demo_end_season(&self) -> Result<Option<SeasonDef>, SeasonFailure> {
+        let Some(demo) = &self.demo_clock else {
+            return Err(SeasonFailure::Internal(
+                "the demo season end needs DEMO=1".into(),
+            ));
+        };
+        let Some(season) = self.settings.calendar.current(self.now_ms()).cloned() else {
+            return Ok(None);
+        };
+        demo.advance_to(season.end_ms);
+        self.boundaries().await?;
+        Ok(Some(season))
+    }
+
+    /// Runs the ranking pass until `season_id`'s ranking is final (the VIP
+    /// read model must have passed its SeasonEnded), within `patience`.
+    /// Answers whether it is final.
+    pub async fn ranking_settle(
+        &self,
+        season_id: u32,
+        patience: Duration,
+    ) -> Result<bool, SeasonFailure> {
+        let deadline = tokio::time::Instant::now() + patience;
+        loop {
+            self.ranking_pass().await?;
+            if self.ranking_state(season_id).await?.as_deref() == Some("final") {
+                return Ok(true);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Whether the season's `SeasonEnded` is written (every process sees
+    /// the season ended once it is, whatever its own clock says).
+    async fn ended_written(&self, season_id: u32) -> Result<bool, SeasonFailure> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT sequence FROM events WHERE aggregate_type = 'Season' AND aggregate_id = $1 AND event_type = 'SeasonEnded'",
+        )
+        .bind(season_id.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
     }
 
     pub fn calendar(&self) -> &Calendar {
@@ -1197,7 +1270,8 @@ impl Seasons {
             .settings
             .calendar
             .get(season_id)
-            .is_some_and(|s| self.now_ms() >= s.end_ms);
+            .is_some_and(|s| self.now_ms() >= s.end_ms)
+            || self.ended_written(season_id).await?;
         let reward = season::rank_reward(
             rank,
             &self.settings.envelopes,
@@ -1434,7 +1508,10 @@ impl Seasons {
 
     /// Every member's honour at the end of `def` (or now, while it runs):
     /// the VIP ledger's values after the member's last movement before the
-    /// season's end, for members with an honour movement (a deposit or
+    /// season's end (last in the read model's order, `position`: the values
+    /// are cumulative in that order, and the sources stamp their times in
+    /// different resolutions, e.g. a casino round's `closed_at` in seconds
+    /// after a deposit's `credited_at` in ms), for members with an honour movement (a deposit or
     /// valid turnover, not a decay) inside the season. Decays are written
     /// after the season has ended, so they never lower a season's values.
     async fn season_honours(
@@ -1449,7 +1526,7 @@ impl Seasons {
                            AND a.at_ms >= $1 AND a.at_ms < $2 AND a.kind <> 'decay'
                            AND (a.money_delta <> '0' OR a.bets_delta <> '0'))
                AND NOT EXISTS (SELECT 1 FROM vip_ledger b WHERE b.member_id = l.member_id AND b.at_ms < $2
-                               AND (b.at_ms > l.at_ms OR (b.at_ms = l.at_ms AND b.position > l.position)))",
+                               AND b.position > l.position)",
         )
         .bind(def.start_ms)
         .bind(def.end_ms)

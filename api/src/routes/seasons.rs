@@ -897,7 +897,8 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
         ship,
         set_rank,
         ranking,
-        dev_activity
+        dev_activity,
+        dev_end
     ))]
     struct Doc;
     #[allow(unused_mut)]
@@ -919,7 +920,9 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
 /// the payments issue's `DepositCredited` looks, and waits for the season
 /// progress pass to count them. Answers the member's task list.
 pub fn dev_router() -> Router<AppState> {
-    Router::new().route("/api/dev/season/activity", post(dev_activity))
+    Router::new()
+        .route("/api/dev/season/activity", post(dev_activity))
+        .route("/api/dev/season/end", post(dev_end))
 }
 
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -980,4 +983,48 @@ async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivit
     Ok(ok(
         json!({"user_id": user_id, "seasonid": season.id, "activedays": active, "list": list}),
     ))
+}
+
+/// `POST /api/dev/season/end` (DEMO=1 only, plain JSON, no body; a test
+/// aid, never in production): ends the running season now, so the rank
+/// reward claim can be shown. The seasons' clock (in this process) moves to
+/// the season's calendar end; the boundary job's pass writes `SeasonEnded`
+/// as at the real end; the VIP read model passes it; the ranking job's pass
+/// freezes the ranking from the VIP ledger. Answers the season, the
+/// ranking's state and its members. Between seasons: -64004. Once a season
+/// is ended this way the process stays in the off-season (a restart returns
+/// to the calendar; the season stays ended, its ranking final).
+#[utoipa::path(post, path = "/api/dev/season/end", operation_id = "seasons_dev_end", tag = crate::openapi::DEV, responses(crate::openapi::PlainAnswers))]
+async fn dev_end(State(state): State<AppState>) -> Answer {
+    let internal = |e: SeasonFailure| ApiError::Internal(e.to_string());
+    let Some(season) = state.seasons.demo_end_season().await.map_err(internal)? else {
+        return Err(ApiError::Answer {
+            status: codes::NO_SEASON,
+            msg: "Off-season".into(),
+            data: Value::Null,
+        });
+    };
+    state.runner.waker().notify_one();
+    state
+        .runner
+        .settle(projections::vip::NAME, std::time::Duration::from_secs(10))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let frozen = state
+        .seasons
+        .ranking_settle(season.id, std::time::Duration::from_secs(10))
+        .await
+        .map_err(internal)?;
+    let members = state
+        .seasons
+        .ranking(season.id, 1000)
+        .await
+        .map_err(internal)?
+        .len();
+    Ok(ok(json!({
+        "seasonid": season.id,
+        "ended_at": format_time(season.end_ms),
+        "ranking": if frozen { "final" } else { "live" },
+        "members": members,
+    })))
 }

@@ -9,7 +9,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { apiPost } from '../../api';
 import { ApiError } from '../../api/http';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { balanceActions } from '../balance/balanceSlice';
 import { Link } from '../../app/router';
 import { useT } from '../i18n/useT';
 import { selectLoggedIn } from '../session/selectors';
@@ -32,6 +33,7 @@ interface TaskList {
 export function SeasonPage({ path }: { path: string }) {
   const t = useT();
   const loggedIn = useAppSelector(selectLoggedIn);
+  const dispatch = useAppDispatch();
   const { seasonId, report } = seasonOfPath(path);
   const [info, setInfo] = useState<SeasonInfo | null>(null);
   const [tasks, setTasks] = useState<TaskList | null>(null);
@@ -59,6 +61,7 @@ export function SeasonPage({ path }: { path: string }) {
     setBusy(task.id);
     try {
       const answer = await apiPost<{ needcheck: number; cash: string }>('vipsystem/getseasontaskbonus', { id: task.id });
+      if (answer.needcheck === 0) dispatch(balanceActions.refreshRequested());
       setPopup({
         title: t('season.reward_title'),
         text: answer.needcheck === 0 ? t('season.claim_paid', answer.cash) : t('season.claim_review'),
@@ -146,6 +149,7 @@ const EMPTY_ADDRESS: AddressForm = { consignee: '', phone: '', province: '', cit
  */
 function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (text: string) => void }) {
   const t = useT();
+  const dispatch = useAppDispatch();
   const [info, setInfo] = useState<RankInfo | null>(null);
   const [size, setSize] = useState('');
   const [address, setAddress] = useState<AddressForm>(EMPTY_ADDRESS);
@@ -172,6 +176,8 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
       if (rankClaimSteps(info).length > 0) await apiPost('user/setuseraddress', address);
       const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined });
       setStep(null);
+      // the envelope is in the balance now: the header shows it without waiting for its poll
+      dispatch(balanceActions.refreshRequested());
       onMessage(t('season.rank_paid', data.jiangpin));
       await load();
     } catch (err) {
@@ -227,7 +233,7 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
       )}
       {step === 'two' && (
         <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-recive-two">
-          <div className="popup season-popup">
+          <div className="popup season-popup season-popup--tall">
             <h3>{t('season.recive_two_title')}</h3>
             {ADDRESS_FIELDS.map((field) => (
               <label key={field} className="season__address-field">
@@ -256,7 +262,7 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
               <dt>{t('season.details_cash')}</dt><dd>{info.cash || '-'}</dd>
               {info.clothes === 1 && (<><dt>{t('season.details_shirt')}</dt><dd>{size || t('season.details_on_claim')}</dd></>)}
               {info.mouse === 1 && (<><dt>{t('season.details_power_bank')}</dt><dd>{t('season.details_included')}</dd></>)}
-              <dt>{t('season.details_status')}</dt><dd>{t(button.key)}</dd>
+              <dt>{t('season.details_status')}</dt><dd>{t(info.status === 1 ? 'season.status_claimable' : button.key)}</dd>
             </dl>
             <button type="button" className="btn btn--gold btn--block" onClick={() => setDetails(false)}>{t('season.ok')}</button>
           </div>
