@@ -132,10 +132,20 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let picks: Vec<(u64, Decimal)> = state.live.read(|c| {
         c.games()
             .values()
-            .filter(|g| g.game_type == GameType::Prematch)
+            // Open selections of games that start after the run.
+            .filter(|g| {
+                g.game_type == GameType::Prematch
+                    && !g.is_blocked
+                    && g.start_ts > unix_now_s() + 3_600
+            })
             .flat_map(|g| {
                 c.markets_of(g.id)
-                    .flat_map(|m| c.events_of(m.id).map(|e| (e.id, e.price)))
+                    .filter(|m| !m.is_suspended)
+                    .flat_map(|m| {
+                        c.events_of(m.id)
+                            .filter(|e| !e.is_suspended && e.price > Decimal::ONE)
+                            .map(|e| (e.id, e.price))
+                    })
                     .collect::<Vec<_>>()
             })
             .collect()
@@ -291,4 +301,11 @@ fn report(name: &str, all: &[Duration], elapsed: f64) -> f64 {
         pick(0.99)
     );
     rate
+}
+
+fn unix_now_s() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }

@@ -28,6 +28,7 @@ commands::on_both_stores!(
     an_unknown_token_game_or_currency_is_refused,
     user_info_and_balance_answer_the_wallet_in_units,
     concurrent_repeats_of_one_bet_take_the_stake_once,
+    a_round_played_through_two_processes_is_decided_on_the_stores_round,
 );
 
 const CNY: i64 = 100_000;
@@ -647,4 +648,47 @@ async fn concurrent_repeats_of_one_bet_take_the_stake_once(kind: StoreKind) {
         Ok(server) => server.stop().await,
         Err(_) => panic!("server still shared"),
     }
+}
+
+/// A provider's calls for one round reach two api processes (a load
+/// balancer): each decides on its cached round (or, for a bet on a round it
+/// has not seen, on a new one without reading), so the other process's
+/// moves must be found before anything is refused or written: a bet on a
+/// round the other process opened, a rollback of a bet this process never
+/// saw, a win on a round its cache holds stale.
+async fn a_round_played_through_two_processes_is_decided_on_the_stores_round(kind: StoreKind) {
+    let (first_db, second_db) = commands::db::testing::fresh_pair(kind).await;
+    let a = common::start_on(first_db, common::config(true)).await;
+    let b = common::start_on(second_db, common::config(true)).await;
+    let l = launch(&a, SLOT).await;
+    let start = balance(&a, &l).await;
+    let (b1, b2, round) = (uuid("bet"), uuid("bet"), uuid("round"));
+    let first = call(&a, "transaction/bet", &bet(&l, &b1, &round, 5 * CNY, false)).await;
+    assert_eq!(first["status"], "RS_OK", "{first}");
+    // B has never seen the round: its bet joins A's round.
+    let second = call(&b, "transaction/bet", &bet(&l, &b2, &round, 7 * CNY, false)).await;
+    assert_eq!(second["status"], "RS_OK", "{second}");
+    assert_eq!(second["balance"], start - 12 * CNY);
+    // A's cached round does not know B's bet: the rollback still finds it.
+    let rb = call(
+        &a,
+        "transaction/rollback",
+        &rollback(&l, &uuid("rb"), &round, &b2, false),
+    )
+    .await;
+    assert_eq!(rb["status"], "RS_OK", "{rb}");
+    assert_eq!(rb["balance"], start - 5 * CNY);
+    // B's cached round does not know the rollback: a win on the rolled
+    // back bet is refused, the win on A's bet closes the round.
+    let refused = call(&b, "transaction/win", &win(&l, &uuid("win"), &round, &b2, 9 * CNY, false)).await;
+    assert_eq!(refused["status"], "RS_ERROR_TRANSACTION_ROLLED_BACK", "{refused}");
+    let won = call(&b, "transaction/win", &win(&l, &uuid("win"), &round, &b1, 20 * CNY, true)).await;
+    assert_eq!(won["status"], "RS_OK", "{won}");
+    assert_eq!(won["balance"], start - 5 * CNY + 20 * CNY);
+    // The round is closed for both processes.
+    let late = call(&a, "transaction/bet", &bet(&l, &uuid("bet"), &round, CNY, false)).await;
+    assert_ne!(late["status"], "RS_OK", "{late}");
+    assert_eq!(balance(&b, &l).await, start + 15 * CNY);
+    a.stop().await;
+    b.stop().await;
 }

@@ -165,6 +165,11 @@ impl<A: Aggregate + Clone> Store<A> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether this process holds `id` in its cache.
+    pub fn is_cached(&self, id: &str) -> bool {
+        self.cache_lock().contains_key(id)
+    }
+
     fn cached(&self, id: &str) -> Option<Loaded<A>> {
         self.cache_lock().get(id).cloned()
     }

@@ -167,7 +167,20 @@ impl Seamless {
         clock: SharedClock,
     ) -> Self {
         Self {
-            rounds: Framework::new(db, options, (), retry, metrics, on_commit),
+            // Rounds are decided on the cached round: a stale one collides
+            // on its sequence when it writes, and a refusal is given only
+            // on the store's current round (`Attempt::RetryCurrent`).
+            rounds: Framework::new(
+                db,
+                StoreOptions {
+                    trust_cache: true,
+                    ..options
+                },
+                (),
+                retry,
+                metrics,
+                on_commit,
+            ),
             wallets,
             accounts,
             tokens,
@@ -524,8 +537,16 @@ impl Seamless {
         let mut attempt = 0;
         while attempt == 0 || retry.again(attempt, started) {
             attempt += 1;
+            // A bet on a round this process has not seen is decided on a
+            // new round without reading the store (most bets open their
+            // round); should the round exist after all, the append collides
+            // or the decision refuses, and the next attempt reads it.
+            let fresh = attempt == 1
+                && !current
+                && call.kind == TxKind::Bet
+                && !self.rounds.store().is_cached(&round_id);
             match self
-                .try_once(call, wallet, &wallet_key, &round_id, &command, current)
+                .try_once(call, wallet, &wallet_key, &round_id, &command, current, fresh)
                 .await?
             {
                 Attempt::Done(answer) => {
@@ -558,14 +579,26 @@ impl Seamless {
         round_id: &str,
         command: &RoundCommand,
         current: bool,
+        fresh: bool,
     ) -> Result<Attempt, Failure> {
         let metadata = HashMap::new();
         let rounds = self.rounds.store();
-        let decided_round = match rounds
-            .decide(round_id, command.clone(), &(), &metadata)
-            .await
-        {
+        let decided_round = if current {
+            rounds
+                .decide_current(round_id, command.clone(), &(), &metadata)
+                .await
+        } else if fresh {
+            rounds
+                .decide_fresh(round_id, command.clone(), &(), &metadata)
+                .await
+        } else {
+            rounds.decide(round_id, command.clone(), &(), &metadata).await
+        };
+        let decided_round = match decided_round {
             Ok(d) => d,
+            // Refused on a cached (or assumed new) round: decide again on
+            // what the store holds before refusing.
+            Err(AggregateError::UserError(_)) if !current => return Ok(Attempt::RetryCurrent),
             Err(AggregateError::UserError(e)) => {
                 let status = match e {
                     RoundError::Closed => Status::Unknown,
