@@ -909,6 +909,109 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'content-inbox-read.png') });
     },
   },
+  // --- Promotions desk (issue 13): marketing runs a campaign and a shop good through the back office screens.
+  {
+    name: 'promotions desk: marketing creates a campaign and a shop good in the back office; a member sees them on the promotion route and in the shop',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const stamp = Date.now().toString(36);
+      const slug = `e2e-${stamp}`;
+      const titles = { zhh: `E2E 续存优惠 ${stamp}`, eng: `E2E reload ${stamp}`, tha: `E2E โบนัสฝากซ้ำ ${stamp}` };
+      const names = { zhh: `E2E 保温杯 ${stamp}`, eng: `E2E thermos ${stamp}`, tha: `E2E กระติกน้ำ ${stamp}` };
+      let goodsId = '';
+      const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/promo', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('marketing');
+        await byTestId(desk, 'bo-password').fill('marketing1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await desk.locator('[data-testid=bo-role][data-role=marketing]').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-nav-promo').waitFor({ timeout: TIMEOUT_MS });
+        const form = byTestId(desk, 'bo-promo-campaign-form');
+        await form.waitFor({ timeout: TIMEOUT_MS });
+        // checked before sending: no route, no page, a percent of 0
+        await byTestId(desk, 'bo-promo-c-percent').fill('0');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-invalid').waitFor({ timeout: TIMEOUT_MS });
+        if (await form.locator('[data-testid=bo-promo-field-error]').count() < 3) throw new Error('the campaign form did not mark its fields');
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaign-invalid.png'), fullPage: true });
+        // a reload campaign: 10% of the period's deposits from 100, up to 88, once a week, pages in three languages
+        await byTestId(desk, 'bo-promo-c-slug').fill(slug);
+        for (const lang of ['zhh', 'eng', 'tha']) {
+          await byTestId(desk, `bo-promo-c-lang-${lang}`).click();
+          await byTestId(desk, 'bo-promo-c-title').fill(titles[lang]);
+          await byTestId(desk, 'bo-promo-c-body').fill(`${titles[lang]}: 10% / 100 / 88`);
+        }
+        await byTestId(desk, 'bo-promo-c-rule').selectOption('reload');
+        await byTestId(desk, 'bo-promo-c-repeat').selectOption('weekly');
+        await byTestId(desk, 'bo-promo-c-percent').fill('10');
+        await byTestId(desk, 'bo-promo-c-minimum').fill('100');
+        await byTestId(desk, 'bo-promo-c-max').fill('88');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-done').waitFor({ timeout: TIMEOUT_MS });
+        await desk.locator(`[data-testid=bo-promo-campaign][data-slug="${slug}"]`).filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaigns.png'), fullPage: true });
+        // a physical shop good, named in three languages, 50 points, 10 in stock, 1 per member
+        await byTestId(desk, 'bo-promo-tab-goods').click();
+        await byTestId(desk, 'bo-promo-goods-form').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-promo-goods').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-promo-g-save').click();
+        await byTestId(desk, 'bo-promo-invalid').waitFor({ timeout: TIMEOUT_MS });
+        for (const lang of ['zhh', 'eng', 'tha']) await byTestId(desk, `bo-promo-g-name-${lang}`).fill(names[lang]);
+        await byTestId(desk, 'bo-promo-g-desc-eng').fill('Keeps drinks warm for 12 hours');
+        await byTestId(desk, 'bo-promo-g-points').fill('50');
+        await byTestId(desk, 'bo-promo-g-stock').fill('10');
+        await byTestId(desk, 'bo-promo-g-limit').fill('1');
+        goodsId = await byTestId(desk, 'bo-promo-g-id').inputValue();
+        await byTestId(desk, 'bo-promo-g-save').click();
+        await byTestId(desk, 'bo-promo-done').waitFor({ timeout: TIMEOUT_MS });
+        await desk.locator(`[data-testid=bo-promo-goods-row][data-id="${goodsId}"]`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-goods.png'), fullPage: true });
+        // the other screens render (lists or their empty states)
+        for (const [tab, testId] of [['tasks', 'bo-promo-tasks'], ['claims', 'bo-promo-claims'], ['board', 'bo-promo-board'], ['fulfilment', 'bo-promo-fulfilment'], ['referral', 'bo-promo-referrals']]) {
+          await byTestId(desk, `bo-promo-tab-${tab}`).click();
+          await byTestId(desk, testId).waitFor({ timeout: TIMEOUT_MS });
+          await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, `backoffice-promo-${tab}.png`), fullPage: true });
+        }
+        // phone width: the campaign form and the board
+        await desk.setViewportSize({ width: 375, height: 812 });
+        await byTestId(desk, 'bo-promo-tab-board').click();
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-board-phone.png'), fullPage: true });
+        await byTestId(desk, 'bo-promo-tab-campaigns').click();
+        await desk.locator(`[data-testid=bo-promo-campaign][data-slug="${slug}"]`).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaigns-phone.png'), fullPage: true });
+      } finally {
+        await staff.close();
+      }
+      // the member (zhh): the campaign on its promotion route and in the list, the good in the shop
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      await page.goto(new URL(`/promo/${slug}`, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-campaign').filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-campaign-phone.png'), fullPage: true });
+      await page.goto(new URL('/preferential', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-card-${slug}`).filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-goods-${goodsId}`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, `promo-goods-${goodsId}`).scrollIntoViewIfNeeded();
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-phone.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(new URL(`/promo/${slug}`, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-campaign').filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-campaign-desktop.png'), fullPage: true });
+      await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-goods-${goodsId}`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-desktop.png'), fullPage: true });
+    },
+  },
   // --- Seasons (issue 12): a task completed, claimed (paid at once); a needcheck claim approved by support.
   {
     name: 'seasons: a member completes season tasks, claims them, and support approves the needcheck claim',

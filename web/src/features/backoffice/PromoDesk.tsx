@@ -213,11 +213,13 @@ function Campaigns() {
                   <td><Time value={c.start_ms} /><br /><Time value={c.end_ms} /> · {t(`bo.promo.repeat.${c.repeat}`)}</td>
                   <td>{ruleLabel(c.rule.type)}</td>
                   <td>{c.enabled ? '✓' : '—'}</td>
-                  <td className="bo-cdesk__actions">
-                    <button type="button" className="bo-chip" data-testid="bo-promo-campaign-edit" onClick={() => edit(c)}>{t('bo.content.edit')}</button>
-                    <button type="button" className="bo-chip" data-testid="bo-promo-campaign-toggle" onClick={() => void toggle(c)}>
-                      {t(c.enabled ? 'bo.promo.disable' : 'bo.promo.enable')}
-                    </button>
+                  <td>
+                    <div className="bo-pdesk__actions">
+                      <button type="button" className="bo-chip" data-testid="bo-promo-campaign-edit" onClick={() => edit(c)}>{t('bo.content.edit')}</button>
+                      <button type="button" className="bo-chip" data-testid="bo-promo-campaign-toggle" onClick={() => void toggle(c)}>
+                        {t(c.enabled ? 'bo.promo.disable' : 'bo.promo.enable')}
+                      </button>
+                    </div>
                   </td>
                 </tr>
               );
@@ -275,7 +277,7 @@ function Campaigns() {
             </Field>
           </div>
         </fieldset>
-        <div className="bo-form__row">
+        <div className="bo-form__row bo-pdesk__dates">
           <Field label={t('bo.promo.f.start')} error={errors.start}>
             <input type="datetime-local" value={form.start} data-testid="bo-promo-c-start" onChange={(e) => set('start', e.target.value)} />
           </Field>
