@@ -918,7 +918,7 @@ const tests = [
       const slug = `e2e-${stamp}`;
       const titles = { zhh: `E2E 续存优惠 ${stamp}`, eng: `E2E reload ${stamp}`, tha: `E2E โบนัสฝากซ้ำ ${stamp}` };
       const names = { zhh: `E2E 保温杯 ${stamp}`, eng: `E2E thermos ${stamp}`, tha: `E2E กระติกน้ำ ${stamp}` };
-      let goodsId = '';
+      let goodsId;
       const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
       try {
         const desk = await staff.newPage();
@@ -1001,7 +1001,9 @@ const tests = [
       await byTestId(page, `promo-card-${slug}`).filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
       await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
       await byTestId(page, `promo-goods-${goodsId}`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
-      await byTestId(page, `promo-goods-${goodsId}`).scrollIntoViewIfNeeded();
+      // the description was given in eng only: the zhh member reads the eng text
+      await byTestId(page, `promo-goods-desc-${goodsId}`).filter({ hasText: 'Keeps drinks warm' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-phone.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.goto(new URL(`/promo/${slug}`, baseUrl).href, { waitUntil: 'domcontentloaded' });

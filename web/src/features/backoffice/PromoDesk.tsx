@@ -7,13 +7,13 @@
  * Forms are checked by ./promoDesk.ts before they are sent; the server's refusal is shown
  * as it answers.
  */
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { useT } from '../i18n/useT';
 import { selectLanguage } from '../i18n/selectors';
 import { boFetch, toBoError, type BoError } from './api';
 import { selectBackoffice } from './backofficeSlice';
-import { ErrorBox, Panel, Time, money } from './parts';
+import { ErrorBox, Loading, Panel, Time, money } from './parts';
 import { addressLine } from './SeasonsPage';
 import {
   CURRENCIES, LANGS, REPEATS, RULES, boardBody, boardForm, campaignBody, campaignForm, chances, goodsBody, goodsForm, hasErrors, newTask,
@@ -170,14 +170,19 @@ function Campaigns() {
     setErrors({});
     saver.setError(null);
   };
+  // a new campaign's aid is the next free one: the form opens once the list is there
+  const seeded = useRef(false);
   useEffect(() => {
-    if (!editing && list.data) setForm((f) => (f.slug ? f : campaignForm(null, list.data ?? [])));
-  }, [list.data, editing]);
+    if (list.data && !seeded.current) {
+      seeded.current = true;
+      setForm(campaignForm(null, list.data));
+    }
+  }, [list.data]);
   const set = <K extends keyof CampaignForm>(k: K, v: CampaignForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const setPage = (k: 'title' | 'body' | 'banner', v: string) => setForm((f) => ({ ...f, pages: { ...f.pages, [pageLang]: { ...f.pages[pageLang], [k]: v } } }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateCampaign(form, rows);
+    const found = validateCampaign(form, rows, !editing);
     setErrors(found);
     if (hasErrors(found)) {
       const bad = LANGS.find((l) => Object.keys(found).some((k) => k.startsWith(`pages.${l}.`)));
@@ -195,6 +200,7 @@ function Campaigns() {
   };
   const page = form.pages[pageLang];
   const ruleLabel = (r: string) => t(`bo.promo.rule.${r}`);
+  if (!list.data) return list.error ? <ErrorBox error={list.error} /> : <Loading />;
   return (
     <div className="bo-cdesk">
       <div className="bo-cdesk__list">
@@ -547,9 +553,14 @@ function GoodsDesk() {
   const [form, setForm] = useState<GoodsForm>(() => goodsForm(null));
   const [errors, setErrors] = useState<Errors>({});
   const saver = useSave();
+  // a new item's id is the next free one: the form opens once the list is there
+  const seeded = useRef(false);
   useEffect(() => {
-    if (!editing && list.data) setForm((f) => (f.points ? f : goodsForm(null, list.data ?? [])));
-  }, [list.data, editing]);
+    if (list.data && !seeded.current) {
+      seeded.current = true;
+      setForm(goodsForm(null, list.data));
+    }
+  }, [list.data]);
   const edit = (g: GoodsDef | null) => {
     setEditing(g);
     setForm(goodsForm(g, rows));
@@ -559,7 +570,7 @@ function GoodsDesk() {
   const set = <K extends keyof GoodsForm>(k: K, v: GoodsForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const found = validateGoods(form);
+    const found = validateGoods(form, rows, !editing);
     setErrors(found);
     if (hasErrors(found)) return;
     if (await saver.save('/goods', goodsBody(form), t('bo.promo.saved'))) {
@@ -568,6 +579,7 @@ function GoodsDesk() {
       await list.reload();
     }
   };
+  if (!list.data) return list.error ? <ErrorBox error={list.error} /> : <Loading />;
   return (
     <div className="bo-cdesk">
       <div className="bo-cdesk__list">

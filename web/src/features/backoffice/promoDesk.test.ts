@@ -35,6 +35,10 @@ describe('campaign form', () => {
     expect(validateCampaign(f)).toMatchObject({ slug: { key: 'bo.promo.v.slug' }, id: { key: 'bo.promo.v.reserved_id' } });
     const other = { id: 7, slug: 'summer-reload' } as CampaignDef;
     expect(validateCampaign(valid(), [other]).slug).toEqual({ key: 'bo.promo.v.slug_taken' });
+    // a new campaign never replaces a stored one with its aid; editing it keeps it
+    const stored = { id: 100, slug: 'old' } as CampaignDef;
+    expect(validateCampaign(valid(), [stored], true).id).toEqual({ key: 'bo.promo.v.id_taken' });
+    expect(validateCampaign(valid(), [stored], false).id).toBeUndefined();
     const empty = valid();
     empty.pages.eng.title = '';
     empty.pages.tha.title = '';
@@ -140,6 +144,7 @@ describe('prize board and goods', () => {
     expect(e).toMatchObject({ 'name.zhh': { key: 'bo.promo.v.text_required' }, points: { key: 'validation.required' }, stock: { key: 'validation.required' } });
     const ok = { ...f, name: { zhh: '保温杯', eng: 'Thermos', tha: 'กระติกน้ำ' }, points: '300', stock: '20', limit: '0' };
     expect(validateGoods(ok)).toEqual({});
+    expect(validateGoods({ ...ok, id: '4' }, [{ id: 4 } as never], true).id).toEqual({ key: 'bo.promo.v.id_taken' });
     expect(validateGoods({ ...ok, kind: 'cash', cash: '0' }).cash).toEqual({ key: 'bo.promo.v.positive' });
     const body = goodsBody(ok);
     expect(body).toMatchObject({ id: 5, kind: 'physical', cash: '0', stock: 20, limit: 0, on_sale: true, desc: { zhh: '', eng: '', tha: '' } });

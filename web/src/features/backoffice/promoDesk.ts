@@ -144,10 +144,12 @@ export function parseTiers(text: string): Array<[string, string]> | null {
   return out;
 }
 
-export function validateCampaign(f: CampaignForm, others: CampaignDef[] = []): Errors {
+/** `isNew`: a new campaign may not take the aid of one in `others` (saving would replace it). */
+export function validateCampaign(f: CampaignForm, others: CampaignDef[] = [], isNew = false): Errors {
   const e: Errors = {};
   checkInt(e, 'id', f.id, 1, 1_000_000);
   if (!e.id && (f.id.trim() === '5' || f.id.trim() === '13')) e.id = { key: 'bo.promo.v.reserved_id' };
+  else if (!e.id && isNew && others.some((o) => o.id === Number(f.id))) e.id = { key: 'bo.promo.v.id_taken' };
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(f.slug.trim())) e.slug = { key: 'bo.promo.v.slug' };
   else if (others.some((o) => o.slug === f.slug.trim() && String(o.id) !== f.id.trim())) e.slug = { key: 'bo.promo.v.slug_taken' };
   const given = LANGS.filter((l) => f.pages[l].title.trim() || f.pages[l].body.trim() || f.pages[l].banner.trim());
@@ -325,9 +327,11 @@ export function goodsForm(g: GoodsDef | null, existing: GoodsDef[] = []): GoodsF
   };
 }
 
-export function validateGoods(f: GoodsForm): Errors {
+/** `isNew`: a new item may not take the id of one in `existing` (saving would replace it). */
+export function validateGoods(f: GoodsForm, existing: GoodsDef[] = [], isNew = false): Errors {
   const e: Errors = {};
   checkInt(e, 'id', f.id, 1, 1_000_000);
+  if (!e.id && isNew && existing.some((g) => g.id === Number(f.id))) e.id = { key: 'bo.promo.v.id_taken' };
   checkTexts(e, 'name', f.name, 60);
   checkTexts(e, 'desc', f.desc, 500, false);
   if (f.img.length > 300) e.img = { key: 'bo.promo.v.text_max', args: [300] };

@@ -381,6 +381,7 @@ function ShopPage() {
         {data?.list.map((g) => (
           <li key={g.id} className="promo-goods" data-testid={`promo-goods-${g.id}`}>
             <strong>{g.name}</strong>
+            {g.desc && <span className="promo-goods__desc" data-testid={`promo-goods-desc-${g.id}`}>{g.desc}</span>}
             <span>{t('promo.price', g.points)}</span>
             <span>{t('promo.left', String(g.left))}{g.limit > 0 ? ` · ${t('promo.limit', String(g.limit))}` : ''}</span>
             {g.kind === 'physical' && <small>{t('promo.ships')}</small>}
