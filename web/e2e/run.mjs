@@ -937,6 +937,21 @@ const tests = [
         if (await form.locator('[data-testid=bo-promo-field-error]').count() < 3) throw new Error('the campaign form did not mark its fields');
         await desk.evaluate(() => window.scrollTo(0, 0));
         await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaign-invalid.png'), fullPage: true });
+        // another marketer takes a route meanwhile (the desk's list does not know it): the server's refusal is shown
+        const bo = (path) => new URL(`api/backoffice${path}`, baseUrl).href;
+        const token = (await (await page.request.post(bo('/login'), { data: { username: 'marketing', password: 'marketing1234' } })).json())?.data?.token;
+        const taken = (await (await page.request.get(bo('/promo/campaigns'), { headers: { Authorization: `Bearer ${token}` } })).json()).data;
+        const other = { id: Math.max(900, ...taken.map((c) => c.id)) + 1, slug: `${slug}-taken`, pages: { eng: { title: 'Taken' } }, start_ms: Date.now(), end_ms: Date.now() + 86_400_000,
+          repeat: 'once', rule: { type: 'reload', percent: '5', min_deposit: '10', max_bonus: '10' }, turnover_multiple: '1', enabled: false };
+        const made = await (await page.request.post(bo('/promo/campaigns'), { headers: { Authorization: `Bearer ${token}` }, data: other })).json();
+        if (made.status !== 0) throw new Error(`campaign by API: ${JSON.stringify(made)}`);
+        await byTestId(desk, 'bo-promo-c-slug').fill(other.slug);
+        await byTestId(desk, 'bo-promo-c-title').fill(titles.eng);
+        await byTestId(desk, 'bo-promo-c-percent').fill('10');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-error').filter({ hasText: 'Another activity has this slug' }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaign-refused.png'), fullPage: true });
         // a reload campaign: 10% of the period's deposits from 100, up to 88, once a week, pages in three languages
         await byTestId(desk, 'bo-promo-c-slug').fill(slug);
         for (const lang of ['zhh', 'eng', 'tha']) {
