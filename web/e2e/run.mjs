@@ -1029,6 +1029,94 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-desktop.png'), fullPage: true });
     },
   },
+  {
+    name: 'promotions desk: marketing rejects a task claim with a reason, approves another, and ships a drawn physical prize',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const bo = (path) => new URL(`api/backoffice${path}`, baseUrl).href;
+      const token = (await (await page.request.post(bo('/login'), { data: { username: 'marketing', password: 'marketing1234' } })).json())?.data?.token;
+      if (!token) throw new Error('marketing login refused');
+      const auth = { Authorization: `Bearer ${token}` };
+      const get = async (path) => (await (await page.request.get(bo(path), { headers: auth })).json()).data;
+      const post = async (path, data) => {
+        const answer = await (await page.request.post(bo(path), { headers: auth, data })).json();
+        if (answer.status !== 0) throw new Error(`${path}: ${JSON.stringify(answer)}`);
+      };
+      // tasks 2 (deposit 100 today) and 3 (bet 500 today) reviewed first; only the board's team shirt (slot 8, physical) can be drawn
+      const tasks = await get('/promo/tasks');
+      const board = (await get('/promo/board')).board;
+      try {
+        await post('/promo/tasks', { ...tasks, tasks: tasks.tasks.map((x) => ([2, 3].includes(x.id) ? { ...x, needcheck: true } : x)) });
+        await post('/promo/board', { ...board, prizes: board.prizes.map((p) => ({ ...p, weight: p.slot === 8 ? 10 : 0 })) });
+        const username = `desk${Date.now().toString(36)}`;
+        const res = await (await page.request.post(new URL('api/dev/vip/activity', baseUrl).href,
+          { data: { username, password: 'desk12345', deposit: '100', turnover: '20000' } })).json();
+        if (res.status !== 0) throw new Error(`dev/vip/activity: ${JSON.stringify(res)}`);
+        const member = res.data.user_id;
+        await page.setViewportSize({ width: 375, height: 812 });
+        await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+        await logIn(page, baseUrl, username, 'desk12345');
+        await page.goto(new URL('/novicetask', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        for (const id of [2, 3]) {
+          const claim = page.locator(`[data-testid=promo-claim-${id}]:enabled`);
+          await claim.waitFor({ timeout: TIMEOUT_MS });
+          await claim.click();
+          await byTestId(page, 'promo-message-popup').waitFor({ timeout: TIMEOUT_MS });
+          await byTestId(page, 'promo-popup-ok').click();
+          await byTestId(page, `promo-claim-${id}`).filter({ hasText: ZHH['season.under_review'] }).waitFor({ timeout: TIMEOUT_MS });
+        }
+        await page.goto(new URL('/prizedraw', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(page, 'promo-draw-button').click();
+        await byTestId(page, 'promo-draw-result').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'promo-popup-ok').click();
+
+        const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+        try {
+          const desk = await staff.newPage();
+          await desk.goto(new URL('/backoffice/promo', baseUrl).href, { waitUntil: 'domcontentloaded' });
+          await byTestId(desk, 'bo-username').fill('marketing');
+          await byTestId(desk, 'bo-password').fill('marketing1234');
+          await byTestId(desk, 'bo-login-submit').click();
+          await byTestId(desk, 'bo-promo-tab-claims').click();
+          const row = (task) => desk.locator(`[data-testid=bo-promo-claim][data-member="${member}"][data-task="${task}"]`);
+          await row(2).waitFor({ timeout: TIMEOUT_MS });
+          // a rejection without a reason is refused on the spot
+          await row(2).locator('[data-testid=bo-promo-claim-reject]').click();
+          await row(2).locator('[data-testid=bo-promo-field-error]').waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-claims-pending.png'), fullPage: true });
+          await row(2).locator('[data-testid=bo-promo-claim-reason]').fill('Deposit reversed by the bank');
+          await row(2).locator('[data-testid=bo-promo-claim-reject]').click();
+          await row(2).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await row(3).locator('[data-testid=bo-promo-claim-approve]').click();
+          await row(3).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await byTestId(desk, 'bo-promo-claims-all').click();
+          await row(2).filter({ hasText: 'Deposit reversed by the bank' }).waitFor({ timeout: TIMEOUT_MS });
+          await row(3).filter({ hasText: ZHH['bo.promo.state.approved'] }).waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-claims-decided.png'), fullPage: true });
+          // the shirt waits in the fulfilment queue (no address given: flagged), then is marked shipped
+          await byTestId(desk, 'bo-promo-tab-fulfilment').click();
+          const ship = byTestId(desk, 'bo-promo-ship-row').filter({ hasText: member });
+          await ship.waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-fulfilment-to-ship.png'), fullPage: true });
+          await ship.locator('[data-testid=bo-promo-ship]').click();
+          await ship.waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await byTestId(desk, 'bo-promo-ship-shipped').click();
+          await byTestId(desk, 'bo-promo-ship-row').filter({ hasText: member }).filter({ hasText: 'staff-' }).waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-fulfilment-shipped.png'), fullPage: true });
+        } finally {
+          await staff.close();
+        }
+        // the member: task 2 rejected, task 3 received
+        await page.goto(new URL('/novicetask', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(page, 'promo-claim-2').filter({ hasText: ZHH['season.rejected'] }).waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'promo-claim-3').filter({ hasText: ZHH['promo.received'] }).waitFor({ timeout: TIMEOUT_MS });
+        await page.screenshot({ path: resolve(SHOTS, 'promo-desk-claims-member.png'), fullPage: true });
+      } finally {
+        await post('/promo/tasks', tasks);
+        await post('/promo/board', board);
+      }
+    },
+  },
   // --- Seasons (issue 12): a task completed, claimed (paid at once); a needcheck claim approved by support.
   {
     name: 'seasons: a member completes season tasks, claims them, and support approves the needcheck claim',

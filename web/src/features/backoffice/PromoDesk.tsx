@@ -439,7 +439,7 @@ function Claims() {
           <tbody>
             {list.data && rows.length === 0 && <Empty cols={7} />}
             {rows.map((c) => (
-              <tr key={c.reference} data-testid="bo-promo-claim" data-member={c.member_id}>
+              <tr key={c.reference} data-testid="bo-promo-claim" data-member={c.member_id} data-task={c.task_id}>
                 <td>{c.member_id}</td><td>{c.task_id}</td><td>{c.period}</td><td>{money(c.cash)} {c.currency}</td>
                 <td>{t(`bo.promo.state.${c.state}`)}{c.reason ? ` — ${c.reason}` : ''}{c.staff_id ? ` · ${c.staff_id}` : ''}</td>
                 <td><Time value={c.created_ms} /></td>
