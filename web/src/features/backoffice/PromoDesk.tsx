@@ -411,6 +411,12 @@ function Claims() {
   const t = useT();
   const [state, setState] = useState<(typeof CLAIM_STATES)[number]>('pending');
   const list = useList<TaskClaim[]>(`/task-claims?state=${state}`);
+  const defs = useList<TaskSettingsDef>('/tasks');
+  const lang = useAppSelector(selectLanguage) ?? 'eng';
+  const taskName = (id: number) => {
+    const def = defs.data?.tasks.find((x) => x.id === id);
+    return def ? textIn(textsOf(def.title), lang) : '';
+  };
   const saver = useSave();
   const [reasons, setReasons] = useState<Record<string, string>>({});
   const [invalid, setInvalid] = useState<Record<string, Msg>>({});
@@ -440,7 +446,7 @@ function Claims() {
             {list.data && rows.length === 0 && <Empty cols={7} />}
             {rows.map((c) => (
               <tr key={c.reference} data-testid="bo-promo-claim" data-member={c.member_id} data-task={c.task_id}>
-                <td>{c.member_id}</td><td>{c.task_id}</td><td>{c.period}</td><td>{money(c.cash)} {c.currency}</td>
+                <td>{c.member_id}</td><td>#{c.task_id} {taskName(c.task_id)}</td><td>{c.period}</td><td>{money(c.cash)} {c.currency}</td>
                 <td>{t(`bo.promo.state.${c.state}`)}{c.reason ? ` — ${c.reason}` : ''}{c.staff_id ? ` · ${c.staff_id}` : ''}</td>
                 <td><Time value={c.created_ms} /></td>
                 <td>
