@@ -26,6 +26,8 @@ commands::on_both_stores!(
     each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice_at_once,
     campaigns_keep_to_their_period_audience_and_conditions,
     the_referral_gift_is_due_exactly_when_500_was_deposited_and_30_days_passed,
+    task_prize_and_goods_names_are_answered_in_the_members_language,
+    an_old_single_string_definition_still_loads_as_the_same_text_in_every_language,
 );
 
 const DAY: i64 = 86_400_000;
@@ -1032,5 +1034,237 @@ async fn the_referral_gift_is_due_exactly_when_500_was_deposited_and_30_days_pas
     assert_eq!(paid["bonus"], "58");
     assert_eq!(paid["username"], "1***1");
     assert_eq!(invite["data"]["total_bonus"], "58");
+    server.stop().await;
+}
+
+fn texts(zhh: &str, eng: &str, tha: &str) -> Value {
+    json!({"zhh": zhh, "eng": eng, "tha": tha})
+}
+
+async fn task_prize_and_goods_names_are_answered_in_the_members_language(kind: StoreKind) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let marketing = staff_token(&server, "marketing", "marketing1234").await;
+    // a task, a prize and goods named per language by marketing
+    let (_, got) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let mut settings = got["data"].clone();
+    settings["tasks"][0]["title"] = texts("今日签到", "Sign in today", "เช็คอินวันนี้ครับ");
+    let (status, saved) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        Some(settings),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let board = set_board(&server, [5; 8]).await;
+    let mut board = board;
+    board["prizes"][0]["name"] = texts("一元", "One yuan", "หนึ่งหยวน");
+    let (status, saved) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/board",
+        Some(&marketing),
+        Some(board),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    set_goods(
+        &server,
+        json!({"id": 7, "name": texts("保温杯", "Thermos", "กระติกน้ำ"), "desc": texts("", "Keeps warm", ""),
+               "kind": "physical", "points": "10", "stock": 5, "limit": 1}),
+    )
+    .await;
+    // a name missing in one language is refused with the rule
+    let (status, refused) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/goods",
+        Some(&marketing),
+        Some(json!({"id": 8, "name": texts("", "Cap", "หมวก"), "kind": "physical", "points": "10", "stock": 5})),
+    )
+    .await;
+    assert_eq!(
+        (status, refused["status"].as_i64()),
+        (400, Some(-64035)),
+        "{refused}"
+    );
+    assert!(
+        refused["msg"]
+            .as_str()
+            .unwrap()
+            .contains("zhh, eng and tha"),
+        "{refused}"
+    );
+
+    let (client, _) = demo(&server).await;
+    for (lang, task_name, prize, goods, desc) in [
+        ("tha", "เช็คอินวันนี้ครับ", "หนึ่งหยวน", "กระติกน้ำ", "Keeps warm"),
+        ("zhh", "今日签到", "一元", "保温杯", "Keeps warm"),
+        ("eng", "Sign in today", "One yuan", "Thermos", "Keeps warm"),
+    ] {
+        let list = client
+            .post("/api/activity/gettasklist", json!({"lang": lang}))
+            .await;
+        assert_eq!(task(&list, 1)["taskdesc"], task_name, "{lang}: {list}");
+        let info = client
+            .post("/api/activity/actinfo", json!({"aid": 5, "lang": lang}))
+            .await;
+        assert_eq!(
+            info["data"]["board"]["prizes"][0]["name"], prize,
+            "{lang}: {info}"
+        );
+        let shop = client
+            .post("/api/shop/goodslist", json!({"lang": lang}))
+            .await;
+        let item = shop["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == 7)
+            .cloned()
+            .unwrap_or_else(|| panic!("no goods 7 in {shop}"));
+        assert_eq!(
+            (item["name"].as_str(), item["desc"].as_str()),
+            (Some(goods), Some(desc)),
+            "{lang}: {item}"
+        );
+        let one = client
+            .post("/api/shop/goodsinfo", json!({"id": 7, "lang": lang}))
+            .await;
+        assert_eq!(one["data"]["info"]["name"], goods, "{one}");
+    }
+    // no language: eng
+    let list = client.post("/api/activity/gettasklist", json!({})).await;
+    assert_eq!(task(&list, 1)["taskdesc"], "Sign in today");
+    // the drawn prize is named in the member's language too (every slot in
+    // stock; the board's slot 1 is the one we named)
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 5, "lang": "tha"}))
+        .await;
+    let token = info["data"]["actRand"].as_str().unwrap().to_string();
+    let drawn = client
+        .post(
+            "/api/activity/main",
+            json!({"aid": 5, "actRand": token, "lang": "tha"}),
+        )
+        .await;
+    assert_eq!(drawn["status"], 0, "{drawn}");
+    let slot = drawn["data"]["prize"]["slot"].as_u64().unwrap() as usize;
+    let names = &info["data"]["board"]["prizes"][slot - 1]["name"];
+    assert_eq!(&drawn["data"]["jiangpin"], names, "{drawn}");
+    server.stop().await;
+}
+
+async fn an_old_single_string_definition_still_loads_as_the_same_text_in_every_language(
+    kind: StoreKind,
+) {
+    let server = common::start_with(kind, common::config(true)).await;
+    let db = &server.running.state.db.any;
+    // definitions stored before names were per language: one string each
+    let mut old_tasks =
+        serde_json::to_value(domain::promo::tasks::TaskSettings::default()).unwrap();
+    for t in old_tasks["tasks"].as_array_mut().unwrap() {
+        let eng = t["title"]["eng"].clone();
+        t["title"] = eng;
+    }
+    old_tasks["tasks"][0]["title"] = json!("Old sign-in task");
+    assert!(old_tasks["tasks"][0]["title"].is_string());
+    sqlx::query("INSERT INTO promo_settings (name, value, updated_by, updated_ms) VALUES ('tasks', $1, 'old', 0)")
+        .bind(old_tasks.to_string())
+        .execute(db)
+        .await
+        .unwrap();
+    let old_goods = json!({"id": 9, "name": "Old mug", "desc": "Ceramic", "img": "", "kind": "physical",
+        "points": "10", "cash": "0", "stock": 3, "limit": 0, "on_sale": true});
+    sqlx::query("INSERT INTO promo_goods (goods_id, def, stock, sold, updated_by, updated_ms) VALUES (9, $1, 3, 0, 'old', 0)")
+        .bind(old_goods.to_string())
+        .execute(db)
+        .await
+        .unwrap();
+
+    let (client, _) = demo(&server).await;
+    for lang in ["zhh", "eng", "tha"] {
+        let list = client
+            .post("/api/activity/gettasklist", json!({"lang": lang}))
+            .await;
+        assert_eq!(
+            task(&list, 1)["taskdesc"],
+            "Old sign-in task",
+            "{lang}: {list}"
+        );
+        let shop = client
+            .post("/api/shop/goodslist", json!({"lang": lang}))
+            .await;
+        let item = shop["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["id"] == 9)
+            .cloned()
+            .unwrap_or_else(|| panic!("no goods 9 in {shop}"));
+        assert_eq!(
+            (item["name"].as_str(), item["desc"].as_str()),
+            (Some("Old mug"), Some("Ceramic")),
+            "{item}"
+        );
+    }
+    // marketing reads the same text in all three languages, and saving it
+    // back stores the per-language form
+    let marketing = staff_token(&server, "marketing", "marketing1234").await;
+    let (_, got) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    assert_eq!(
+        got["data"]["tasks"][0]["title"],
+        texts("Old sign-in task", "Old sign-in task", "Old sign-in task")
+    );
+    let (_, goods) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/promo/goods",
+        Some(&marketing),
+        None,
+    )
+    .await;
+    let mug = goods["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == 9)
+        .cloned()
+        .unwrap();
+    assert_eq!(mug["name"], texts("Old mug", "Old mug", "Old mug"), "{mug}");
+    let (status, saved) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/promo/tasks",
+        Some(&marketing),
+        Some(got["data"].clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{saved}");
+    let stored: String =
+        sqlx::query_scalar("SELECT value FROM promo_settings WHERE name = 'tasks'")
+            .fetch_one(db)
+            .await
+            .unwrap();
+    let stored: Value = serde_json::from_str(&stored).unwrap();
+    assert_eq!(
+        stored["tasks"][0]["title"],
+        texts("Old sign-in task", "Old sign-in task", "Old sign-in task")
+    );
     server.stop().await;
 }

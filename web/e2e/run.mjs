@@ -909,6 +909,214 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'content-inbox-read.png') });
     },
   },
+  // --- Promotions desk (issue 13): marketing runs a campaign and a shop good through the back office screens.
+  {
+    name: 'promotions desk: marketing creates a campaign and a shop good in the back office; a member sees them on the promotion route and in the shop',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const stamp = Date.now().toString(36);
+      const slug = `e2e-${stamp}`;
+      const titles = { zhh: `E2E 续存优惠 ${stamp}`, eng: `E2E reload ${stamp}`, tha: `E2E โบนัสฝากซ้ำ ${stamp}` };
+      const names = { zhh: `E2E 保温杯 ${stamp}`, eng: `E2E thermos ${stamp}`, tha: `E2E กระติกน้ำ ${stamp}` };
+      let goodsId;
+      const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/promo', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('marketing');
+        await byTestId(desk, 'bo-password').fill('marketing1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await desk.locator('[data-testid=bo-role][data-role=marketing]').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-nav-promo').waitFor({ timeout: TIMEOUT_MS });
+        const form = byTestId(desk, 'bo-promo-campaign-form');
+        await form.waitFor({ timeout: TIMEOUT_MS });
+        // checked before sending: no route, no page, a percent of 0
+        await byTestId(desk, 'bo-promo-c-percent').fill('0');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-invalid').waitFor({ timeout: TIMEOUT_MS });
+        if (await form.locator('[data-testid=bo-promo-field-error]').count() < 3) throw new Error('the campaign form did not mark its fields');
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaign-invalid.png'), fullPage: true });
+        // another marketer takes a route meanwhile (the desk's list does not know it): the server's refusal is shown
+        const bo = (path) => new URL(`api/backoffice${path}`, baseUrl).href;
+        const token = (await (await page.request.post(bo('/login'), { data: { username: 'marketing', password: 'marketing1234' } })).json())?.data?.token;
+        const taken = (await (await page.request.get(bo('/promo/campaigns'), { headers: { Authorization: `Bearer ${token}` } })).json()).data;
+        const other = { id: Math.max(900, ...taken.map((c) => c.id)) + 1, slug: `${slug}-taken`, pages: { eng: { title: 'Taken' } }, start_ms: Date.now(), end_ms: Date.now() + 86_400_000,
+          repeat: 'once', rule: { type: 'reload', percent: '5', min_deposit: '10', max_bonus: '10' }, turnover_multiple: '1', enabled: false };
+        const made = await (await page.request.post(bo('/promo/campaigns'), { headers: { Authorization: `Bearer ${token}` }, data: other })).json();
+        if (made.status !== 0) throw new Error(`campaign by API: ${JSON.stringify(made)}`);
+        await byTestId(desk, 'bo-promo-c-slug').fill(other.slug);
+        await byTestId(desk, 'bo-promo-c-title').fill(titles.eng);
+        await byTestId(desk, 'bo-promo-c-percent').fill('10');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-error').filter({ hasText: 'Another activity has this slug' }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaign-refused.png'), fullPage: true });
+        // a reload campaign: 10% of the period's deposits from 100, up to 88, once a week, pages in three languages
+        await byTestId(desk, 'bo-promo-c-slug').fill(slug);
+        for (const lang of ['zhh', 'eng', 'tha']) {
+          await byTestId(desk, `bo-promo-c-lang-${lang}`).click();
+          await byTestId(desk, 'bo-promo-c-title').fill(titles[lang]);
+          await byTestId(desk, 'bo-promo-c-body').fill(`${titles[lang]}: 10% / 100 / 88`);
+        }
+        await byTestId(desk, 'bo-promo-c-rule').selectOption('reload');
+        await byTestId(desk, 'bo-promo-c-repeat').selectOption('weekly');
+        await byTestId(desk, 'bo-promo-c-percent').fill('10');
+        await byTestId(desk, 'bo-promo-c-minimum').fill('100');
+        await byTestId(desk, 'bo-promo-c-max').fill('88');
+        await byTestId(desk, 'bo-promo-c-save').click();
+        await byTestId(desk, 'bo-promo-done').waitFor({ timeout: TIMEOUT_MS });
+        await desk.locator(`[data-testid=bo-promo-campaign][data-slug="${slug}"]`).filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaigns.png'), fullPage: true });
+        // a physical shop good, named in three languages, 50 points, 10 in stock, 1 per member
+        await byTestId(desk, 'bo-promo-tab-goods').click();
+        await byTestId(desk, 'bo-promo-goods-form').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-promo-goods').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-promo-g-save').click();
+        await byTestId(desk, 'bo-promo-invalid').waitFor({ timeout: TIMEOUT_MS });
+        for (const lang of ['zhh', 'eng', 'tha']) await byTestId(desk, `bo-promo-g-name-${lang}`).fill(names[lang]);
+        await byTestId(desk, 'bo-promo-g-desc-eng').fill('Keeps drinks warm for 12 hours');
+        await byTestId(desk, 'bo-promo-g-points').fill('50');
+        await byTestId(desk, 'bo-promo-g-stock').fill('10');
+        await byTestId(desk, 'bo-promo-g-limit').fill('1');
+        goodsId = await byTestId(desk, 'bo-promo-g-id').inputValue();
+        await byTestId(desk, 'bo-promo-g-save').click();
+        await byTestId(desk, 'bo-promo-done').waitFor({ timeout: TIMEOUT_MS });
+        await desk.locator(`[data-testid=bo-promo-goods-row][data-id="${goodsId}"]`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-goods.png'), fullPage: true });
+        // the other screens render (lists or their empty states)
+        for (const [tab, testId] of [['tasks', 'bo-promo-tasks'], ['claims', 'bo-promo-claims'], ['board', 'bo-promo-board'], ['fulfilment', 'bo-promo-fulfilment'], ['referral', 'bo-promo-referrals']]) {
+          await byTestId(desk, `bo-promo-tab-${tab}`).click();
+          await byTestId(desk, testId).waitFor({ timeout: TIMEOUT_MS });
+          await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, `backoffice-promo-${tab}.png`), fullPage: true });
+        }
+        // phone width: the campaign form and the board
+        await desk.setViewportSize({ width: 375, height: 812 });
+        await byTestId(desk, 'bo-promo-tab-board').click();
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-board-phone.png'), fullPage: true });
+        await byTestId(desk, 'bo-promo-tab-campaigns').click();
+        await desk.locator(`[data-testid=bo-promo-campaign][data-slug="${slug}"]`).waitFor({ timeout: TIMEOUT_MS });
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-campaigns-phone.png'), fullPage: true });
+      } finally {
+        await staff.close();
+      }
+      // the member (zhh): the campaign on its promotion route and in the list, the good in the shop
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      await page.goto(new URL(`/promo/${slug}`, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-campaign').filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-campaign-phone.png'), fullPage: true });
+      await page.goto(new URL('/preferential', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-card-${slug}`).filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-goods-${goodsId}`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      // the description was given in eng only: the zhh member reads the eng text
+      await byTestId(page, `promo-goods-desc-${goodsId}`).filter({ hasText: 'Keeps drinks warm' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-phone.png'), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(new URL(`/promo/${slug}`, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'promo-campaign').filter({ hasText: titles.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-campaign-desktop.png'), fullPage: true });
+      await page.goto(new URL('/shop', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, `promo-goods-${goodsId}`).filter({ hasText: names.zhh }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'promo-desk-shop-desktop.png'), fullPage: true });
+    },
+  },
+  {
+    name: 'promotions desk: marketing rejects a task claim with a reason, approves another, and ships a drawn physical prize',
+    requires: 'backoffice',
+    async run(page, baseUrl, { browser }) {
+      const bo = (path) => new URL(`api/backoffice${path}`, baseUrl).href;
+      const token = (await (await page.request.post(bo('/login'), { data: { username: 'marketing', password: 'marketing1234' } })).json())?.data?.token;
+      if (!token) throw new Error('marketing login refused');
+      const auth = { Authorization: `Bearer ${token}` };
+      const get = async (path) => (await (await page.request.get(bo(path), { headers: auth })).json()).data;
+      const post = async (path, data) => {
+        const answer = await (await page.request.post(bo(path), { headers: auth, data })).json();
+        if (answer.status !== 0) throw new Error(`${path}: ${JSON.stringify(answer)}`);
+      };
+      // tasks 2 (deposit 100 today) and 3 (bet 500 today) reviewed first; only the board's team shirt (slot 8, physical) can be drawn
+      const tasks = await get('/promo/tasks');
+      const board = (await get('/promo/board')).board;
+      try {
+        await post('/promo/tasks', { ...tasks, tasks: tasks.tasks.map((x) => ([2, 3].includes(x.id) ? { ...x, needcheck: true } : x)) });
+        await post('/promo/board', { ...board, prizes: board.prizes.map((p) => ({ ...p, weight: p.slot === 8 ? 10 : 0 })) });
+        const username = `desk${Date.now().toString(36)}`;
+        const res = await (await page.request.post(new URL('api/dev/vip/activity', baseUrl).href,
+          { data: { username, password: 'desk12345', deposit: '100', turnover: '20000' } })).json();
+        if (res.status !== 0) throw new Error(`dev/vip/activity: ${JSON.stringify(res)}`);
+        const member = res.data.user_id;
+        await page.setViewportSize({ width: 375, height: 812 });
+        await page.goto(baseUrl, { waitUntil: 'domcontentloaded' });
+        await logIn(page, baseUrl, username, 'desk12345');
+        await page.goto(new URL('/novicetask', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        for (const id of [2, 3]) {
+          const claim = page.locator(`[data-testid=promo-claim-${id}]:enabled`);
+          await claim.waitFor({ timeout: TIMEOUT_MS });
+          await claim.click();
+          await byTestId(page, 'promo-message-popup').waitFor({ timeout: TIMEOUT_MS });
+          await byTestId(page, 'promo-popup-ok').click();
+          await byTestId(page, `promo-claim-${id}`).filter({ hasText: ZHH['season.under_review'] }).waitFor({ timeout: TIMEOUT_MS });
+        }
+        await page.goto(new URL('/prizedraw', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(page, 'promo-draw-button').click();
+        await byTestId(page, 'promo-draw-result').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'promo-popup-ok').click();
+
+        const staff = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'zh-CN', reducedMotion: 'reduce' });
+        try {
+          const desk = await staff.newPage();
+          await desk.goto(new URL('/backoffice/promo', baseUrl).href, { waitUntil: 'domcontentloaded' });
+          await byTestId(desk, 'bo-username').fill('marketing');
+          await byTestId(desk, 'bo-password').fill('marketing1234');
+          await byTestId(desk, 'bo-login-submit').click();
+          await byTestId(desk, 'bo-promo-tab-claims').click();
+          const row = (task) => desk.locator(`[data-testid=bo-promo-claim][data-member="${member}"][data-task="${task}"]`);
+          await row(2).waitFor({ timeout: TIMEOUT_MS });
+          // a rejection without a reason is refused on the spot
+          await row(2).locator('[data-testid=bo-promo-claim-reject]').click();
+          await row(2).locator('[data-testid=bo-promo-field-error]').waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-claims-pending.png'), fullPage: true });
+          await row(2).locator('[data-testid=bo-promo-claim-reason]').fill('Deposit reversed by the bank');
+          await row(2).locator('[data-testid=bo-promo-claim-reject]').click();
+          await row(2).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await row(3).locator('[data-testid=bo-promo-claim-approve]').click();
+          await row(3).waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await byTestId(desk, 'bo-promo-claims-all').click();
+          await row(2).filter({ hasText: 'Deposit reversed by the bank' }).waitFor({ timeout: TIMEOUT_MS });
+          await row(3).filter({ hasText: ZHH['bo.promo.state.approved'] }).waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-claims-decided.png'), fullPage: true });
+          // the shirt waits in the fulfilment queue (no address given: flagged), then is marked shipped
+          await byTestId(desk, 'bo-promo-tab-fulfilment').click();
+          const ship = byTestId(desk, 'bo-promo-ship-row').filter({ hasText: member });
+          await ship.waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-fulfilment-to-ship.png'), fullPage: true });
+          await ship.locator('[data-testid=bo-promo-ship]').click();
+          await ship.waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+          await byTestId(desk, 'bo-promo-ship-shipped').click();
+          await byTestId(desk, 'bo-promo-ship-row').filter({ hasText: member }).filter({ hasText: 'staff-' }).waitFor({ timeout: TIMEOUT_MS });
+          await desk.screenshot({ path: resolve(SHOTS, 'backoffice-promo-fulfilment-shipped.png'), fullPage: true });
+        } finally {
+          await staff.close();
+        }
+        // the member: task 2 rejected, task 3 received
+        await page.goto(new URL('/novicetask', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(page, 'promo-claim-2').filter({ hasText: ZHH['season.rejected'] }).waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(page, 'promo-claim-3').filter({ hasText: ZHH['promo.received'] }).waitFor({ timeout: TIMEOUT_MS });
+        await page.screenshot({ path: resolve(SHOTS, 'promo-desk-claims-member.png'), fullPage: true });
+      } finally {
+        await post('/promo/tasks', tasks);
+        await post('/promo/board', board);
+      }
+    },
+  },
   // --- Seasons (issue 12): a task completed, claimed (paid at once); a needcheck claim approved by support.
   {
     name: 'seasons: a member completes season tasks, claims them, and support approves the needcheck claim',

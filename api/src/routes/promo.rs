@@ -114,6 +114,18 @@ struct ListBody {
     /// 1 daily, 2 novice; absent: both.
     #[serde(default, rename = "type")]
     kind: Option<Value>,
+    /// The member's language (zhh, eng, tha; else eng), as campaigns take it.
+    #[serde(default)]
+    lang: Option<Value>,
+}
+
+/// The language of a request's optional `lang` (zhh, eng, tha; else eng).
+fn lang_in(lang: &Option<Value>) -> &'static str {
+    match lang.as_ref().and_then(Value::as_str) {
+        Some("zhh") => "zhh",
+        Some("tha") => "tha",
+        _ => "eng",
+    }
 }
 
 /// `activity/gettasklist {type}`: tasks with nowvalue, taskvalue, status
@@ -132,7 +144,10 @@ async fn task_list(
             _ => return Err(bad_params("type (1 daily, 2 novice)")),
         },
     };
-    let list = state.promotions.task_list(&member.user_id, group).await?;
+    let list = state
+        .promotions
+        .task_list(&member.user_id, group, lang_in(&body.lang))
+        .await?;
     let sign = state.promotions.sign_state(&member.user_id).await?;
     Ok(ok(json!({"list": list, "signin": sign})))
 }
@@ -203,7 +218,10 @@ async fn act_info(
 ) -> Answer {
     match aid_of(&body)? {
         DRAW_AID => {
-            let info = state.promotions.draw_info(&member.user_id).await?;
+            let info = state
+                .promotions
+                .draw_info(&member.user_id, &lang_of(&body))
+                .await?;
             Ok(ok(json!({
                 "actRand": info.act_rand,
                 "board": info,
@@ -236,7 +254,12 @@ async fn act_main(
                 .promotions
                 .draw(&member.user_id, currency, token, &address)
                 .await?;
-            let info = state.promotions.draw_info(&member.user_id).await?;
+            let info = state
+                .promotions
+                .draw_info(&member.user_id, &lang_of(&body))
+                .await?;
+            // the same draw with the prize named in the member's language
+            let drawn = info.drawn.clone().unwrap_or(drawn);
             answer(
                 &format!("Congratulations, you won {}", drawn.jiangpin),
                 json!({"jiangpin": drawn.jiangpin, "prize": drawn, "actRand": info.act_rand}),
@@ -252,15 +275,41 @@ async fn act_main(
 /// `shop/goodslist`: goods on sale (with what is left), the member's M
 /// currency and their latest orders.
 #[utoipa::path(method(post, get), path = "/api/shop/goodslist", operation_id = "promo_goods_list", tag = crate::openapi::MEMBER, responses(crate::openapi::MemberAnswers))]
-async fn goods_list(State(state): State<AppState>, member: Member) -> Answer {
+async fn goods_list(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<Value>,
+) -> Answer {
+    let lang = lang_of(&body);
     let list = state.promotions.goods_list(false).await?;
     let points = state.promotions.points_left(&member.user_id).await?;
     let orders = state.promotions.orders_of(&member.user_id).await?;
+    let orders: Vec<Value> = orders
+        .into_iter()
+        .take(20)
+        .map(|mut o| {
+            // the record keeps the eng name; the member reads their language
+            if let Some(g) = list.iter().find(|g| g.goods.id as i64 == o.goods_id) {
+                if g.goods.name.is_one_of(&o.name) {
+                    o.name = g.goods.name.pick(&lang).to_string();
+                }
+            }
+            json!(o)
+        })
+        .collect();
     Ok(ok(json!({
-        "list": list,
+        "list": list.iter().map(|g| goods_json(g, &lang)).collect::<Vec<_>>(),
         "points": points.normalize().to_string(),
-        "orders": orders.into_iter().take(20).collect::<Vec<_>>(),
+        "orders": orders,
     })))
+}
+
+/// Goods as a member reads them: name and description in `lang`.
+fn goods_json(g: &commands::promo::shop::GoodsView, lang: &str) -> Value {
+    let mut v = json!(g);
+    v["name"] = json!(g.goods.name.pick(lang));
+    v["desc"] = json!(g.goods.desc.pick(lang));
+    v
 }
 
 #[derive(Deserialize)]
@@ -268,6 +317,8 @@ struct GoodsBody {
     id: Value,
     #[serde(default)]
     num: Option<Value>,
+    #[serde(default)]
+    lang: Option<Value>,
 }
 
 /// `shop/goodsinfo {id}`.
@@ -281,7 +332,7 @@ async fn goods_info(
     let info = state.promotions.goods_info(&member.user_id, id).await?;
     let points = state.promotions.points_left(&member.user_id).await?;
     Ok(ok(
-        json!({"info": info, "points": points.normalize().to_string()}),
+        json!({"info": goods_json(&info, lang_in(&body.lang)), "points": points.normalize().to_string()}),
     ))
 }
 
@@ -301,10 +352,15 @@ async fn buy(
     };
     let currency = currency_of(&state, &member.user_id).await?;
     let address = address_of(&state, &member.user_id).await?;
-    let order = state
+    let mut order = state
         .promotions
         .buy(&member.user_id, currency, id, qty, &address)
         .await?;
+    if let Ok(info) = state.promotions.goods_info(&member.user_id, id).await {
+        if info.goods.name.is_one_of(&order.name) {
+            order.name = info.goods.name.pick(lang_in(&body.lang)).to_string();
+        }
+    }
     // Read our own write: the VIP read model counts the points spent.
     let _ = state
         .runner

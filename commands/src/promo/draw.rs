@@ -59,6 +59,17 @@ pub struct DrawInfo {
     pub drawn: Option<Drawn>,
 }
 
+/// A draw as the member reads it: the prize's name in `lang`, while the
+/// board's slot still holds the prize drawn (the record keeps the eng name).
+pub fn localized(board: &Board, mut d: Drawn, lang: &str) -> Drawn {
+    if let Some(p) = board.prize(d.slot) {
+        if p.name.is_one_of(&d.jiangpin) {
+            d.jiangpin = p.name.pick(lang).to_string();
+        }
+    }
+    d
+}
+
 impl Promotions {
     pub async fn board(&self) -> Result<Board, PromoFailure> {
         self.settings(SETTINGS).await
@@ -108,8 +119,8 @@ impl Promotions {
     }
 
     /// `activity/actinfo {aid: 5}`: the board, what is left this week, the
-    /// member's actRand and this period's draw.
-    pub async fn draw_info(&self, member_id: &str) -> Result<DrawInfo, PromoFailure> {
+    /// member's actRand and this period's draw, names in `lang`.
+    pub async fn draw_info(&self, member_id: &str, lang: &str) -> Result<DrawInfo, PromoFailure> {
         let board = self.board().await?;
         let day = self.today();
         let week = week_of_day(day);
@@ -130,7 +141,7 @@ impl Promotions {
             .iter()
             .map(|p| BoardPrize {
                 slot: p.slot,
-                name: p.name.clone(),
+                name: p.name.pick(lang).to_string(),
                 kind: p.kind,
                 cash: p.cash.normalize().to_string(),
                 left: taken.get(&p.slot).copied().unwrap_or(p.stock as i64),
@@ -139,7 +150,10 @@ impl Promotions {
         Ok(DrawInfo {
             prizes,
             act_rand: act_rand(member_id, &period),
-            drawn: self.drawn(member_id, &period).await?,
+            drawn: self
+                .drawn(member_id, &period)
+                .await?
+                .map(|d| localized(&board, d, lang)),
             period,
             open: board.open,
         })
@@ -248,7 +262,7 @@ impl Promotions {
                 .bind(&period)
                 .bind(week)
                 .bind(prize.slot as i64)
-                .bind(&prize.name)
+                .bind(prize.name.pick("eng"))
                 .bind(kind)
                 .bind(cash.to_string())
                 .bind(currency.code())
@@ -269,7 +283,7 @@ impl Promotions {
                     period: period.clone(),
                     week,
                     slot: prize.slot,
-                    prize: prize.name.clone(),
+                    prize: prize.name.pick("eng").to_string(),
                     kind: kind.to_string(),
                     cash,
                     currency: currency.code().to_string(),
@@ -284,7 +298,7 @@ impl Promotions {
                     .await?
                     .ok_or_else(|| PromoFailure::Internal("draw vanished".into()))?;
                 self.pay_draw(member_id, &drawn, &board).await?;
-                tracing::info!(member = member_id, prize = %prize.name, "prize drawn");
+                tracing::info!(member = member_id, prize = %prize.name.pick("eng"), "prize drawn");
                 return Ok(drawn);
             }
         }

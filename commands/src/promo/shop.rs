@@ -259,7 +259,7 @@ impl Promotions {
             .bind(&order_id)
             .bind(member_id)
             .bind(goods_id as i64)
-            .bind(&goods.name)
+            .bind(goods.name.pick("eng"))
             .bind(qty as i64)
             .bind(price.to_string())
             .bind(kind)

@@ -261,11 +261,12 @@ impl Promotions {
     }
 
     /// `activity/gettasklist`: the tasks of `group` (None: all) with
-    /// progress and status.
+    /// progress and status, titles in `lang` (zhh, eng, tha).
     pub async fn task_list(
         &self,
         member_id: &str,
         group: Option<TaskGroup>,
+        lang: &str,
     ) -> Result<Vec<TaskView>, PromoFailure> {
         let settings = self.task_settings().await?;
         let today = self.today();
@@ -282,7 +283,7 @@ impl Promotions {
                 id: task.id,
                 group: task.group,
                 kind: task.kind,
-                taskdesc: task.title.clone(),
+                taskdesc: task.title.pick(lang).to_string(),
                 taskvalue: task.target.normalize().to_string(),
                 nowvalue: now.min(task.target).normalize().to_string(),
                 cash: task.cash.normalize().to_string(),

@@ -5,6 +5,8 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::text::LangText;
+
 pub const BOARD_SIZE: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,7 +22,8 @@ pub enum PrizeKind {
 pub struct Prize {
     /// 1 to 8, the position on the board.
     pub slot: u32,
-    pub name: String,
+    /// Per language (an older single string loads as the same text in each).
+    pub name: LangText,
     pub kind: PrizeKind,
     /// Cash prizes: the amount (member's currency).
     #[serde(default)]
@@ -55,17 +58,17 @@ fn yes() -> bool {
 
 impl Default for Board {
     fn default() -> Self {
-        let cash = |slot, name: &str, cash, weight, stock| Prize {
+        let cash = |slot, name: [&str; 3], cash, weight, stock| Prize {
             slot,
-            name: name.into(),
+            name: LangText::new(name[0], name[1], name[2]),
             kind: PrizeKind::Cash,
             cash,
             weight,
             stock,
         };
-        let gift = |slot, name: &str, weight, stock| Prize {
+        let gift = |slot, name: [&str; 3], weight, stock| Prize {
             slot,
-            name: name.into(),
+            name: LangText::new(name[0], name[1], name[2]),
             kind: PrizeKind::Physical,
             cash: Decimal::ZERO,
             weight,
@@ -73,14 +76,50 @@ impl Default for Board {
         };
         Board {
             prizes: vec![
-                cash(1, "1 yuan bonus", Decimal::from(1), 400, 5000),
-                cash(2, "3 yuan bonus", Decimal::from(3), 250, 2000),
-                cash(3, "8 yuan bonus", Decimal::from(8), 150, 1000),
-                cash(4, "18 yuan bonus", Decimal::from(18), 80, 300),
-                cash(5, "58 yuan bonus", Decimal::from(58), 40, 50),
-                cash(6, "188 yuan bonus", Decimal::from(188), 10, 5),
-                gift(7, "Power bank", 50, 20),
-                gift(8, "Team shirt", 20, 10),
+                cash(
+                    1,
+                    ["1元彩金", "1 yuan bonus", "โบนัส 1 หยวน"],
+                    Decimal::from(1),
+                    400,
+                    5000,
+                ),
+                cash(
+                    2,
+                    ["3元彩金", "3 yuan bonus", "โบนัส 3 หยวน"],
+                    Decimal::from(3),
+                    250,
+                    2000,
+                ),
+                cash(
+                    3,
+                    ["8元彩金", "8 yuan bonus", "โบนัส 8 หยวน"],
+                    Decimal::from(8),
+                    150,
+                    1000,
+                ),
+                cash(
+                    4,
+                    ["18元彩金", "18 yuan bonus", "โบนัส 18 หยวน"],
+                    Decimal::from(18),
+                    80,
+                    300,
+                ),
+                cash(
+                    5,
+                    ["58元彩金", "58 yuan bonus", "โบนัส 58 หยวน"],
+                    Decimal::from(58),
+                    40,
+                    50,
+                ),
+                cash(
+                    6,
+                    ["188元彩金", "188 yuan bonus", "โบนัส 188 หยวน"],
+                    Decimal::from(188),
+                    10,
+                    5,
+                ),
+                gift(7, ["充电宝", "Power bank", "พาวเวอร์แบงค์"], 50, 20),
+                gift(8, ["球队球衣", "Team shirt", "เสื้อทีม"], 20, 10),
             ],
             period: DrawPeriod::Day,
             turnover_multiple: Decimal::from(1),
@@ -98,9 +137,11 @@ impl Board {
             if p.slot as usize != i + 1 {
                 return Err("prizes are numbered 1 to 8 in order".into());
             }
-            let name = p.name.trim();
-            if name.is_empty() || name.chars().count() > 60 {
-                return Err(format!("prize {}: name 1 to 60 characters", p.slot));
+            if !p.name.check_required(60) {
+                return Err(format!(
+                    "prize {}: name 1 to 60 characters in zhh, eng and tha",
+                    p.slot
+                ));
             }
             if p.weight > 1_000_000 || p.stock > 1_000_000 {
                 return Err(format!(

@@ -9,6 +9,7 @@
 //! - `draw`: the prize board (8 prizes, weights, weekly stock), the pick.
 //! - `shop`: goods and the buying rules.
 //! - `events`: the `Promotion` / `PromotionConfig` events.
+//! - `text`: texts per member language (task titles, prize and goods names).
 
 pub mod campaign;
 pub mod draw;
@@ -16,6 +17,7 @@ pub mod events;
 pub mod referral;
 pub mod shop;
 pub mod tasks;
+pub mod text;
 
 /// Milliseconds in a day.
 pub const DAY_MS: i64 = 86_400_000;

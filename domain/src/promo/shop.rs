@@ -5,14 +5,18 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::text::LangText;
+
 pub use super::draw::PrizeKind as GoodsKind;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Goods {
     pub id: u32,
-    pub name: String,
+    /// Name and description per language (an older single string loads
+    /// as the same text in each).
+    pub name: LangText,
     #[serde(default)]
-    pub desc: String,
+    pub desc: LangText,
     #[serde(default)]
     pub img: String,
     pub kind: GoodsKind,
@@ -39,12 +43,11 @@ pub const MAX_QTY: u32 = 99;
 
 impl Goods {
     pub fn check(&self) -> Result<(), String> {
-        let name = self.name.trim();
         if self.id == 0 || self.id > 1_000_000 {
             return Err("id 1 to 1000000".into());
         }
-        if name.is_empty() || name.chars().count() > 60 || self.desc.chars().count() > 500 {
-            return Err("name 1 to 60 characters, desc at most 500".into());
+        if !self.name.check_required(60) || !self.desc.check_optional(500) {
+            return Err("name 1 to 60 characters in zhh, eng and tha, desc at most 500".into());
         }
         if self.img.len() > 300 {
             return Err("img at most 300 characters".into());
@@ -75,10 +78,10 @@ impl Goods {
 
 /// The goods a new shop starts with (marketing replaces them).
 pub fn default_goods() -> Vec<Goods> {
-    let g = |id, name: &str, kind, points, cash, stock, limit| Goods {
+    let g = |id, name: [&str; 3], kind, points, cash, stock, limit| Goods {
         id,
-        name: name.into(),
-        desc: String::new(),
+        name: LangText::new(name[0], name[1], name[2]),
+        desc: LangText::default(),
         img: String::new(),
         kind,
         points,
@@ -90,7 +93,7 @@ pub fn default_goods() -> Vec<Goods> {
     vec![
         g(
             1,
-            "8 yuan bonus",
+            ["8元彩金", "8 yuan bonus", "โบนัส 8 หยวน"],
             GoodsKind::Cash,
             Decimal::from(100),
             Decimal::from(8),
@@ -99,7 +102,7 @@ pub fn default_goods() -> Vec<Goods> {
         ),
         g(
             2,
-            "38 yuan bonus",
+            ["38元彩金", "38 yuan bonus", "โบนัส 38 หยวน"],
             GoodsKind::Cash,
             Decimal::from(450),
             Decimal::from(38),
@@ -108,7 +111,7 @@ pub fn default_goods() -> Vec<Goods> {
         ),
         g(
             3,
-            "Team shirt",
+            ["球队球衣", "Team shirt", "เสื้อทีม"],
             GoodsKind::Physical,
             Decimal::from(800),
             Decimal::from(0),
@@ -117,7 +120,7 @@ pub fn default_goods() -> Vec<Goods> {
         ),
         g(
             4,
-            "Power bank",
+            ["充电宝", "Power bank", "พาวเวอร์แบงค์"],
             GoodsKind::Physical,
             Decimal::from(1200),
             Decimal::from(0),

@@ -4,6 +4,8 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+use super::text::LangText;
+
 /// Task reward states (spec 001 section 4: 0 undone, 1 claimable, any
 /// other value received; the platform adds 3 under review, 4 rejected,
 /// which the client treats as "not claimable" like received).
@@ -44,7 +46,9 @@ pub struct TaskDef {
     pub target: Decimal,
     /// Reward, member's currency, paid to the bonus pot.
     pub cash: Decimal,
-    pub title: String,
+    /// The task's text per language (an older single string loads as
+    /// the same text in each).
+    pub title: LangText,
     #[serde(default)]
     pub needcheck: bool,
 }
@@ -63,13 +67,13 @@ pub struct TaskSettings {
 
 impl Default for TaskSettings {
     fn default() -> Self {
-        let task = |id, group, kind, target, cash, title: &str| TaskDef {
+        let task = |id, group, kind, target, cash, title: [&str; 3]| TaskDef {
             id,
             group,
             kind,
             target,
             cash,
-            title: title.into(),
+            title: LangText::new(title[0], title[1], title[2]),
             needcheck: false,
         };
         use TaskGroup::*;
@@ -91,7 +95,7 @@ impl Default for TaskSettings {
                     Signin,
                     Decimal::from(1),
                     Decimal::from(1),
-                    "Sign in today",
+                    ["今日签到", "Sign in today", "เช็คอินวันนี้"],
                 ),
                 task(
                     2,
@@ -99,7 +103,7 @@ impl Default for TaskSettings {
                     Deposit,
                     Decimal::from(100),
                     Decimal::from(5),
-                    "Deposit 100 today",
+                    ["今日存款100", "Deposit 100 today", "ฝากเงิน 100 วันนี้"],
                 ),
                 task(
                     3,
@@ -107,7 +111,7 @@ impl Default for TaskSettings {
                     Turnover,
                     Decimal::from(500),
                     Decimal::from(8),
-                    "Bet 500 today",
+                    ["今日投注500", "Bet 500 today", "เดิมพัน 500 วันนี้"],
                 ),
                 task(
                     101,
@@ -115,7 +119,7 @@ impl Default for TaskSettings {
                     Signin,
                     Decimal::from(3),
                     Decimal::from(5),
-                    "Sign in on 3 days",
+                    ["签到3天", "Sign in on 3 days", "เช็คอิน 3 วัน"],
                 ),
                 task(
                     102,
@@ -123,7 +127,11 @@ impl Default for TaskSettings {
                     Deposit,
                     Decimal::from(100),
                     Decimal::from(10),
-                    "Make a first deposit of 100",
+                    [
+                        "首次存款100",
+                        "Make a first deposit of 100",
+                        "ฝากเงินครั้งแรก 100",
+                    ],
                 ),
                 task(
                     103,
@@ -131,7 +139,7 @@ impl Default for TaskSettings {
                     Turnover,
                     Decimal::from(1000),
                     Decimal::from(18),
-                    "Bet 1000 in total",
+                    ["累计投注1000", "Bet 1000 in total", "เดิมพันรวม 1000"],
                 ),
             ],
             turnover_multiple: Decimal::from(1),
@@ -170,9 +178,11 @@ impl TaskSettings {
             {
                 return Err(format!("task {}: target above 0, cash 0 to 100000", t.id));
             }
-            let title = t.title.trim();
-            if title.is_empty() || title.chars().count() > 100 {
-                return Err(format!("task {}: title 1 to 100 characters", t.id));
+            if !t.title.check_required(100) {
+                return Err(format!(
+                    "task {}: title 1 to 100 characters in zhh, eng and tha",
+                    t.id
+                ));
             }
         }
         if self.turnover_multiple < Decimal::ZERO || self.turnover_multiple > Decimal::from(100) {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link, navigate, usePathname } from '../../app/router';
@@ -7,7 +7,7 @@ import { useT } from '../i18n/useT';
 import { backofficeActions as bo, selectBackoffice } from './backofficeSlice';
 import { AuditPage } from './AuditPage';
 import { OfferPage } from './OfferPage';
-import { ErrorBox } from './parts';
+import { ErrorBox, Loading } from './parts';
 import { QueuePage } from './QueuePage';
 import { FinancePage } from './FinancePage';
 import { ContentDesk } from './ContentDesk';
@@ -15,6 +15,9 @@ import { SeasonsPage } from './SeasonsPage';
 import { canUse, matchBackoffice, navFor, sectionPath, type BoSection } from './roles';
 import { backofficeSaga } from './sagas';
 import './backoffice.css';
+
+/** The promotions desk: its own chunk, loaded when marketing opens it. */
+const PromoDesk = lazy(() => import('./PromoDesk').then((m) => ({ default: m.PromoDesk })));
 
 /** /backoffice: the staff's own login, then what the role may use (docs/cashout-and-backoffice.md). */
 export function BackofficeApp() {
@@ -67,7 +70,7 @@ function LoginForm() {
   );
 }
 
-const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons', content: 'bo.nav.content' };
+const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons', content: 'bo.nav.content', promo: 'bo.nav.promo' };
 
 function Shell() {
   const t = useT();
@@ -116,5 +119,6 @@ function Section({ route, role, empty }: { route: ReturnType<typeof matchBackoff
   if (route.section === 'finance') return <FinancePage />;
   if (route.section === 'content') return <ContentDesk />;
   if (route.section === 'seasons') return <SeasonsPage />;
+  if (route.section === 'promo') return <Suspense fallback={<Loading />}><PromoDesk /></Suspense>;
   return <AuditPage betId={route.betId} />;
 }

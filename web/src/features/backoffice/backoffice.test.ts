@@ -18,9 +18,10 @@ describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
     expect(navFor('support')).toEqual(['queue', 'seasons']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons', 'content']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons', 'content', 'promo']);
     expect(navFor('finance')).toEqual(['finance']);
-    expect(navFor('marketing')).toEqual(['content']);
+    expect(navFor('marketing')).toEqual(['content', 'promo']);
+    expect(canUse('support', 'promo')).toBe(false);
     expect(canUse('finance', 'content')).toBe(false);
     expect(canUse('support', 'finance')).toBe(false);
     expect(navFor('intern')).toEqual([]);

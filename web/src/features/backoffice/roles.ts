@@ -5,7 +5,7 @@
  * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
  */
 export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance' | 'marketing';
-export type BoSection = 'queue' | 'audit' | 'finance' | 'seasons' | 'content';
+export type BoSection = 'queue' | 'audit' | 'finance' | 'seasons' | 'content' | 'promo';
 
 const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   queue: ['support', 'admin'],
@@ -14,8 +14,10 @@ const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   seasons: ['support', 'admin'],
   // notices, banners, covers, popups, news, help, campaign messages (docs/content.md)
   content: ['marketing', 'admin'],
+  // campaigns, tasks and claims, the prize board, goods, fulfilment, referrals (docs/promotions.md)
+  promo: ['marketing', 'admin'],
 };
-const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'seasons', 'content'];
+const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'seasons', 'content', 'promo'];
 
 export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
 

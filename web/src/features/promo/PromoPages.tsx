@@ -186,17 +186,18 @@ interface TaskView {
 function TasksPage() {
   const t = useT();
   const loggedIn = useAppSelector(selectLoggedIn);
+  const lang = useAppSelector(selectLanguage);
   const [data, setData] = useState<{ list: TaskView[]; signin: SignState } | null>(null);
   const [popup, setPopup] = useState('');
   const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     if (!loggedIn) return;
     try {
-      setData(await apiPost('activity/gettasklist', {}));
+      setData(await apiPost('activity/gettasklist', { lang }));
     } catch (err) {
       setPopup(errorMessage(err));
     }
-  }, [loggedIn]);
+  }, [loggedIn, lang]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -284,18 +285,19 @@ interface Board { prizes: Prize[]; actRand: string; open: boolean; drawn: { jian
 function PrizeDrawPage() {
   const t = useT();
   const loggedIn = useAppSelector(selectLoggedIn);
+  const lang = useAppSelector(selectLanguage);
   const [board, setBoard] = useState<Board | null>(null);
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
   const load = useCallback(async () => {
     if (!loggedIn) return;
     try {
-      const d = await apiPost<{ board: Board }>('activity/actinfo', { aid: 5 });
+      const d = await apiPost<{ board: Board }>('activity/actinfo', { aid: 5, lang });
       setBoard(d.board);
     } catch (err) {
       setResult(errorMessage(err));
     }
-  }, [loggedIn]);
+  }, [loggedIn, lang]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -304,7 +306,7 @@ function PrizeDrawPage() {
     if (!board) return;
     setBusy(true);
     try {
-      const d = await apiPost<{ jiangpin: string }>('activity/main', { aid: 5, actRand: board.actRand });
+      const d = await apiPost<{ jiangpin: string }>('activity/main', { aid: 5, actRand: board.actRand, lang });
       setResult(t('promo.draw_won', d.jiangpin));
     } catch (err) {
       setResult(err instanceof ApiError ? drawMessage(err.status, err.serverMsg || err.msg, t) : errorMessage(err));
@@ -347,23 +349,24 @@ interface Goods { id: number; name: string; desc: string; img: string; kind: str
 function ShopPage() {
   const t = useT();
   const loggedIn = useAppSelector(selectLoggedIn);
+  const lang = useAppSelector(selectLanguage);
   const [data, setData] = useState<{ list: Goods[]; points: string } | null>(null);
   const [popup, setPopup] = useState('');
   const load = useCallback(async () => {
     if (!loggedIn) return;
     try {
-      setData(await apiPost('shop/goodslist', {}));
+      setData(await apiPost('shop/goodslist', { lang }));
     } catch (err) {
       setPopup(errorMessage(err));
     }
-  }, [loggedIn]);
+  }, [loggedIn, lang]);
   useEffect(() => {
     void load();
   }, [load]);
   if (!loggedIn) return <div className="promo"><h1>{t('promo.shop')}</h1><LoginHint /></div>;
   const buy = async (g: Goods) => {
     try {
-      const d = await apiPost<{ points: string }>('shop/buy', { id: g.id, num: 1 });
+      const d = await apiPost<{ points: string }>('shop/buy', { id: g.id, num: 1, lang });
       setPopup(t('promo.bought', g.name, d.points));
       await load();
     } catch (err) {
@@ -378,6 +381,7 @@ function ShopPage() {
         {data?.list.map((g) => (
           <li key={g.id} className="promo-goods" data-testid={`promo-goods-${g.id}`}>
             <strong>{g.name}</strong>
+            {g.desc && <span className="promo-goods__desc" data-testid={`promo-goods-desc-${g.id}`}>{g.desc}</span>}
             <span>{t('promo.price', g.points)}</span>
             <span>{t('promo.left', String(g.left))}{g.limit > 0 ? ` · ${t('promo.limit', String(g.limit))}` : ''}</span>
             {g.kind === 'physical' && <small>{t('promo.ships')}</small>}
