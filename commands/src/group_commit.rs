@@ -113,6 +113,12 @@ impl GroupCommit {
     }
 
     fn in_flight_limit(&self) -> usize {
+        if let Some(n) = std::env::var("GROUP_COMMIT_IN_FLIGHT")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+        {
+            return n.max(1);
+        }
         match self.inner.pool {
             StorePool::Postgres(_) => POSTGRES_IN_FLIGHT,
             StorePool::Sqlite(_) => SQLITE_IN_FLIGHT,
