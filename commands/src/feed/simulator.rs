@@ -1989,6 +1989,50 @@ mod living_feed {
         assert_eq!(ended, Some(next.start_ts + 60));
     }
 
+    #[test]
+    fn an_adopted_catalogue_plays_on_from_each_games_period_and_clock() {
+        let t0 = 1_800_000_000;
+        let mut first = Simulator::new(SimulatorSettings::default());
+        let mut catalogue = Catalogue::new();
+        first.start(&mut catalogue, t0);
+        for m in 1..=30 {
+            first.tick(&mut catalogue, t0 + m * 60);
+        }
+        let now = t0 + 30 * 60;
+        let mut next = Simulator::new(SimulatorSettings {
+            seed: 7,
+            ..Default::default()
+        });
+        next.adopt(&catalogue, now);
+        let before = catalogue.clone();
+        next.tick(&mut catalogue, now + 60);
+        let mut followed = 0;
+        let mut exact = 0;
+        for game in before.games().values() {
+            let (Some(was), Some(sport)) = (game.info.as_ref(), catalogue.lineage(game.id)) else {
+                continue;
+            };
+            if sport.sport.id != 1 || was.current_game_state == "Half-time" {
+                continue;
+            }
+            let Some(is) = catalogue
+                .games()
+                .get(&game.id)
+                .and_then(|g| g.info.as_ref())
+            else {
+                continue;
+            };
+            followed += 1;
+            // A minute later, a minute further (a period may have ended).
+            let moved = i64::from(is.clock) - i64::from(was.clock);
+            assert!((0..=61).contains(&moved), "{:?} -> {:?}", was, is);
+            exact += usize::from(moved == 60);
+            assert!(is.score1 >= was.score1 && is.score2 >= was.score2);
+        }
+        assert!(followed >= 4, "{followed} football games followed");
+        assert!(exact >= 3, "{exact} of {followed} clocks a minute on");
+    }
+
     /// Games on every one of the next eight days; no club plays two games
     /// at once in the catalogue.
     fn fixture_list_is_plausible(catalogue: &Catalogue, now: i64) {
