@@ -286,9 +286,9 @@ impl Simulator {
     }
 
     /// Seconds between two kick-offs of the sport: `2 L / (2 target + 1)`,
-    /// so `live_target` or `live_target + 1` games are always under way (at
-    /// a real pace rounded down to whole minutes, so kick-offs fall on the
-    /// minute).
+    /// so `live_target` or more games are always under way (at a real pace
+    /// rounded down to five minutes, so kick-offs fall on :00, :05, ...;
+    /// football's on the quarter hour).
     fn interval_s(&self, sport: &SportSpec) -> i64 {
         if sport.cycle_s > 0 {
             return sport.cycle_s;
@@ -297,7 +297,7 @@ impl Simulator {
         if self.settings.live_seconds > 0 {
             raw.max(1)
         } else {
-            (raw / 60 * 60).max(60)
+            (raw / 300 * 300).max(300)
         }
     }
 
@@ -570,8 +570,8 @@ impl Simulator {
 
     /// Keeps every sport's schedule full (idempotent: it only adds what is
     /// missing, so an adopted catalogue is continued the same way). A sport
-    /// kicks off a game every `interval_s` (staggered per sport, on the
-    /// minute at a real pace), one slot after another; a game lasts
+    /// kicks off a game every `interval_s` (staggered per sport, on five
+    /// minutes at a real pace), one slot after another; a game lasts
     /// `wall_s`, so at every moment `live_target` or more games of the
     /// sport are live, each at its own minute. The slots of the next
     /// `CYCLE_AHEAD_S` are all listed (so every live game was shown
@@ -596,7 +596,7 @@ impl Simulator {
             let offset = if self.settings.live_seconds > 0 || sport.cycle_s > 0 {
                 (sport.id as i64 * 37).rem_euclid(interval)
             } else {
-                (sport.id as i64 * 7).rem_euclid(interval / 60) * 60
+                (sport.id as i64 * 3).rem_euclid(interval / 300) * 300
             };
             let near = if self.settings.live_seconds > 0 || sport.virtual_s > 0 {
                 CYCLE_AHEAD_S.min(3 * wall)
@@ -1906,7 +1906,7 @@ mod living_feed {
                 game.start
             );
         }
-        // Football alone kicks off every 16 minutes.
+        // Football alone kicks off every 15 minutes.
         assert!(went_live > 6 * hours, "{went_live} games went live");
         // Kick-offs mostly fall in the league's afternoon or evening.
         let local = real
