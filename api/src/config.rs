@@ -1,6 +1,6 @@
 //! Configuration: `config/default.toml` (or `CONFIG_FILE`), then the
 //! environment (`PORT`, `BIND`/`HOST`, `TRUSTED_PROXIES`, `DATABASE_URL`,
-//! `DEMO`, `TRANSPORT_PAIRS`).
+//! `DEMO`, `TRANSPORT_PAIRS`, `FEED_FIXTURE`, `FEED_LIVE_SECONDS`, ...).
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::{Path, PathBuf};
@@ -376,6 +376,11 @@ impl Config {
             self.feed.source = "fixture".into();
             self.feed.fixture_file = file;
         }
+        if let Some(secs) = var("FEED_LIVE_SECONDS") {
+            self.feed.live_seconds = secs.trim().parse().with_context(|| {
+                format!("FEED_LIVE_SECONDS '{secs}' is not a number of seconds")
+            })?;
+        }
         if let Some(key) = var("PARTNER_KEY") {
             self.partner.key = key;
         }
@@ -467,8 +472,11 @@ impl Config {
         if self.feed.source == "fixture" && self.feed.fixture_file.trim().is_empty() {
             bail!("feed.source = fixture needs feed.fixture_file (or FEED_FIXTURE)");
         }
-        if self.feed.tick_ms == 0 || self.feed.live_seconds < 10 {
-            bail!("feed.tick_ms must be positive and feed.live_seconds at least 10");
+        if self.feed.tick_ms == 0 || !(self.feed.live_seconds == 0 || self.feed.live_seconds >= 10)
+        {
+            bail!(
+                "feed.tick_ms must be positive and feed.live_seconds 0 (real pace) or at least 10"
+            );
         }
         if self.bets.min_stake <= rust_decimal::Decimal::ZERO
             || self.bets.max_stake < self.bets.min_stake

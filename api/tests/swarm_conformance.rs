@@ -194,7 +194,7 @@ async fn names_come_in_the_sessions_language_and_like_takes_a_language_map() {
         &server,
         &zhh,
         json!({"what": {"sport": ["id"], "competition": ["name"]},
-               "where": {"competition": {"name": {"@like": {"eng": "premier", "zhh": "英超"}}}}}),
+               "where": {"competition": {"name": {"@like": {"eng": "premier league", "zhh": "英超"}}}}}),
     )
     .await;
     let sports = like["data"]["data"]["sport"].as_object().unwrap();
