@@ -129,6 +129,17 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
 
+    // The feed's leader publishes its catalogue after the start: wait until
+    // it holds games and has stopped changing.
+    let mut last = (0usize, 0u64);
+    for _ in 0..30 {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = state.live.read(|c| (c.games().len(), c.events().keys().copied().max().unwrap_or(0)));
+        if now.0 > 0 && now == last {
+            break;
+        }
+        last = now;
+    }
     let picks: Vec<(u64, Decimal)> = state.live.read(|c| {
         c.games()
             .values()
@@ -191,7 +202,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
                 bail!("restore_login: {restored}");
             }
             let rng = rand::rngs::StdRng::seed_from_u64(client as u64);
-            Ok::<_, anyhow::Error>(Driver { conn, sid, picks, rng })
+            Ok::<_, anyhow::Error>(Driver { conn, sid, picks, rng, dropped: 0 })
         }));
     }
     let mut drivers = Vec::new();
@@ -230,6 +241,8 @@ struct Driver {
     sid: String,
     picks: Vec<(u64, Decimal)>,
     rng: rand::rngs::StdRng,
+    /// Selections refused as no longer available (dropped from `picks`).
+    dropped: u32,
 }
 
 impl Driver {
@@ -251,12 +264,23 @@ impl Driver {
                 tokio::time::sleep_until(next.into()).await;
                 next += interval;
             }
-            let (event_id, price) = self.picks[self.rng.random_range(0..self.picks.len())];
+            if self.picks.is_empty() {
+                bail!("no open selection left to bet on");
+            }
+            let pick = self.rng.random_range(0..self.picks.len());
+            let (event_id, price) = self.picks[pick];
             let bet = json!({"command": "do_bet", "rid": 3, "params": {"type": 1, "mode": 2, "amount": "1.00",
                 "bets": [{"event_id": event_id, "price": price.to_string()}]}});
             let t = Instant::now();
             let answer = self.conn.post(Some(&self.sid), &bet).await?;
             if answer["data"]["result"] != "OK" {
+                // A selection the feed took away meanwhile: bet on others
+                // (not counted); any other refusal is a failure.
+                if answer["data"]["result"] == 1902 && self.dropped < 100 {
+                    self.picks.swap_remove(pick);
+                    self.dropped += 1;
+                    continue;
+                }
                 bail!("bet refused: {answer}");
             }
             latencies.push(t.elapsed());
