@@ -18,27 +18,27 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(
+        .read_route(
             "/api/vipsystem/seasoninfo",
             post(season_info).get(season_info),
         )
-        .route(
+        .read_route(
             "/api/vipsystem/seasontaskbonusinfo",
             post(task_info).get(task_info),
         )
         .route("/api/vipsystem/getseasontaskbonus", post(claim_task))
-        .route(
+        .read_route(
             "/api/user/getcompetitions",
             post(competitions).get(competitions),
         )
-        .route("/api/user/getteams", post(teams).get(teams))
-        .route("/api/user/myteam", post(my_team).get(my_team))
+        .read_route("/api/user/getteams", post(teams).get(teams))
+        .read_route("/api/user/myteam", post(my_team).get(my_team))
         .route("/api/activity/chooseteam", post(choose_team))
-        .route(
+        .read_route(
             "/api/vipsystem/seasonbonusinfo",
             post(rank_info).get(rank_info),
         )
