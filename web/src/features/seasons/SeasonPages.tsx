@@ -13,6 +13,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { balanceActions } from '../balance/balanceSlice';
 import { Link } from '../../app/router';
 import { useT } from '../i18n/useT';
+import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import {
   ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonOfPath, SHIRT_SIZES, taskButton,
@@ -156,16 +157,18 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
   const [step, setStep] = useState<ClaimStep | null>(null);
   const [details, setDetails] = useState(false);
   const [busy, setBusy] = useState(false);
+  // the prize (jiangpin) is named by the server in the page's language
+  const lang = useAppSelector(selectLanguage);
   const load = useCallback(async () => {
     try {
-      const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId });
+      const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId, lang });
       setInfo(data.aUserActInfo);
       const saved = await apiPost<Partial<AddressForm> | null>('user/useraddress');
       setAddress({ ...EMPTY_ADDRESS, ...(saved ?? {}) });
     } catch {
       setInfo(null);
     }
-  }, [seasonId]);
+  }, [seasonId, lang]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -174,7 +177,7 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
     setBusy(true);
     try {
       if (rankClaimSteps(info).length > 0) await apiPost('user/setuseraddress', address);
-      const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined });
+      const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined, lang });
       setStep(null);
       // the envelope is in the balance now: the header shows it without waiting for its poll
       dispatch(balanceActions.refreshRequested());
