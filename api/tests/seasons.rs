@@ -32,6 +32,7 @@ commands::on_both_stores!(
     season_ranking_by_honour_value_is_recomputed_then_frozen_at_the_season_end,
     real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewards,
     demo_season_end_freezes_the_ranking_and_opens_the_rank_reward_claim,
+    the_rank_prize_is_named_in_the_pages_language,
 );
 
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
@@ -834,6 +835,119 @@ async fn rank_rewards_by_rank_band_with_shirt_size_address_and_fulfilment(kind: 
     )
     .await;
     assert_eq!(status, 403);
+    server.stop().await;
+}
+
+/// `jiangpin` (spec 001 section 6 and 9: the season 2 rank reward) comes in
+/// the page's `lang` (zhh, eng, tha), or the member's market language
+/// without one; the fulfilment queue keeps the English name for staff.
+async fn the_rank_prize_is_named_in_the_pages_language(kind: StoreKind) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    config.seasons.calendar = vec![SeasonEntry {
+        id: 3,
+        name: "Season 3".into(),
+        start: format_time(now - 100 * DAY_MS),
+        end: format_time(now - 10 * DAY_MS),
+    }];
+    let server = start_with(kind, config).await;
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let member = login["data"]["user_id"].as_str().unwrap().to_string();
+    let admin = staff_token(&server, "admin", "admin1234").await;
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, set) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/season/ranks",
+        Some(&admin),
+        Some(json!({"seasonid": 3, "member_id": member, "rank": 6})),
+    )
+    .await;
+    assert_eq!(status, 200, "{set}");
+    let names = [
+        ("zhh", "球队球衣和充电宝 + 388 现金红包"),
+        ("eng", "Team shirt and power bank + 388 cash"),
+        ("tha", "เสื้อทีมและพาวเวอร์แบงค์ + 388 เงินสด"),
+    ];
+    for (lang, name) in names {
+        let info = client
+            .post(
+                "/api/vipsystem/seasonbonusinfo",
+                json!({"seasonid": 3, "lang": lang}),
+            )
+            .await;
+        assert_eq!(info["status"], 0, "{info}");
+        assert_eq!(info["data"]["aUserActInfo"]["jiangpin"], name, "{lang}");
+        let info = client
+            .post(
+                "/api/activity/actinfo",
+                json!({"aid": 13, "sid": 3, "lang": lang}),
+            )
+            .await;
+        assert_eq!(info["data"]["aUserActInfo"]["jiangpin"], name, "{lang}");
+    }
+    // Without `lang` (or with one the site does not have): the member's
+    // market language.
+    let market = server
+        .running
+        .state
+        .accounts
+        .load(&member)
+        .await
+        .unwrap()
+        .profile
+        .unwrap()
+        .market
+        .code();
+    let expected = names.iter().find(|(l, _)| *l == market).unwrap().1;
+    for body in [
+        json!({"seasonid": 3}),
+        json!({"seasonid": 3, "lang": "fra"}),
+    ] {
+        let info = client.post("/api/vipsystem/seasonbonusinfo", body).await;
+        assert_eq!(info["data"]["aUserActInfo"]["jiangpin"], expected, "{info}");
+    }
+    // The claim answers in the page's language too, a repeat as well.
+    let address = client.post("/api/user/setuseraddress", json!({"consignee": "Li Lei", "phone": "13800138000", "province": "GD", "city": "Shenzhen", "district": "Nanshan", "address": "1 Road"})).await;
+    assert_eq!(address["status"], 0, "{address}");
+    let info = client
+        .post("/api/activity/actinfo", json!({"aid": 13, "sid": 3}))
+        .await;
+    let act_rand = info["data"]["actRand"].as_str().unwrap().to_string();
+    let claimed = client
+        .post(
+            "/api/activity/main",
+            json!({"aid": 13, "sid": 3, "actRand": act_rand, "size": "M", "lang": "tha"}),
+        )
+        .await;
+    assert_eq!(claimed["status"], 0, "{claimed}");
+    assert_eq!(claimed["data"]["jiangpin"], names[2].1, "{claimed}");
+    let again = client
+        .post(
+            "/api/vipsystem/getseasonbonus",
+            json!({"seasonid": 3, "lang": "zhh"}),
+        )
+        .await;
+    assert_eq!(again["status"], 0, "{again}");
+    assert_eq!(again["data"]["jiangpin"], names[0].1, "{again}");
+    let (status, queue) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/fulfilment",
+        Some(&support),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let row = queue["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["member_id"] == member.as_str())
+        .cloned()
+        .expect("in the fulfilment queue");
+    assert_eq!(row["prize"], names[1].1, "staff read the English name");
     server.stop().await;
 }
 

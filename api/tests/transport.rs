@@ -10,6 +10,7 @@ commands::on_both_stores!(
     answers_come_sealed_with_the_request_pair,
     every_transport_error_has_its_own_code,
     a_repeated_submission_waits_with_66666,
+    a_route_marked_as_a_read_is_never_held_back,
     client_logs_are_stored,
 );
 
@@ -72,6 +73,80 @@ async fn a_repeated_submission_waits_with_66666(kind: StoreKind) {
         client.post("/api/user/getbalance", json!({})).await["status"],
         12
     );
+    server.stop().await;
+}
+
+/// Every route that was in the request layer's former `READS` list, now
+/// marked where it is registered (`read_route`, or `mark_reads` for the
+/// casino's router).
+const READ_ROUTES: &[&str] = &[
+    "/api/user/userinfo",
+    "/api/user/getbalance",
+    "/api/user/useraddress",
+    "/api/user/messagesconfig",
+    "/api/user/renewsession",
+    "/api/report/betrecods",
+    "/api/vipsystem/allvipdetail",
+    "/api/vipsystem/vipdetail",
+    "/api/vipsystem/vipxporders",
+    "/api/vipsystem/scoreorders",
+    "/api/vipsystem/mcoindetail",
+    "/api/emaildeposit/channels",
+    "/api/emaildeposit/GetVirtualExchangeRate",
+    "/api/emaildeposit/frame",
+    "/api/emaildeposit/newframe",
+    "/api/security/userbankinfo",
+    "/api/security/uservirtualbankinfo",
+    "/api/user/getthirdbalance",
+    "/api/report/moneyorders",
+    "/api/report/accountchanges",
+    "/api/report/depositrecordsdel",
+    "/api/report/depositprogress",
+    "/api/report/withdrawprogress",
+    "/api/report/withdrawbetlistv2",
+    "/api/report/memberreport",
+    "/api/report/usercenter",
+    "/api/thirdgamelist",
+    "/api/thirdgameshowctl",
+    "/api/casino/search",
+    "/api/sport/search",
+    "/api/user/getcompetitions",
+    "/api/user/getteams",
+    "/api/user/myteam",
+    "/api/vipsystem/seasoninfo",
+    "/api/vipsystem/seasonbonusinfo",
+    "/api/vipsystem/seasontaskbonusinfo",
+    "/api/activity/index",
+    "/api/activity/actinfo",
+    "/api/activity/gettasklist",
+    "/api/activity/reissuelist",
+    "/api/activity/MedalsNum",
+    "/api/shop/goodslist",
+    "/api/shop/goodsinfo",
+    "/api/user/invite",
+    "/api/user/invitetemplate",
+];
+
+async fn a_route_marked_as_a_read_is_never_held_back(kind: StoreKind) {
+    let server = start(kind).await;
+    let client = Client::new(&server).await;
+    for path in READ_ROUTES {
+        // The same body twice within 3 s: a read answers both (whatever its
+        // own answer, e.g. 12 without a session), never -66666.
+        for round in 0..2 {
+            let answer = client.post(path, json!({})).await;
+            assert_ne!(answer["status"], -66666, "{path} round {round}: {answer}");
+        }
+    }
+    // A write route is still guarded: the shop purchase (promotions) and a
+    // season claim, each the same body twice.
+    for path in ["/api/shop/buy", "/api/vipsystem/getseasonbonus"] {
+        let body = json!({"id": 1});
+        let first = client.post(path, body.clone()).await;
+        assert_ne!(first["status"], -66666, "{path}: {first}");
+        let again = client.post(path, body).await;
+        assert_eq!(again["status"], -66666, "{path}: {again}");
+    }
     server.stop().await;
 }
 

@@ -1124,8 +1124,9 @@ impl AccountService {
             .await
     }
 
-    /// Adds a message to a member's inbox.
-    pub async fn message(
+    /// Adds the welcome message to a new member's inbox (the inbox's other
+    /// messages come from its process manager, `crate::inbox`).
+    async fn message(
         &self,
         user_id: &str,
         kind: i64,
@@ -1144,51 +1145,6 @@ impl AccountService {
         .await?;
         Ok(())
     }
-
-    pub async fn messages(&self, user_id: &str) -> AccountResult<(Vec<InboxMessage>, i64)> {
-        let rows = sqlx::query(
-            "SELECT id, kind, title, content, created_ms, read FROM member_messages
-             WHERE user_id = $1 ORDER BY id DESC LIMIT 100",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        let list = rows
-            .iter()
-            .map(|r| {
-                Ok(InboxMessage {
-                    id: r.try_get("id")?,
-                    kind: r.try_get("kind")?,
-                    title: r.try_get("title")?,
-                    content: r.try_get("content")?,
-                    created: r.try_get("created_ms")?,
-                    read: r.try_get::<i64, _>("read")? != 0,
-                })
-            })
-            .collect::<Result<Vec<_>, sqlx::Error>>()?;
-        let unread = list.iter().filter(|m| !m.read).count() as i64;
-        Ok((list, unread))
-    }
-
-    pub async fn mark_read(&self, user_id: &str, id: i64) -> AccountResult<()> {
-        sqlx::query("UPDATE member_messages SET read = 1 WHERE user_id = $1 AND id = $2")
-            .bind(user_id)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct InboxMessage {
-    pub id: i64,
-    #[serde(rename = "type")]
-    pub kind: i64,
-    pub title: String,
-    pub content: String,
-    pub created: i64,
-    pub read: bool,
 }
 
 impl AccountService {

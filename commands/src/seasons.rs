@@ -1234,11 +1234,23 @@ impl Seasons {
         Ok(())
     }
 
-    /// `seasonbonusinfo` / aid 13 info: what the member's rank earns.
+    /// `seasonbonusinfo` / aid 13 info: what the member's rank earns, the
+    /// prize named in English (back office, tests).
     pub async fn rank_info(
         &self,
         season_id: u32,
         member_id: &str,
+    ) -> Result<RankInfo, SeasonFailure> {
+        self.rank_info_in(season_id, member_id, "eng").await
+    }
+
+    /// `rank_info` with the prize (`jiangpin`) named in `lang` (zhh, eng,
+    /// tha; `season::rank_prize_name`).
+    pub async fn rank_info_in(
+        &self,
+        season_id: u32,
+        member_id: &str,
+        lang: &str,
     ) -> Result<RankInfo, SeasonFailure> {
         let row = sqlx::query(
             "SELECT rank, act_rand, source, position FROM season_ranks WHERE season_id = $1 AND member_id = $2",
@@ -1277,20 +1289,16 @@ impl Seasons {
             &self.settings.envelopes,
             &self.settings.small_envelopes,
         );
-        let (jiangpin, cash, clothes, mouse) = match &reward {
+        let jiangpin = season::rank_prize_name(&reward, lang);
+        let (cash, clothes, mouse) = match &reward {
             season::RankReward::GiftAndCash {
-                gift,
                 cash,
                 shirt,
                 power_bank,
-            } => (
-                format!("{gift} + {} cash", cash.normalize()),
-                *cash,
-                *shirt,
-                *power_bank,
-            ),
-            season::RankReward::Cash(c) => (format!("{} cash", c.normalize()), *c, false, false),
-            _ => (String::new(), Decimal::ZERO, false, false),
+                ..
+            } => (*cash, *shirt, *power_bank),
+            season::RankReward::Cash(c) => (*c, false, false),
+            _ => (Decimal::ZERO, false, false),
         };
         let eligible = matches!(
             reward,
@@ -1324,7 +1332,9 @@ impl Seasons {
     /// prize needs a size (XS..XXL); a physical prize needs the delivery
     /// address (`address`, JSON of `useraddress`). The envelope is paid
     /// under `seasonrank:{season}:{member}`; the gift joins the fulfilment
-    /// queue. A repeat answers the first claim and pays nothing.
+    /// queue. A repeat answers the first claim and pays nothing. The answer
+    /// names the prize in `lang`; the queue keeps the English name (staff).
+    #[allow(clippy::too_many_arguments)]
     pub async fn claim_rank(
         &self,
         season_id: u32,
@@ -1333,6 +1343,7 @@ impl Seasons {
         act_rand: Option<&str>,
         size: Option<&str>,
         address: Option<String>,
+        lang: &str,
     ) -> Result<RankInfo, SeasonFailure> {
         let info = self.rank_info(season_id, member_id).await?;
         let reference = format!("seasonrank:{season_id}:{member_id}");
@@ -1340,7 +1351,7 @@ impl Seasons {
             let cash: Decimal = info.cash.parse().unwrap_or_default();
             self.pay_rank(member_id, &reference, cash, season_id)
                 .await?;
-            return Ok(info);
+            return self.rank_info_in(season_id, member_id, lang).await;
         }
         if info.contact_support {
             return Err(SeasonFailure::Refused(
@@ -1401,7 +1412,7 @@ impl Seasons {
         let cash: Decimal = info.cash.parse().unwrap_or_default();
         self.pay_rank(member_id, &reference, cash, season_id)
             .await?;
-        self.rank_info(season_id, member_id).await
+        self.rank_info_in(season_id, member_id, lang).await
     }
 
     async fn pay_rank(

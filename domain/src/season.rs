@@ -888,6 +888,35 @@ pub fn rank_reward(rank: u32, envelopes: &[Decimal; 3], small: &[Decimal; 3]) ->
     }
 }
 
+/// What a rank reward is called for the member (`jiangpin`), in `lang`
+/// (`zhh`, `tha`; anything else reads as `eng`): the gift then the cash
+/// envelope, "Team shirt + 88 cash"; "" when the rank earns nothing.
+pub fn rank_prize_name(reward: &RankReward, lang: &str) -> String {
+    let (shirt, shirt_and_bank, cash) = match lang {
+        "zhh" => ("球队球衣", "球队球衣和充电宝", "现金红包"),
+        "tha" => ("เสื้อทีม", "เสื้อทีมและพาวเวอร์แบงค์", "เงินสด"),
+        _ => ("Team shirt", "Team shirt and power bank", "cash"),
+    };
+    match reward {
+        RankReward::GiftAndCash {
+            cash: amount,
+            shirt: has_shirt,
+            power_bank,
+            gift,
+        } => {
+            let gift = match (has_shirt, power_bank) {
+                (true, true) => shirt_and_bank,
+                (true, false) => shirt,
+                // No rank gives another gift; its own name, as configured.
+                _ => gift.as_str(),
+            };
+            format!("{gift} + {} {cash}", amount.normalize())
+        }
+        RankReward::Cash(amount) => format!("{} {cash}", amount.normalize()),
+        RankReward::ContactSupport | RankReward::None => String::new(),
+    }
+}
+
 /// One member's honour at a season's end: the input of the season ranking
 /// (the VIP read model's honour values after the member's last movement
 /// before the season ended).
@@ -1265,5 +1294,21 @@ mod tests {
         assert_eq!(rank_reward(3, &env, &small), RankReward::Cash(dec!(18)));
         assert_eq!(rank_reward(1, &env, &small), RankReward::None);
         assert_eq!(rank_reward(8, &env, &small), RankReward::ContactSupport);
+    }
+
+    #[test]
+    fn a_rank_prize_is_named_in_the_members_language() {
+        let env = [dec!(88), dec!(388), dec!(888)];
+        let small = [dec!(8), dec!(18), dec!(38)];
+        let name = |rank, lang| rank_prize_name(&rank_reward(rank, &env, &small), lang);
+        assert_eq!(name(5, "eng"), "Team shirt + 88 cash");
+        assert_eq!(name(6, "eng"), "Team shirt and power bank + 388 cash");
+        assert_eq!(name(5, "zhh"), "球队球衣 + 88 现金红包");
+        assert_eq!(name(7, "zhh"), "球队球衣和充电宝 + 888 现金红包");
+        assert_eq!(name(5, "tha"), "เสื้อทีม + 88 เงินสด");
+        assert_eq!(name(3, "tha"), "18 เงินสด");
+        assert_eq!(name(3, "fra"), "18 cash");
+        assert_eq!(name(1, "zhh"), "");
+        assert_eq!(name(8, "zhh"), "");
     }
 }

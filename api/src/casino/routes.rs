@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::{Payload, RequestMeta};
+use crate::transport::{Payload, ReadRoutes, RequestMeta};
 
 pub const GAME_NOT_FOUND: i32 = -70100;
 pub const MAINTENANCE: i32 = -70101;
@@ -26,10 +26,10 @@ type Answer = Result<Json<Envelope<Value>>, ApiError>;
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/thirdgamelist", post(list).get(list))
+        .read_route("/api/thirdgamelist", post(list).get(list))
         .route("/api/thirdgamefavorite", post(favorite).get(favorite))
-        .route("/api/casino/search", post(search).get(search))
-        .route("/api/thirdgameshowctl", post(show_ctl).get(show_ctl))
+        .read_route("/api/casino/search", post(search).get(search))
+        .read_route("/api/thirdgameshowctl", post(show_ctl).get(show_ctl))
         .route("/api/casino_auth", post(casino_auth).get(casino_auth))
         .route("/api/casino_game_url", post(game_url).get(game_url))
         .route("/api/gamelogin", post(game_login).get(game_login))

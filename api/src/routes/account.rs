@@ -17,7 +17,7 @@ use crate::captcha;
 use crate::client_ip::ClientIp;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::{Payload, RequestMeta};
+use crate::transport::{Payload, ReadRoutes, RequestMeta};
 
 /// Calls behind the request layer.
 pub fn router() -> Router<AppState> {
@@ -41,7 +41,7 @@ pub fn router() -> Router<AppState> {
         .route("/api/default/registermobile", post(register_phone))
         .route("/api/default/registerEmail", post(register_email))
         .route("/api/logout", post(logout))
-        .route("/api/user/renewsession", post(renew))
+        .read_route("/api/user/renewsession", post(renew))
         .route("/api/sendcode", post(send_code))
         .route("/api/defaultsendcode", post(send_code))
         .route("/api/checkcode", post(check_code))

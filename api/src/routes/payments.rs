@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 impl From<PaymentFailure> for ApiError {
     fn from(e: PaymentFailure) -> Self {
@@ -38,21 +38,21 @@ type Answer = Result<Json<Envelope<Value>>, ApiError>;
 /// Member calls, behind the request layer.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/emaildeposit/channels", post(channels).get(channels))
+        .read_route("/api/emaildeposit/channels", post(channels).get(channels))
         .route("/api/emaildeposit/chongzhi", post(provider_deposit))
         .route("/api/emaildeposit/bankchongzhi", post(bank_deposit))
         .route("/api/emaildeposit/virtualchongzhi", post(usdt_deposit))
-        .route(
+        .read_route(
             "/api/emaildeposit/GetVirtualExchangeRate",
             post(rate).get(rate),
         )
-        .route("/api/emaildeposit/frame", post(frame).get(frame))
-        .route("/api/emaildeposit/newframe", post(frame).get(frame))
+        .read_route("/api/emaildeposit/frame", post(frame).get(frame))
+        .read_route("/api/emaildeposit/newframe", post(frame).get(frame))
         .route("/api/emaildeposit/cancelorder", post(cancel_order))
         .route("/api/emaildeposit/confirmorder", post(confirm_order))
-        .route("/api/security/userbankinfo", post(cards).get(cards))
+        .read_route("/api/security/userbankinfo", post(cards).get(cards))
         .route("/api/security/adduserbank", post(add_card))
-        .route(
+        .read_route(
             "/api/security/uservirtualbankinfo",
             post(usdt_addresses).get(usdt_addresses),
         )
@@ -62,36 +62,36 @@ pub fn router() -> Router<AppState> {
         .route("/api/security/cancelwithdraw", post(cancel_withdraw))
         .route("/api/security/delwithdraw", post(hide_withdraw))
         .route("/api/security/transwalletmoney", post(transfer))
-        .route(
+        .read_route(
             "/api/user/getthirdbalance",
             post(game_balances).get(game_balances),
         )
-        .route(
+        .read_route(
             "/api/report/moneyorders",
             post(money_orders).get(money_orders),
         )
-        .route(
+        .read_route(
             "/api/report/accountchanges",
             post(account_changes).get(account_changes),
         )
-        .route(
+        .read_route(
             "/api/report/depositrecordsdel",
             post(deposit_records).get(deposit_records),
         )
-        .route(
+        .read_route(
             "/api/report/depositprogress",
             post(deposit_progress).get(deposit_progress),
         )
-        .route(
+        .read_route(
             "/api/report/withdrawprogress",
             post(withdraw_progress).get(withdraw_progress),
         )
-        .route("/api/report/withdrawbetlistv2", post(flow).get(flow))
-        .route(
+        .read_route("/api/report/withdrawbetlistv2", post(flow).get(flow))
+        .read_route(
             "/api/report/memberreport",
             post(member_report).get(member_report),
         )
-        .route("/api/report/usercenter", post(user_centre).get(user_centre))
+        .read_route("/api/report/usercenter", post(user_centre).get(user_centre))
 }
 
 /// Provider callbacks and the sandbox provider's pay page (DEMO only).

@@ -14,30 +14,30 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/api/activity/signin", post(sign_in).get(sign_in))
-        .route("/api/activity/gettasklist", post(task_list).get(task_list))
+        .read_route("/api/activity/gettasklist", post(task_list).get(task_list))
         .route("/api/activity/gettaskbonus", post(task_bonus))
-        .route("/api/activity/actinfo", post(act_info).get(act_info))
+        .read_route("/api/activity/actinfo", post(act_info).get(act_info))
         .route("/api/activity/main", post(act_main))
-        .route("/api/activity/index", post(act_index).get(act_index))
+        .read_route("/api/activity/index", post(act_index).get(act_index))
         .route("/api/activity/apply", post(act_apply))
-        .route(
+        .read_route(
             "/api/activity/reissuelist",
             post(reissue_list).get(reissue_list),
         )
         .route("/api/activity/reissueget", post(reissue_get))
-        .route("/api/activity/MedalsNum", post(medals).get(medals))
-        .route("/api/user/invite", post(invite).get(invite))
-        .route(
+        .read_route("/api/activity/MedalsNum", post(medals).get(medals))
+        .read_route("/api/user/invite", post(invite).get(invite))
+        .read_route(
             "/api/user/invitetemplate",
             post(invite_template).get(invite_template),
         )
-        .route("/api/shop/goodslist", post(goods_list).get(goods_list))
-        .route("/api/shop/goodsinfo", post(goods_info).get(goods_info))
+        .read_route("/api/shop/goodslist", post(goods_list).get(goods_list))
+        .read_route("/api/shop/goodsinfo", post(goods_info).get(goods_info))
         .route("/api/shop/buy", post(buy))
 }
 

@@ -8,10 +8,10 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/report/betrecods", post(bet_records).get(bet_records))
+    Router::new().read_route("/api/report/betrecods", post(bet_records).get(bet_records))
 }
 
 /// `report/betrecods {from_date, to_date, pn, outcome, bet_type, BetId}`:

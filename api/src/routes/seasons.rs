@@ -18,27 +18,27 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(
+        .read_route(
             "/api/vipsystem/seasoninfo",
             post(season_info).get(season_info),
         )
-        .route(
+        .read_route(
             "/api/vipsystem/seasontaskbonusinfo",
             post(task_info).get(task_info),
         )
         .route("/api/vipsystem/getseasontaskbonus", post(claim_task))
-        .route(
+        .read_route(
             "/api/user/getcompetitions",
             post(competitions).get(competitions),
         )
-        .route("/api/user/getteams", post(teams).get(teams))
-        .route("/api/user/myteam", post(my_team).get(my_team))
+        .read_route("/api/user/getteams", post(teams).get(teams))
+        .read_route("/api/user/myteam", post(my_team).get(my_team))
         .route("/api/activity/chooseteam", post(choose_team))
-        .route(
+        .read_route(
             "/api/vipsystem/seasonbonusinfo",
             post(rank_info).get(rank_info),
         )
@@ -76,6 +76,25 @@ struct RankBody {
     act_rand: Option<String>,
     #[serde(default)]
     size: Option<String>,
+    /// The page's language (zhh, eng, tha): the prize (`jiangpin`) is named
+    /// in it; otherwise in the member's market language.
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// The language the prize is named in: the page's `lang` when it is one of
+/// zhh, eng, tha, else the member's market language (`market` of `account`).
+fn prize_lang(body: &RankBody, account: &domain::account::Account) -> &'static str {
+    match body.lang.as_deref().map(str::trim) {
+        Some("zhh") => "zhh",
+        Some("eng") => "eng",
+        Some("tha") => "tha",
+        _ => account
+            .profile
+            .as_ref()
+            .map(|p| p.market.code())
+            .unwrap_or("eng"),
+    }
 }
 
 /// The season rank rewards address: `seasonid`/`sid`, default 3 (spec 001
@@ -94,7 +113,11 @@ async fn rank_info(
     Payload(body): Payload<RankBody>,
 ) -> Answer {
     let sid = rank_season(&body)?;
-    let info = state.seasons.rank_info(sid, &member.user_id).await?;
+    let account = state.accounts.load(&member.user_id).await?;
+    let info = state
+        .seasons
+        .rank_info_in(sid, &member.user_id, prize_lang(&body, &account))
+        .await?;
     Ok(ok(json!({"aUserActInfo": info, "actRand": info.act_rand})))
 }
 
@@ -125,6 +148,7 @@ async fn claim_rank_for(state: &AppState, member_id: &str, body: &RankBody) -> A
             body.act_rand.as_deref(),
             body.size.as_deref(),
             address,
+            prize_lang(body, &account),
         )
         .await?;
     Ok(Json(Envelope {

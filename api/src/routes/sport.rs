@@ -8,10 +8,10 @@ use serde::Deserialize;
 
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
-    Router::new().route("/api/sport/search", post(search).get(search))
+    Router::new().read_route("/api/sport/search", post(search).get(search))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

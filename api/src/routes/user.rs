@@ -13,12 +13,12 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/api/user/userinfo", post(user_info).get(user_info))
-        .route("/api/user/getbalance", post(balance).get(balance))
+        .read_route("/api/user/userinfo", post(user_info).get(user_info))
+        .read_route("/api/user/getbalance", post(balance).get(balance))
         .route("/api/user/loginpassedit", post(login_password))
         .route("/api/user/fundpassset", post(fund_password))
         .route("/api/user/questioncheck", post(question_check))
@@ -30,9 +30,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/user/realnameupdate", post(real_name_update))
         .route("/api/user/setusersummary", post(summary_update))
         .route("/api/user/setuseraddress", post(address_update))
-        .route("/api/user/useraddress", post(address).get(address))
+        .read_route("/api/user/useraddress", post(address).get(address))
         .route("/api/user/messages", post(messages).get(messages))
-        .route(
+        .read_route(
             "/api/user/messagesconfig",
             post(messages_config).get(messages_config),
         )

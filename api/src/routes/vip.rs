@@ -17,21 +17,21 @@ use serde_json::{json, Value};
 use crate::app::AppState;
 use crate::error::{ok, ApiError, Envelope};
 use crate::routes::auth::Member;
-use crate::transport::Payload;
+use crate::transport::{Payload, ReadRoutes};
 
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route(
+        .read_route(
             "/api/vipsystem/allvipdetail",
             post(all_levels).get(all_levels),
         )
-        .route("/api/vipsystem/vipdetail", post(detail).get(detail))
-        .route("/api/vipsystem/vipxporders", post(xp_orders).get(xp_orders))
-        .route(
+        .read_route("/api/vipsystem/vipdetail", post(detail).get(detail))
+        .read_route("/api/vipsystem/vipxporders", post(xp_orders).get(xp_orders))
+        .read_route(
             "/api/vipsystem/scoreorders",
             post(score_orders).get(score_orders),
         )
-        .route(
+        .read_route(
             "/api/vipsystem/mcoindetail",
             post(mcoin_detail).get(mcoin_detail),
         )

@@ -6,13 +6,16 @@
 
 pub mod crypto;
 
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, RwLock};
 
 use axum::body::{to_bytes, Body};
-use axum::extract::{FromRequest, Request, State};
+use axum::extract::{FromRequest, MatchedPath, Request, State};
 use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use axum::Router;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -25,59 +28,46 @@ use crypto::{OpenError, Pairs};
 /// Largest request body accepted (encrypted form).
 const MAX_BODY: usize = 256 * 1024;
 
-/// Calls that only read: the duplicate-submission guard leaves them alone.
-const READS: &[&str] = &[
-    "/api/user/userinfo",
-    "/api/user/getbalance",
-    "/api/user/useraddress",
-    "/api/user/messagesconfig",
-    "/api/user/renewsession",
-    "/api/report/betrecods",
-    "/api/vipsystem/allvipdetail",
-    "/api/vipsystem/vipdetail",
-    "/api/vipsystem/vipxporders",
-    "/api/vipsystem/scoreorders",
-    "/api/vipsystem/mcoindetail",
-    // Payments: reads the pages repeat (docs/payments.md).
-    "/api/emaildeposit/channels",
-    "/api/emaildeposit/GetVirtualExchangeRate",
-    "/api/emaildeposit/frame",
-    "/api/emaildeposit/newframe",
-    "/api/security/userbankinfo",
-    "/api/security/uservirtualbankinfo",
-    "/api/user/getthirdbalance",
-    "/api/report/moneyorders",
-    "/api/report/accountchanges",
-    "/api/report/depositrecordsdel",
-    "/api/report/depositprogress",
-    "/api/report/withdrawprogress",
-    "/api/report/withdrawbetlistv2",
-    "/api/report/memberreport",
-    "/api/report/usercenter",
-    // Catalogues, searches and season pages: a page re-reads them when the
-    // member logs in (the same body within 3 s must not be refused).
-    "/api/thirdgamelist",
-    "/api/thirdgameshowctl",
-    "/api/casino/search",
-    "/api/sport/search",
-    "/api/user/getcompetitions",
-    "/api/user/getteams",
-    "/api/user/myteam",
-    "/api/vipsystem/seasoninfo",
-    "/api/vipsystem/seasonbonusinfo",
-    "/api/vipsystem/seasontaskbonusinfo",
-    // Promotions: reads the pages repeat after a claim, draw or purchase
-    // (docs/promotions.md).
-    "/api/activity/index",
-    "/api/activity/actinfo",
-    "/api/activity/gettasklist",
-    "/api/activity/reissuelist",
-    "/api/activity/MedalsNum",
-    "/api/shop/goodslist",
-    "/api/shop/goodsinfo",
-    "/api/user/invite",
-    "/api/user/invitetemplate",
-];
+/// Member routes that only read, by route path: the duplicate-submission
+/// guard leaves them alone. Filled where each route is registered
+/// (`ReadRoutes::read_route`), read by `layer` through the request's
+/// `MatchedPath`.
+///
+/// Why a registry and not an `Extension` layer on the route: axum runs a
+/// route's own layers *inside* the router-wide layers, so a marker inserted
+/// by the route would reach the request only after this layer has already
+/// had to decide whether to hold a submission.
+static READ_ROUTES: RwLock<BTreeSet<&'static str>> = RwLock::new(BTreeSet::new());
+
+/// Registers read-only member routes: `.read_route(path, post(h).get(h))`
+/// instead of `.route(path, ...)` (docs/architecture.md, "the request
+/// layer"). A POST to any other route behind the request layer is a
+/// submission, held back with -66666 when repeated within 3 s.
+pub trait ReadRoutes<S> {
+    fn read_route(self, path: &'static str, method_router: MethodRouter<S>) -> Self;
+}
+
+impl<S: Clone + Send + Sync + 'static> ReadRoutes<S> for Router<S> {
+    fn read_route(self, path: &'static str, method_router: MethodRouter<S>) -> Self {
+        mark_reads(&[path]);
+        self.route(path, method_router)
+    }
+}
+
+/// Marks routes registered elsewhere as reads (for a router built by code
+/// that does not use `read_route` itself).
+pub fn mark_reads(paths: &[&'static str]) {
+    let mut reads = READ_ROUTES.write().unwrap_or_else(|e| e.into_inner());
+    reads.extend(paths.iter().copied());
+}
+
+/// Whether the route `path` (as registered) was marked as a read.
+pub fn is_read(path: &str) -> bool {
+    READ_ROUTES
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(path)
+}
 
 pub struct Transport {
     pairs: Pairs,
@@ -269,7 +259,12 @@ async fn guarded(
         .as_deref()
         .map(|p| crypto::hex(&Sha256::digest(p.as_bytes())))
         .unwrap_or_default();
-    let guarded = post && !READS.contains(&path.as_str());
+    let route = parts
+        .extensions
+        .get::<MatchedPath>()
+        .map(|m| m.as_str())
+        .unwrap_or(path.as_str());
+    let guarded = post && !is_read(route);
     if guarded {
         transport
             .submissions

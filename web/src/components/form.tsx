@@ -121,9 +121,12 @@ export function CaptchaField({ value, onChange, error, nonce, onUid, onBlur }: {
     setFailed(false);
     setUid(newCaptchaUid());
   };
-  useEffect(() => {
+  // a new nonce asks for a new image: adjusted while rendering, not in an effect
+  const [seenNonce, setSeenNonce] = useState(nonce);
+  if (nonce !== seenNonce) {
+    setSeenNonce(nonce);
     if (nonce > 0) refresh();
-  }, [nonce]);
+  }
   useEffect(() => onUid(uid), [uid, onUid]);
   return (
     <TextField label={t('form.captcha')} value={value} onChange={(v) => onChange(v.replace(/\D/g, '').slice(0, 4))}

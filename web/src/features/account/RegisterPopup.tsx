@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { CaptchaField, Checkbox, CodeField, ErrorText, PasswordField, Popup, SubmitButton, Tabs, TextField } from '../../components/form';
 import type { Message } from '../../api/errors';
@@ -81,13 +81,17 @@ export function RegisterPopup({ step }: { step: 0 | 1 | 2 }) {
   const sender = useSendCode('sendcode:register');
   const call = useFormCall('register');
 
-  useEffect(() => {
-    if (!call.error) return;
-    const field = call.error.field ? SERVER_FIELDS[call.error.field] : undefined;
-    setServerField(field ? { field, error: errorText(t, call.error) } : null);
-    if (step === 2) setCaptchaNonce((n) => n + 1);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [call.error]);
+  // a new server error: its field's message, and a new image code at step 2
+  // (adjusted while rendering, when the error changes, not in an effect)
+  const [seenError, setSeenError] = useState(call.error);
+  if (call.error !== seenError) {
+    setSeenError(call.error);
+    if (call.error) {
+      const field = call.error.field ? SERVER_FIELDS[call.error.field] : undefined;
+      setServerField(field ? { field, error: errorText(t, call.error) } : null);
+      if (step === 2) setCaptchaNonce((n) => n + 1);
+    }
+  }
 
   const v = form.values;
   const dial = countries.find((c) => c.country === v.country_code)?.code ?? defaultCountry?.code ?? '86';

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { startText } from '../../shared/time';
@@ -9,17 +9,21 @@ import './content.css';
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** A call's answer as a page's state: undefined while loading, null on failure. */
-function useLoad<T>(load: () => Promise<T>, deps: unknown[]): T | null | undefined {
-  const [value, setValue] = useState<T | null | undefined>(undefined);
+/**
+ * A call's answer as a page's state: undefined while loading (again when `deps` change), null
+ * on failure. The answer is kept with the deps it was asked for, so new deps read as loading
+ * without resetting state in the effect.
+ */
+function useLoad<T>(load: () => Promise<T>, deps: (string | number | undefined)[]): T | null | undefined {
+  const key = JSON.stringify(deps);
+  const [answer, setAnswer] = useState<{ key: string; value: T | null } | null>(null);
+  const call = useEffectEvent(load);
   useEffect(() => {
     let live = true;
-    setValue(undefined);
-    load().then((v) => live && setValue(v)).catch(() => live && setValue(null));
+    call().then((v) => live && setAnswer({ key, value: v })).catch(() => live && setAnswer({ key, value: null }));
     return () => void (live = false);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  return value;
+  }, [key]);
+  return answer?.key === key ? answer.value : undefined;
 }
 
 const Loading = () => <div className="page-loading" aria-busy="true" />;

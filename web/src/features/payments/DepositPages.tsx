@@ -29,8 +29,10 @@ export function DepositPage() {
   const rule = amountRule(amount, limits?.min, limits?.max, 'deposit');
   const ruleText = rule ? t(rule.key, ...rule.args) : '';
 
+  // the quote shows only for a valid USDT amount (the last one fetched until the next arrives)
+  const quoteShown = channel === 'usdt' && !rule ? quote : '';
   useEffect(() => {
-    if (channel !== 'usdt' || rule) return setQuote('');
+    if (channel !== 'usdt' || rule) return;
     const id = setTimeout(() => {
       payApi.rate(amount).then((q) => setQuote(t('pay.usdt_quote', q.usdt_amount ?? '', q.rate))).catch(() => setQuote(''));
     }, 400);
@@ -79,7 +81,7 @@ export function DepositPage() {
             </div>
           </label>
           {touched && <ErrorLine text={ruleText} />}
-          {quote && <p className="form__note" data-testid="usdt-quote">{quote}</p>}
+          {quoteShown && <p className="form__note" data-testid="usdt-quote">{quoteShown}</p>}
           <ErrorLine text={action.error} />
           <button type="button" className="btn btn--gold btn--block" data-testid="deposit-submit" disabled={action.pending}
             onClick={() => { setTouched(true); if (!rule) setConfirming(true); }}>{t('pay.deposit_now')}</button>

@@ -5,7 +5,7 @@
  * draw (/prizedraw, its result in the prize-draw popup), the points shop (/shop) and the
  * referral page (/recommendedgift) with the referral rules and records popups.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { apiPost } from '../../api';
 import { ApiError } from '../../api/http';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -15,6 +15,7 @@ import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import { uiActions } from '../shell/uiSlice';
 import { drawMessage, recordAction, signinDays, taskButton, type PromoRoute } from './model';
+import { useFetched } from '../../shared/useFetched';
 import '../seasons/seasons.css';
 import './promo.css';
 
@@ -121,22 +122,18 @@ function CampaignPage({ slug }: { slug: string }) {
   const [campaign, setCampaign] = useState<CampaignView | null | undefined>(undefined);
   const [standing, setStanding] = useState<Standing | null>(null);
   const [popup, setPopup] = useState('');
-  const load = useCallback(async () => {
-    try {
-      const index = await apiPost<{ list: CampaignView[] }>('activity/index', { lang });
-      const found = index.list.find((c) => c.slug === slug) ?? null;
-      setCampaign(found);
-      if (found && loggedIn) {
-        const info = await apiPost<{ activity: CampaignView; standing: Standing }>('activity/actinfo', { aid: found.aid, lang });
-        setStanding(info.standing);
-      }
-    } catch {
-      setCampaign(null);
-    }
+  const fetchCampaign = useCallback(async () => {
+    const index = await apiPost<{ list: CampaignView[] }>('activity/index', { lang });
+    const found = index.list.find((c) => c.slug === slug) ?? null;
+    const info = found && loggedIn
+      ? await apiPost<{ activity: CampaignView; standing: Standing }>('activity/actinfo', { aid: found.aid, lang })
+      : null;
+    return { found, standing: info?.standing };
   }, [lang, loggedIn, slug]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = useFetched(fetchCampaign, (r) => {
+    setCampaign(r.found);
+    if (r.standing) setStanding(r.standing);
+  }, () => setCampaign(null));
   if (campaign === undefined) return null;
   if (campaign === null) return <div className="promo"><p className="promo__empty">{t('promo.none')}</p></div>;
   const apply = async () => {
@@ -190,17 +187,11 @@ function TasksPage() {
   const [data, setData] = useState<{ list: TaskView[]; signin: SignState } | null>(null);
   const [popup, setPopup] = useState('');
   const [busy, setBusy] = useState(false);
-  const load = useCallback(async () => {
-    if (!loggedIn) return;
-    try {
-      setData(await apiPost('activity/gettasklist', { lang }));
-    } catch (err) {
-      setPopup(errorMessage(err));
-    }
-  }, [loggedIn, lang]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchTasks = useMemo(
+    () => (loggedIn ? () => apiPost<{ list: TaskView[]; signin: SignState }>('activity/gettasklist', { lang }) : null),
+    [loggedIn, lang],
+  );
+  const load = useFetched(fetchTasks, setData, (err) => setPopup(errorMessage(err)));
   if (!loggedIn) return <div className="promo"><h1>{t('promo.tasks')}</h1><LoginHint /></div>;
   const signIn = async () => {
     setBusy(true);
@@ -289,18 +280,11 @@ function PrizeDrawPage() {
   const [board, setBoard] = useState<Board | null>(null);
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
-  const load = useCallback(async () => {
-    if (!loggedIn) return;
-    try {
-      const d = await apiPost<{ board: Board }>('activity/actinfo', { aid: 5, lang });
-      setBoard(d.board);
-    } catch (err) {
-      setResult(errorMessage(err));
-    }
-  }, [loggedIn, lang]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchBoard = useMemo(
+    () => (loggedIn ? () => apiPost<{ board: Board }>('activity/actinfo', { aid: 5, lang }) : null),
+    [loggedIn, lang],
+  );
+  const load = useFetched(fetchBoard, (d) => setBoard(d.board), (err) => setResult(errorMessage(err)));
   if (!loggedIn) return <div className="promo"><h1>{t('promo.draw')}</h1><LoginHint /></div>;
   const draw = async () => {
     if (!board) return;
@@ -352,17 +336,11 @@ function ShopPage() {
   const lang = useAppSelector(selectLanguage);
   const [data, setData] = useState<{ list: Goods[]; points: string } | null>(null);
   const [popup, setPopup] = useState('');
-  const load = useCallback(async () => {
-    if (!loggedIn) return;
-    try {
-      setData(await apiPost('shop/goodslist', { lang }));
-    } catch (err) {
-      setPopup(errorMessage(err));
-    }
-  }, [loggedIn, lang]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const fetchGoods = useMemo(
+    () => (loggedIn ? () => apiPost<{ list: Goods[]; points: string }>('shop/goodslist', { lang }) : null),
+    [loggedIn, lang],
+  );
+  const load = useFetched(fetchGoods, setData, (err) => setPopup(errorMessage(err)));
   if (!loggedIn) return <div className="promo"><h1>{t('promo.shop')}</h1><LoginHint /></div>;
   const buy = async (g: Goods) => {
     try {

@@ -15,17 +15,19 @@ import './seasons.css';
 export function SeasonBanner() {
   const t = useT();
   const brand = useAppSelector(selectBrand);
-  const [info, setInfo] = useState<SeasonInfo | null>(null);
+  // the season and the time it was read: the days left count from then
+  const [loaded, setLoaded] = useState<{ info: SeasonInfo; at: number } | null>(null);
   useEffect(() => {
     let live = true;
     apiPost<SeasonInfo>('vipsystem/seasoninfo')
-      .then((data) => live && setInfo(data))
-      .catch(() => live && setInfo(null));
+      .then((data) => live && setLoaded({ info: data, at: Date.now() }))
+      .catch(() => live && setLoaded(null));
     return () => {
       live = false;
     };
   }, []);
-  const days = bannerDays(info, Date.now());
+  const info = loaded?.info ?? null;
+  const days = loaded ? bannerDays(loaded.info, loaded.at) : null;
   if (days === null || !info) return null;
   const prefix = brand.replace(/[^A-Za-z0-9]/g, '') || 'seasonMission';
   const href = prefix === 'seasonMission' ? '/seasonMission' : `/${prefix}Season`;

@@ -13,11 +13,13 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { balanceActions } from '../balance/balanceSlice';
 import { Link } from '../../app/router';
 import { useT } from '../i18n/useT';
+import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import {
   ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonOfPath, SHIRT_SIZES, taskButton,
   type AddressForm, type ClaimStep, type SeasonInfo, type TaskView, type RankInfo,
 } from './model';
+import { useFetched } from '../../shared/useFetched';
 import './seasons.css';
 
 const errorMessage = (err: unknown) =>
@@ -41,21 +43,23 @@ export function SeasonPage({ path }: { path: string }) {
   const [popup, setPopup] = useState<{ title: string; text: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
 
-  const load = useCallback(async () => {
+  // the season, then the member's tasks; a failure of the second still shows the first
+  const fetchSeason = useCallback(async () => {
+    const season = await apiPost<SeasonInfo>('vipsystem/seasoninfo');
     try {
-      setInfo(await apiPost<SeasonInfo>('vipsystem/seasoninfo'));
-      if (loggedIn) {
-        setTasks(await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId } : {}));
-      }
-      setError('');
-    } catch (err) {
-      setError(errorMessage(err));
+      const list = loggedIn
+        ? await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId } : {})
+        : undefined;
+      return { season, list, failure: undefined };
+    } catch (failure) {
+      return { season, list: undefined, failure };
     }
   }, [loggedIn, seasonId]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = useFetched(fetchSeason, (r) => {
+    setInfo(r.season);
+    if (r.list) setTasks(r.list);
+    setError(r.failure === undefined ? '' : errorMessage(r.failure));
+  }, (err) => setError(errorMessage(err)));
 
   const claim = async (task: TaskView) => {
     setBusy(task.id);
@@ -156,25 +160,23 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
   const [step, setStep] = useState<ClaimStep | null>(null);
   const [details, setDetails] = useState(false);
   const [busy, setBusy] = useState(false);
-  const load = useCallback(async () => {
-    try {
-      const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId });
-      setInfo(data.aUserActInfo);
-      const saved = await apiPost<Partial<AddressForm> | null>('user/useraddress');
-      setAddress({ ...EMPTY_ADDRESS, ...(saved ?? {}) });
-    } catch {
-      setInfo(null);
-    }
-  }, [seasonId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  // the prize (jiangpin) is named by the server in the page's language
+  const lang = useAppSelector(selectLanguage);
+  const fetchRank = useCallback(async () => {
+    const data = await apiPost<{ aUserActInfo: RankInfo }>('activity/actinfo', { aid: 13, sid: seasonId, lang });
+    const saved = await apiPost<Partial<AddressForm> | null>('user/useraddress');
+    return { rank: data.aUserActInfo, saved };
+  }, [seasonId, lang]);
+  const load = useFetched(fetchRank, (r) => {
+    setInfo(r.rank);
+    setAddress({ ...EMPTY_ADDRESS, ...(r.saved ?? {}) });
+  }, () => setInfo(null));
   if (!info || info.userrank === 0) return null;
   const claim = async () => {
     setBusy(true);
     try {
       if (rankClaimSteps(info).length > 0) await apiPost('user/setuseraddress', address);
-      const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined });
+      const data = await apiPost<{ jiangpin: string }>('activity/main', { aid: 13, sid: seasonId, actRand: info.actRand, size: size || undefined, lang });
       setStep(null);
       // the envelope is in the balance now: the header shows it without waiting for its poll
       dispatch(balanceActions.refreshRequested());
@@ -292,13 +294,16 @@ export function HomeTeamPage() {
   const [chosen, setChosen] = useState<Team | null>(null);
   const [message, setMessage] = useState('');
 
-  const loadMine = useCallback(async () => setMine(await apiPost<MyTeams>('user/myteam')), []);
-  useEffect(() => {
-    void loadMine().catch((err) => setMessage(errorMessage(err)));
-  }, [loadMine]);
-  useEffect(() => {
+  const fetchMine = useCallback(() => apiPost<MyTeams>('user/myteam'), []);
+  const loadMine = useFetched(fetchMine, setMine, (err) => setMessage(errorMessage(err)));
+  // another sport: its leagues; the teams and the choice of the previous one go
+  const chooseSport = (s: 1 | 3) => {
+    if (s === sport) return;
+    setSport(s);
     setTeams([]);
     setChosen(null);
+  };
+  useEffect(() => {
     apiPost<{ list: Competition[] }>('user/getcompetitions', { sportid: sport })
       .then((d) => setLeagues(d.list))
       .catch((err) => setMessage(errorMessage(err)));
@@ -337,7 +342,7 @@ export function HomeTeamPage() {
       <h1>{t('hometeam.title')}</h1>
       <div className="hometeam__slots">
         {([1, 3] as const).map((s) => (
-          <button key={s} type="button" className={`hometeam__slot${sport === s ? ' is-active' : ''}`} onClick={() => setSport(s)}>
+          <button key={s} type="button" className={`hometeam__slot${sport === s ? ' is-active' : ''}`} onClick={() => chooseSport(s)}>
             <span>{t(s === 1 ? 'hometeam.football' : 'hometeam.basketball')}</span>
             <strong>{slot(s)?.name ?? t('hometeam.none')}</strong>
           </button>

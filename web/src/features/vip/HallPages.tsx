@@ -1,8 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { useStore } from 'react-redux';
+import { lazy, Suspense, useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
-import type { AppStore } from '../../app/store';
+import { useSaga } from '../../app/useSaga';
 import { errorText, useT } from '../i18n/useT';
 import { selectLoggedIn } from '../session/selectors';
 import { uiActions } from '../shell/uiSlice';
@@ -18,13 +17,7 @@ export type HonorSub = 'main' | 'growup' | 'mbdetails' | 'newhonor';
 
 /** /hallofhonor and its sub-pages (spec 001 section 2.1): starts the VIP saga while mounted. */
 export function HallOfHonor({ sub }: { sub: HonorSub }) {
-  const store = useStore() as AppStore;
-  const [running, setRunning] = useState(false);
-  useEffect(() => {
-    const task = store.runSaga(vipSaga);
-    setRunning(true);
-    return () => task.cancel();
-  }, [store]);
+  const running = useSaga(vipSaga);
   const loggedIn = useAppSelector(selectLoggedIn);
   const t = useT();
   const dispatch = useAppDispatch();
