@@ -122,12 +122,18 @@ async fn phase(
     pace: Option<Duration>,
 ) -> anyhow::Result<(Vec<f64>, usize)> {
     let mut tasks = Vec::new();
-    for rounds in work {
+    let clients = work.len().max(1) as u32;
+    for (client, rounds) in work.into_iter().enumerate() {
         tasks.push(tokio::spawn(async move {
             let mut conn = Conn::open(addr).await?;
             let mut latencies = Vec::new();
             let mut done = 0;
-            let mut next = Instant::now();
+            // Paced clients start at evenly spread points of their interval,
+            // so their rounds do not arrive in bursts.
+            let mut next = Instant::now()
+                + pace
+                    .map(|i| i * client as u32 / clients)
+                    .unwrap_or_default();
             for round in rounds {
                 if Instant::now() >= until {
                     break;
