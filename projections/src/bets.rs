@@ -430,13 +430,9 @@ impl Projection for BetHistoryProjection {
             wanted.sort_unstable();
             wanted.dedup();
             let mut rows = load_many(conn, &wanted).await?;
-            let mut order: Vec<&str> = Vec::new();
             for (stored, event) in &parsed {
                 let bet_id = stored.aggregate_id.as_str();
                 if let Some((member_id, record)) = placed_record(bet_id, event) {
-                    if !rows.contains_key(bet_id) {
-                        order.push(bet_id);
-                    }
                     rows.insert(
                         bet_id.to_string(),
                         Row2 {
@@ -459,9 +455,6 @@ impl Projection for BetHistoryProjection {
                 }
                 row.settled_at = fold(&mut row.record, event);
                 row.sequence = stored.sequence;
-                if !order.contains(&bet_id) {
-                    order.push(bet_id);
-                }
             }
             let mut touched: Vec<&str> = parsed
                 .iter()
