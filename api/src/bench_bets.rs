@@ -134,7 +134,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     let mut last = (0usize, 0u64);
     for _ in 0..30 {
         tokio::time::sleep(Duration::from_millis(500)).await;
-        let now = state.live.read(|c| (c.games().len(), c.events().keys().copied().max().unwrap_or(0)));
+        let now = state.live.read(|c| {
+            (
+                c.games().len(),
+                c.events().keys().copied().max().unwrap_or(0),
+            )
+        });
         if now.0 > 0 && now == last {
             break;
         }

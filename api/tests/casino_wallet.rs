@@ -680,13 +680,31 @@ async fn a_round_played_through_two_processes_is_decided_on_the_stores_round(kin
     assert_eq!(rb["balance"], start - 5 * CNY);
     // B's cached round does not know the rollback: a win on the rolled
     // back bet is refused, the win on A's bet closes the round.
-    let refused = call(&b, "transaction/win", &win(&l, &uuid("win"), &round, &b2, 9 * CNY, false)).await;
-    assert_eq!(refused["status"], "RS_ERROR_TRANSACTION_ROLLED_BACK", "{refused}");
-    let won = call(&b, "transaction/win", &win(&l, &uuid("win"), &round, &b1, 20 * CNY, true)).await;
+    let refused = call(
+        &b,
+        "transaction/win",
+        &win(&l, &uuid("win"), &round, &b2, 9 * CNY, false),
+    )
+    .await;
+    assert_eq!(
+        refused["status"], "RS_ERROR_TRANSACTION_ROLLED_BACK",
+        "{refused}"
+    );
+    let won = call(
+        &b,
+        "transaction/win",
+        &win(&l, &uuid("win"), &round, &b1, 20 * CNY, true),
+    )
+    .await;
     assert_eq!(won["status"], "RS_OK", "{won}");
     assert_eq!(won["balance"], start - 5 * CNY + 20 * CNY);
     // The round is closed for both processes.
-    let late = call(&a, "transaction/bet", &bet(&l, &uuid("bet"), &round, CNY, false)).await;
+    let late = call(
+        &a,
+        "transaction/bet",
+        &bet(&l, &uuid("bet"), &round, CNY, false),
+    )
+    .await;
     assert_ne!(late["status"], "RS_OK", "{late}");
     assert_eq!(balance(&b, &l).await, start + 15 * CNY);
     a.stop().await;

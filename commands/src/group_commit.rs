@@ -61,6 +61,8 @@ struct Inner {
     queue: Mutex<Queue>,
     stats: Stats,
     writer: Option<WriterLock>,
+    /// Groups written at once (`GROUP_COMMIT_IN_FLIGHT` overrides).
+    in_flight: usize,
 }
 
 /// SQLite has one writer at a time. Writers of this process that take
@@ -89,12 +91,21 @@ impl GroupCommit {
             StorePool::Postgres(_) => None,
             StorePool::Sqlite(_) => Some(WriterLock::default()),
         };
+        let in_flight = std::env::var("GROUP_COMMIT_IN_FLIGHT")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map(|n| n.max(1))
+            .unwrap_or(match pool {
+                StorePool::Postgres(_) => POSTGRES_IN_FLIGHT,
+                StorePool::Sqlite(_) => SQLITE_IN_FLIGHT,
+            });
         Self {
             inner: Arc::new(Inner {
                 pool,
                 queue: Mutex::new(Queue::default()),
                 stats: Stats::default(),
                 writer,
+                in_flight,
             }),
         }
     }
@@ -113,16 +124,7 @@ impl GroupCommit {
     }
 
     fn in_flight_limit(&self) -> usize {
-        if let Some(n) = std::env::var("GROUP_COMMIT_IN_FLIGHT")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-        {
-            return n.max(1);
-        }
-        match self.inner.pool {
-            StorePool::Postgres(_) => POSTGRES_IN_FLIGHT,
-            StorePool::Sqlite(_) => SQLITE_IN_FLIGHT,
-        }
+        self.inner.in_flight
     }
 
     /// Appends `rows` (and claims `claim`) with whatever else is being

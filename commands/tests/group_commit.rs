@@ -74,7 +74,11 @@ async fn concurrent_appends_commit_in_groups_and_a_conflicting_one_fails_alone(k
         }
     }
     assert_eq!(conflicts, 1);
-    assert_eq!(count(&db, "a%").await, 59 * 2, "every other append committed");
+    assert_eq!(
+        count(&db, "a%").await,
+        59 * 2,
+        "every other append committed"
+    );
     assert_eq!(count(&db, "taken").await, 1);
     let stats = group.stats();
     assert!(
@@ -128,7 +132,11 @@ async fn a_request_id_is_claimed_once_within_a_group_and_across_groups(kind: Sto
     }
     assert_eq!(r0_done, 0, "r0 was claimed before");
     assert_eq!(r1_done, 1, "r1 is claimed by exactly one append");
-    assert_eq!(count(&db, "c%").await, 1, "only the winner's rows are written");
+    assert_eq!(
+        count(&db, "c%").await,
+        1,
+        "only the winner's rows are written"
+    );
     let answer = commands::store::claimed(&db.any, "do_bet:m1", "r1")
         .await
         .unwrap();

@@ -263,7 +263,10 @@ impl Runner {
     /// SQLite: live batches take the process's writer turn (the group
     /// committer's), so commands and projections queue for the one writer
     /// in order (see `std::sync::Arc<tokio::sync::Mutex<()>>`).
-    pub fn with_writer_lock(mut self, writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>) -> Self {
+    pub fn with_writer_lock(
+        mut self,
+        writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    ) -> Self {
         self.writer = writer;
         self
     }
@@ -443,11 +446,11 @@ impl Runner {
 
     /// One live batch; returns how many events it covered.
     async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
-        let mut conn = self.pool.acquire().await?;
         let _writer = match &self.writer {
             Some(lock) => Some(lock.lock().await),
             None => None,
         };
+        let mut conn = self.pool.acquire().await?;
         self.batch(
             &mut conn,
             projection,

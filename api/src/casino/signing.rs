@@ -45,10 +45,12 @@ impl Signer256 {
 
     pub fn sign(&self, body: &[u8]) -> String {
         let mut signature = vec![0u8; self.key.public().modulus_len()];
-        match self
-            .key
-            .sign(&ring::signature::RSA_PKCS1_SHA256, &self.rng, body, &mut signature)
-        {
+        match self.key.sign(
+            &ring::signature::RSA_PKCS1_SHA256,
+            &self.rng,
+            body,
+            &mut signature,
+        ) {
             Ok(()) => base64::engine::general_purpose::STANDARD.encode(signature),
             // Only when the system's random source fails: an unsigned
             // answer is refused by the provider, which retries.

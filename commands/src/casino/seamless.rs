@@ -42,8 +42,8 @@ use crate::casino::catalogue::Catalogue;
 use crate::casino::tokens::Tokens;
 use crate::clock::SharedClock;
 use crate::db::Db;
-use crate::group_commit::GroupCommit;
 use crate::framework::{Framework, RetryPolicy};
+use crate::group_commit::GroupCommit;
 use crate::metrics::CommandMetrics;
 use crate::store::{is_retryable, Appended, Claim, Decided, StoreOptions};
 use crate::wallet::WalletService;
@@ -546,7 +546,15 @@ impl Seamless {
                 && call.kind == TxKind::Bet
                 && !self.rounds.store().is_cached(&round_id);
             match self
-                .try_once(call, wallet, &wallet_key, &round_id, &command, current, fresh)
+                .try_once(
+                    call,
+                    wallet,
+                    &wallet_key,
+                    &round_id,
+                    &command,
+                    current,
+                    fresh,
+                )
                 .await?
             {
                 Attempt::Done(answer) => {
@@ -571,6 +579,7 @@ impl Seamless {
         Err(Failure::Contended)
     }
 
+    #[allow(clippy::too_many_arguments)]
     async fn try_once(
         &self,
         call: &TxCall,
@@ -592,7 +601,9 @@ impl Seamless {
                 .decide_fresh(round_id, command.clone(), &(), &metadata)
                 .await
         } else {
-            rounds.decide(round_id, command.clone(), &(), &metadata).await
+            rounds
+                .decide(round_id, command.clone(), &(), &metadata)
+                .await
         };
         let decided_round = match decided_round {
             Ok(d) => d,
@@ -676,8 +687,16 @@ impl Seamless {
         let answer = call.answer(Status::Ok, balance);
         let claim = self.claim(call, &answer);
         let appended = match &decided_wallet {
-            Some(w) => self.group.append_parts(&[&decided_round, w], Some(&claim)).await,
-            None => self.group.append_parts(&[&decided_round], Some(&claim)).await,
+            Some(w) => {
+                self.group
+                    .append_parts(&[&decided_round, w], Some(&claim))
+                    .await
+            }
+            None => {
+                self.group
+                    .append_parts(&[&decided_round], Some(&claim))
+                    .await
+            }
         };
         match appended {
             Ok(Appended::Done) => {
