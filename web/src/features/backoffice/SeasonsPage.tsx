@@ -8,6 +8,7 @@
  * finance desk).
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { apiPost } from '../../api';
 import { useAppSelector } from '../../app/hooks';
 import { useT } from '../i18n/useT';
 import { selectLanguage } from '../i18n/selectors';
@@ -235,8 +236,8 @@ function TaskDefs() {
   const [done, setDone] = useState('');
   useEffect(() => {
     // the running season, else the next one
-    void fetch('/api/vipsystem/seasoninfo').then((r) => r.json()).then((a: { data?: { seasonid?: number; next?: { seasonid?: number } } }) => {
-      const id = a.data?.seasonid || a.data?.next?.seasonid;
+    void apiPost<{ seasonid?: number; next?: { seasonid?: number } | null }>('vipsystem/seasoninfo').then((a) => {
+      const id = a.seasonid || a.next?.seasonid;
       if (id) setSeason(String(id));
     }).catch(() => undefined);
   }, []);
