@@ -892,7 +892,7 @@ impl Seasons {
             let mut tx = self.pool.begin().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Claim {
-                task: task.clone(),
+                task: Box::new(task.clone()),
                 tasks: tasks.clone(),
                 rule: self.settings.rule.clone(),
                 reference: reference.clone(),

@@ -467,7 +467,8 @@ pub enum SeasonTaskCommand {
         fact: Fact,
     },
     Claim {
-        task: TaskDef,
+        /// Boxed: a definition carries its texts in three languages.
+        task: Box<TaskDef>,
         tasks: Vec<TaskDef>,
         rule: ActivityRule,
         reference: String,
@@ -1149,7 +1150,7 @@ mod tests {
             },
         });
         let claim = SeasonTaskCommand::Claim {
-            task: t.clone(),
+            task: Box::new(t.clone()),
             tasks: tasks.clone(),
             rule: rule.clone(),
             reference: "r".into(),
@@ -1192,7 +1193,7 @@ mod tests {
         });
         assert_eq!(agg.status(&t, &tasks, &rule), status::CLAIMABLE);
         let claim = SeasonTaskCommand::Claim {
-            task: t.clone(),
+            task: Box::new(t.clone()),
             tasks: tasks.clone(),
             rule: rule.clone(),
             reference: "r".into(),
