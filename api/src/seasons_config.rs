@@ -2,7 +2,7 @@
 //! season task definitions seeded into a season (docs/seasons.md).
 
 use commands::seasons::SeasonSettings;
-use domain::season::{parse_time, ActivityRule, Calendar, SeasonDef, TaskDef};
+use domain::season::{parse_time, ActivityRule, Calendar, LangText, SeasonDef, TaskDef};
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
@@ -45,13 +45,18 @@ fn entry(id: u32, name: &str, start: &str, end: &str) -> SeasonEntry {
     }
 }
 
-fn task(id: u32, tasktype: u8, value: i64, cash: i64, needcheck: bool, desc: &str) -> TaskDef {
+/// A default task; `desc` is `[zhh, eng, tha]`.
+fn task(id: u32, tasktype: u8, value: i64, cash: i64, needcheck: bool, desc: [&str; 3]) -> TaskDef {
     TaskDef {
         id,
         tasktype,
         taskvalue: Decimal::from(value),
-        taskdesc: desc.into(),
-        bonusname: format!("{cash} cash"),
+        taskdesc: LangText::new(desc[0], desc[1], desc[2]),
+        bonusname: LangText::new(
+            &format!("{cash} 现金红包"),
+            &format!("{cash} cash"),
+            &format!("{cash} เงินสด"),
+        ),
         cash: Decimal::from(cash),
         score: 0,
         bonuscnt: 1,
@@ -77,14 +82,14 @@ impl Default for SeasonsConfig {
                 entry(6, "Season 6", "2027-09-01", "2027-12-10"),
             ],
             tasks: vec![
-                task(1, 1, 5, 18, false, "Bet on 5 different days"),
-                task(2, 2, 10, 28, false, "Win 10 bets"),
-                task(3, 3, 1000, 58, false, "Make a profit of 1000"),
-                task(4, 4, 20, 18, false, "Settle 20 bets"),
-                task(5, 5, 3, 18, false, "Make 3 deposits"),
-                task(6, 6, 500, 28, false, "Spend 500 M currency"),
-                task(7, 8, 11, 38, false, "Be active on more than 10 days"),
-                task(8, 7, 0, 188, true, "Complete every season task"),
+                task(1, 1, 5, 18, false, ["在5个不同的日子投注", "Bet on 5 different days", "เดิมพันใน 5 วันที่ต่างกัน"]),
+                task(2, 2, 10, 28, false, ["赢得10次投注", "Win 10 bets", "ชนะเดิมพัน 10 ครั้ง"]),
+                task(3, 3, 1000, 58, false, ["盈利达到1000", "Make a profit of 1000", "ทำกำไรให้ได้ 1000"]),
+                task(4, 4, 20, 18, false, ["结算20笔投注", "Settle 20 bets", "มีเดิมพันที่ได้ผลแล้ว 20 รายการ"]),
+                task(5, 5, 3, 18, false, ["存款3次", "Make 3 deposits", "ฝากเงิน 3 ครั้ง"]),
+                task(6, 6, 500, 28, false, ["消费500 M币", "Spend 500 M currency", "ใช้เหรียญ M 500"]),
+                task(7, 8, 11, 38, false, ["活跃超过10天", "Be active on more than 10 days", "เข้าร่วมกิจกรรมมากกว่า 10 วัน"]),
+                task(8, 7, 0, 188, true, ["完成所有赛季任务", "Complete every season task", "ทำภารกิจประจำฤดูกาลให้ครบทุกภารกิจ"]),
             ],
             envelopes: [Decimal::from(88), Decimal::from(388), Decimal::from(888)],
             small_envelopes: [Decimal::from(8), Decimal::from(18), Decimal::from(38)],
@@ -126,5 +131,45 @@ impl SeasonsConfig {
             envelopes: self.envelopes,
             small_envelopes: self.small_envelopes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_configured_task_text_is_one_string_or_three_languages() {
+        let config: SeasonsConfig = toml::from_str(
+            r#"
+[[tasks]]
+id = 1
+tasktype = 1
+taskvalue = "5"
+taskdesc = "Bet on 5 days"
+bonusname = "18 cash"
+
+[[tasks]]
+id = 2
+tasktype = 2
+taskvalue = "10"
+taskdesc = { zhh = "赢得10次投注", eng = "Win 10 bets", tha = "ชนะเดิมพัน 10 ครั้ง" }
+"#,
+        )
+        .unwrap();
+        assert_eq!(config.tasks[0].taskdesc, LangText::same("Bet on 5 days"));
+        assert_eq!(config.tasks[0].bonusname.pick("zhh"), "18 cash");
+        assert_eq!(config.tasks[1].taskdesc.pick("tha"), "ชนะเดิมพัน 10 ครั้ง");
+        assert!(config.settings().is_ok());
+    }
+
+    #[test]
+    fn the_default_tasks_have_every_language() {
+        for t in SeasonsConfig::default().tasks {
+            assert!(t.taskdesc.check_required(200), "{t:?}");
+            assert!(t.bonusname.check_required(100), "{t:?}");
+            assert_ne!(t.taskdesc.zhh, t.taskdesc.eng);
+            assert_ne!(t.taskdesc.tha, t.taskdesc.eng);
+        }
     }
 }

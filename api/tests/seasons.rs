@@ -33,6 +33,7 @@ commands::on_both_stores!(
     real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewards,
     demo_season_end_freezes_the_ranking_and_opens_the_rank_reward_claim,
     the_rank_prize_is_named_in_the_pages_language,
+    season_task_texts_are_given_in_the_pages_language_and_old_single_strings_still_load,
 );
 
 const SETTLE: std::time::Duration = std::time::Duration::from_secs(10);
@@ -49,8 +50,8 @@ fn def(id: u32, tasktype: u8, value: Decimal, cash: Decimal, needcheck: bool) ->
         id,
         tasktype,
         taskvalue: value,
-        taskdesc: format!("task {id}"),
-        bonusname: String::new(),
+        taskdesc: format!("task {id}").as_str().into(),
+        bonusname: Default::default(),
         cash,
         score: 0,
         bonuscnt: 1,
@@ -948,6 +949,150 @@ async fn the_rank_prize_is_named_in_the_pages_language(kind: StoreKind) {
         .cloned()
         .expect("in the fulfilment queue");
     assert_eq!(row["prize"], names[1].1, "staff read the English name");
+    server.stop().await;
+}
+
+/// Task texts are per language: `seasontaskbonusinfo` answers the
+/// page's `lang` (zhh, eng, tha; else the member's market language); a
+/// definition stored or sent with one string (before texts were per
+/// language) still loads, as the same text in every language; staff give
+/// all three languages or none.
+async fn season_task_texts_are_given_in_the_pages_language_and_old_single_strings_still_load(
+    kind: StoreKind,
+) {
+    let now = now_ms();
+    let mut config = common::config(true);
+    // The default definitions (with their zhh and tha texts).
+    config.seasons = seasons_config(now, 3, 60, SeasonsConfig::default().tasks);
+    let server = start_with(kind, config).await;
+    let mut client = Client::new(&server).await;
+    let login = client.login(&server, "demo", "demo1234").await;
+    let member = login["data"]["user_id"].as_str().unwrap().to_string();
+    let admin = staff_token(&server, "admin", "admin1234").await;
+    let task1 = |info: &Value| {
+        info["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == 1)
+            .cloned()
+            .unwrap()
+    };
+    let texts = [
+        ("zhh", "在5个不同的日子投注", "18 现金红包"),
+        ("eng", "Bet on 5 different days", "18 cash"),
+        ("tha", "เดิมพันใน 5 วันที่ต่างกัน", "18 เงินสด"),
+    ];
+    for (lang, desc, bonus) in texts {
+        let info = client
+            .post("/api/vipsystem/seasontaskbonusinfo", json!({"lang": lang}))
+            .await;
+        assert_eq!(info["status"], 0, "{info}");
+        assert_eq!(task1(&info)["taskdesc"], desc, "{lang}: {info}");
+        assert_eq!(task1(&info)["bonusname"], bonus, "{lang}: {info}");
+    }
+    // Without `lang`, or with one the site does not have: the market's.
+    let market = server
+        .running
+        .state
+        .accounts
+        .load(&member)
+        .await
+        .unwrap()
+        .profile
+        .unwrap()
+        .market
+        .code();
+    let expected = texts.iter().find(|(l, _, _)| *l == market).unwrap();
+    for body in [json!({}), json!({"lang": "fra"})] {
+        let info = client.post("/api/vipsystem/seasontaskbonusinfo", body).await;
+        assert_eq!(task1(&info)["taskdesc"], expected.1, "{info}");
+    }
+
+    // A definition stored before texts were per language: one string.
+    let old = json!({"id": 9, "tasktype": 4, "taskvalue": "2", "taskdesc": "Settle 2 bets", "bonusname": "5 cash", "cash": "5"});
+    sqlx::query(
+        "INSERT INTO season_task_defs (season_id, task_id, def, updated_by) VALUES ($1, $2, $3, $4)",
+    )
+    .bind(7_i64)
+    .bind(9_i64)
+    .bind(old.to_string())
+    .bind("old")
+    .execute(&db_pool(&server.running.state))
+    .await
+    .unwrap();
+    for lang in ["zhh", "eng", "tha"] {
+        let info = client
+            .post("/api/vipsystem/seasontaskbonusinfo", json!({"lang": lang}))
+            .await;
+        let task9 = info["data"]["list"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == 9)
+            .cloned()
+            .unwrap_or_else(|| panic!("old definition listed: {info}"));
+        assert_eq!(task9["taskdesc"], "Settle 2 bets", "{lang}");
+        assert_eq!(task9["bonusname"], "5 cash", "{lang}");
+    }
+    let (status, defs) = backoffice(
+        &server,
+        "GET",
+        "/api/backoffice/season/tasks?seasonid=7",
+        Some(&admin),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{defs}");
+    let def9 = defs["data"].as_array().unwrap().iter().find(|d| d["id"] == 9).cloned().unwrap();
+    assert_eq!(
+        def9["taskdesc"],
+        json!({"zhh": "Settle 2 bets", "eng": "Settle 2 bets", "tha": "Settle 2 bets"}),
+        "staff read the old text as three languages"
+    );
+
+    // Staff save per language; a single string (an older desk) still
+    // loads; a text missing a language is refused.
+    let save = |task: Value| {
+        let admin = admin.clone();
+        let server = &server;
+        async move {
+            backoffice(
+                server,
+                "POST",
+                "/api/backoffice/season/tasks",
+                Some(&admin),
+                Some(json!({"seasonid": 7, "task": task})),
+            )
+            .await
+        }
+    };
+    let (status, answer) = save(json!({"id": 9, "tasktype": 4, "taskvalue": "2", "cash": "5",
+        "taskdesc": {"zhh": "结算2笔投注", "eng": "Settle 2 bets", "tha": "มีเดิมพันที่ได้ผลแล้ว 2 รายการ"},
+        "bonusname": {"zhh": "5 现金红包", "eng": "5 cash", "tha": "5 เงินสด"}}))
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = save(json!({"id": 10, "tasktype": 5, "taskvalue": "1", "cash": "3",
+        "taskdesc": "Deposit once", "bonusname": "3 cash"}))
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = save(json!({"id": 11, "tasktype": 5, "taskvalue": "1", "cash": "3",
+        "taskdesc": {"zhh": "", "eng": "Deposit once", "tha": ""}}))
+    .await;
+    assert_eq!(
+        (status, answer["status"].as_i64()),
+        (400, Some(-64012)),
+        "{answer}"
+    );
+    let info = client
+        .post("/api/vipsystem/seasontaskbonusinfo", json!({"lang": "tha"}))
+        .await;
+    let list = info["data"]["list"].as_array().unwrap();
+    let by_id = |id: u32| list.iter().find(|t| t["id"] == id).cloned().unwrap();
+    assert_eq!(by_id(9)["taskdesc"], "มีเดิมพันที่ได้ผลแล้ว 2 รายการ");
+    assert_eq!(by_id(9)["bonusname"], "5 เงินสด");
+    assert_eq!(by_id(10)["taskdesc"], "Deposit once");
+    assert!(list.iter().all(|t| t["id"] != 11), "{info}");
     server.stop().await;
 }
 

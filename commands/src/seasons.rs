@@ -812,10 +812,13 @@ impl Seasons {
 
     /// `seasontaskbonusinfo`: the task list with progress; `season_id`
     /// picks a started season (the report pages), none the task season.
+    /// Task texts (`taskdesc`, `bonusname`) are given in `lang` (zhh, eng,
+    /// tha; else eng).
     pub async fn task_list(
         &self,
         member_id: &str,
         season_id: Option<u32>,
+        lang: &str,
     ) -> Result<(SeasonDef, Vec<TaskView>, u32), SeasonFailure> {
         let def = match season_id {
             Some(id) => self
@@ -846,8 +849,8 @@ impl Seasons {
                     tasktype: t.tasktype,
                     taskvalue: target.normalize().to_string(),
                     nowvalue: now.normalize().to_string(),
-                    taskdesc: t.taskdesc.clone(),
-                    bonusname: t.bonusname.clone(),
+                    taskdesc: t.taskdesc.pick(lang).to_string(),
+                    bonusname: t.bonusname.pick(lang).to_string(),
                     cash: t.cash.normalize().to_string(),
                     score: t.score,
                     bonuscnt: t.bonuscnt,
@@ -889,7 +892,7 @@ impl Seasons {
             let mut tx = self.pool.begin().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Claim {
-                task: task.clone(),
+                task: Box::new(task.clone()),
                 tasks: tasks.clone(),
                 rule: self.settings.rule.clone(),
                 reference: reference.clone(),

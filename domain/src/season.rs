@@ -12,6 +12,8 @@ use cqrs_es::{Aggregate, DomainEvent};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+pub use crate::promo::text::LangText;
+
 pub const DAY_MS: i64 = 86_400_000;
 
 // ---------------------------------------------------------------- dates
@@ -311,10 +313,12 @@ pub struct TaskDef {
     pub id: u32,
     pub tasktype: u8,
     pub taskvalue: Decimal,
+    /// What the member reads, per language (`{zhh, eng, tha}`); an older
+    /// definition's single string loads as the same text in all three.
     #[serde(default)]
-    pub taskdesc: String,
+    pub taskdesc: LangText,
     #[serde(default)]
-    pub bonusname: String,
+    pub bonusname: LangText,
     /// Cash paid on claim (member's currency).
     #[serde(default)]
     pub cash: Decimal,
@@ -345,8 +349,18 @@ impl TaskDef {
         if self.cash < Decimal::ZERO || self.cash > Decimal::from(1_000_000) {
             return Err(format!("task {}: cash out of range", self.id));
         }
-        if self.taskdesc.chars().count() > 200 || self.bonusname.chars().count() > 100 {
+        if !self.taskdesc.check_optional(200) || !self.bonusname.check_optional(100) {
             return Err(format!("task {}: text too long", self.id));
+        }
+        // A text is given in every language or in none (none: the page
+        // names the task by its type).
+        for (field, text) in [("taskdesc", &self.taskdesc), ("bonusname", &self.bonusname)] {
+            if !text.is_empty() && !text.check_required(200) {
+                return Err(format!(
+                    "task {}: {field} needs zhh, eng and tha",
+                    self.id
+                ));
+            }
         }
         Ok(())
     }
@@ -453,7 +467,8 @@ pub enum SeasonTaskCommand {
         fact: Fact,
     },
     Claim {
-        task: TaskDef,
+        /// Boxed: a definition carries its texts in three languages.
+        task: Box<TaskDef>,
         tasks: Vec<TaskDef>,
         rule: ActivityRule,
         reference: String,
@@ -1096,8 +1111,8 @@ mod tests {
             id,
             tasktype,
             taskvalue: value,
-            taskdesc: String::new(),
-            bonusname: String::new(),
+            taskdesc: LangText::default(),
+            bonusname: LangText::default(),
             cash: dec!(10),
             score: 0,
             bonuscnt: 1,
@@ -1135,7 +1150,7 @@ mod tests {
             },
         });
         let claim = SeasonTaskCommand::Claim {
-            task: t.clone(),
+            task: Box::new(t.clone()),
             tasks: tasks.clone(),
             rule: rule.clone(),
             reference: "r".into(),
@@ -1178,7 +1193,7 @@ mod tests {
         });
         assert_eq!(agg.status(&t, &tasks, &rule), status::CLAIMABLE);
         let claim = SeasonTaskCommand::Claim {
-            task: t.clone(),
+            task: Box::new(t.clone()),
             tasks: tasks.clone(),
             rule: rule.clone(),
             reference: "r".into(),
@@ -1294,6 +1309,22 @@ mod tests {
         assert_eq!(rank_reward(3, &env, &small), RankReward::Cash(dec!(18)));
         assert_eq!(rank_reward(1, &env, &small), RankReward::None);
         assert_eq!(rank_reward(8, &env, &small), RankReward::ContactSupport);
+    }
+
+    #[test]
+    fn an_old_single_string_task_definition_loads_in_every_language() {
+        let def: TaskDef = serde_json::from_str(
+            r#"{"id": 1, "tasktype": 1, "taskvalue": "5", "taskdesc": "Bet on 5 days", "bonusname": "18 cash"}"#,
+        )
+        .unwrap();
+        assert_eq!(def.taskdesc, LangText::same("Bet on 5 days"));
+        assert_eq!(def.bonusname.pick("tha"), "18 cash");
+        assert!(def.check().is_ok());
+        let partial = TaskDef {
+            taskdesc: LangText::new("", "Bet", ""),
+            ..def
+        };
+        assert!(partial.check().unwrap_err().contains("taskdesc needs zhh, eng and tha"));
     }
 
     #[test]

@@ -85,7 +85,13 @@ struct RankBody {
 /// The language the prize is named in: the page's `lang` when it is one of
 /// zhh, eng, tha, else the member's market language (`market` of `account`).
 fn prize_lang(body: &RankBody, account: &domain::account::Account) -> &'static str {
-    match body.lang.as_deref().map(str::trim) {
+    member_lang(body.lang.as_deref(), account)
+}
+
+/// The language a member reads: `lang` when it is one of zhh, eng, tha,
+/// else the member's market language, else eng.
+fn member_lang(lang: Option<&str>, account: &domain::account::Account) -> &'static str {
+    match lang.map(str::trim) {
         Some("zhh") => "zhh",
         Some("eng") => "eng",
         Some("tha") => "tha",
@@ -270,6 +276,11 @@ async fn season_info(State(state): State<AppState>) -> Answer {
 struct TaskInfoBody {
     #[serde(default)]
     seasonid: Option<Value>,
+    /// The page's language (zhh, eng, tha): task texts (`taskdesc`,
+    /// `bonusname`) are given in it; otherwise in the member's market
+    /// language.
+    #[serde(default)]
+    lang: Option<String>,
 }
 
 #[utoipa::path(post, path = "/api/vipsystem/seasontaskbonusinfo", operation_id = "seasons_task_info", tag = crate::openapi::MEMBER, request_body = TaskInfoBody, responses(crate::openapi::MemberAnswers))]
@@ -282,7 +293,12 @@ async fn task_info(
         None | Some(Value::Null) => None,
         Some(v) => Some(number(v).ok_or_else(|| bad_params("seasonid"))?),
     };
-    let (season, list, active) = state.seasons.task_list(&member.user_id, season).await?;
+    let account = state.accounts.load(&member.user_id).await?;
+    let lang = member_lang(body.lang.as_deref(), &account);
+    let (season, list, active) = state
+        .seasons
+        .task_list(&member.user_id, season, lang)
+        .await?;
     Ok(ok(json!({
         "season": season_json(season.id, &season.name, season.start_ms, season.end_ms),
         "list": list,
@@ -1001,7 +1017,7 @@ async fn dev_activity(State(state): State<AppState>, Json(body): Json<DevActivit
         .map_err(|e| ApiError::Internal(e.to_string()))?;
     let (_, list, active) = state
         .seasons
-        .task_list(&user_id, Some(season.id))
+        .task_list(&user_id, Some(season.id), "eng")
         .await
         .map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(ok(

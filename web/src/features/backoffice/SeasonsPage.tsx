@@ -2,15 +2,23 @@
  * The seasons desk (role support or admin; docs/seasons.md): needcheck task-reward
  * claims waiting for review (approve pays once, reject needs a reason) with the member's
  * season task history beside the chosen claim, and the physical-prize fulfilment queue
- * (to ship, shipped: prize, shirt size, delivery address). Plain calls to
- * /api/backoffice/season (like the finance desk).
+ * (to ship, shipped: prize, shirt size, delivery address), and a season's task
+ * definitions (admin edits them; taskdesc and bonusname in zhh, eng and tha, checked by
+ * ./seasonsDesk.ts before they are sent). Plain calls to /api/backoffice/season (like the
+ * finance desk).
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { apiPost } from '../../api';
 import { useAppSelector } from '../../app/hooks';
 import { useT } from '../i18n/useT';
+import { selectLanguage } from '../i18n/selectors';
 import { boFetch, toBoError, type BoError } from './api';
 import { selectBackoffice } from './backofficeSlice';
 import { ErrorBox, Panel, Time, money } from './parts';
+import { LANGS, hasErrors, type Errors, type Msg, type Texts } from './promoDesk';
+import {
+  SEASON_TASK_TYPES, seasonTaskBody, seasonTaskForm, validateSeasonTask, type SeasonTaskDef, type SeasonTaskForm,
+} from './seasonsDesk';
 
 export interface SeasonClaim {
   reference: string; season_id: number; member_id: string; task_id: number; cash: string; currency: string;
@@ -22,7 +30,7 @@ export interface Prize {
   season_id: number; member_id: string; rank: number; prize: string; cash: string; currency: string; size: string;
   address: string; state: string; created_ms: number; shipped_ms: number; shipped_by: string;
 }
-type Tab = 'pending' | 'decided' | 'to_ship' | 'shipped';
+type Tab = 'pending' | 'decided' | 'to_ship' | 'shipped' | 'tasks';
 
 /** One line of a SeasonTask event for the history column. */
 export function historyLine(entry: HistoryEntry): string {
@@ -64,6 +72,7 @@ export function SeasonsPage() {
   const [error, setError] = useState<BoError | null>(null);
   const [done, setDone] = useState('');
   const load = useCallback(async () => {
+    if (tab === 'tasks') return;
     try {
       if (tab === 'pending' || tab === 'decided') {
         const rows = await bo<SeasonClaim[]>('GET', `/season/claims?state=${tab === 'pending' ? 'pending' : 'all'}`);
@@ -109,7 +118,7 @@ export function SeasonsPage() {
       setError(toBoError(e));
     }
   };
-  const tabs: Tab[] = ['pending', 'decided', 'to_ship', 'shipped'];
+  const tabs: Tab[] = ['pending', 'decided', 'to_ship', 'shipped', 'tasks'];
   return (
     <Panel title={t('bo.nav.seasons')} testId="bo-seasons"
       actions={
@@ -182,6 +191,144 @@ export function SeasonsPage() {
           </tbody>
         </table>
       )}
+      {tab === 'tasks' && <TaskDefs />}
     </Panel>
+  );
+}
+
+function FieldError({ msg }: { msg?: Msg }) {
+  const t = useT();
+  return msg ? <em className="bo-field__error" data-testid="bo-season-field-error">{t(msg.key, ...(msg.args ?? []))}</em> : null;
+}
+
+/** A text per language: three inputs labelled zhh / eng / tha. */
+function TextsInput({ label, value, onChange, errors, field, testId }: {
+  label: string; value: Texts; onChange: (v: Texts) => void; errors: Errors; field: string; testId: string;
+}) {
+  return (
+    <fieldset className="bo-seasons__texts" data-testid={testId}>
+      <legend>{label}</legend>
+      {LANGS.map((l) => (
+        <label key={l} className="bo-field">
+          <span>{l}</span>
+          <input value={value[l]} data-testid={`${testId}-${l}`} onChange={(e) => onChange({ ...value, [l]: e.target.value })} />
+          <FieldError msg={errors[`${field}.${l}`]} />
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+const textOf = (v: Texts | string, lang: string) =>
+  typeof v === 'string' ? v : (v[lang as keyof Texts] || v.eng || v.zhh || v.tha || '');
+
+/** A season's task definitions: the list, and the form (admin saves; support reads). */
+function TaskDefs() {
+  const t = useT();
+  const bo = useBo();
+  const lang = useAppSelector(selectLanguage) ?? 'eng';
+  const [season, setSeason] = useState('1');
+  const [defs, setDefs] = useState<SeasonTaskDef[]>([]);
+  const [form, setForm] = useState<SeasonTaskForm | null>(null);
+  const [isNew, setIsNew] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [error, setError] = useState<BoError | null>(null);
+  const [done, setDone] = useState('');
+  useEffect(() => {
+    // the running season, else the next one
+    void apiPost<{ seasonid?: number; next?: { seasonid?: number } | null }>('vipsystem/seasoninfo').then((a) => {
+      const id = a.seasonid || a.next?.seasonid;
+      if (id) setSeason(String(id));
+    }).catch(() => undefined);
+  }, []);
+  const load = useCallback(async () => {
+    if (!/^\d+$/.test(season)) return;
+    try {
+      setDefs(await bo<SeasonTaskDef[]>('GET', `/season/tasks?seasonid=${season}`));
+      setError(null);
+    } catch (e) {
+      setError(toBoError(e));
+    }
+  }, [bo, season]);
+  useEffect(() => void load(), [load]);
+  const edit = (def: SeasonTaskDef | null) => {
+    setForm(seasonTaskForm(def, defs));
+    setIsNew(def === null);
+    setErrors({});
+    setDone('');
+  };
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!form) return;
+    const found = validateSeasonTask(form, defs, isNew);
+    setErrors(found);
+    if (hasErrors(found)) return;
+    try {
+      setDefs(await bo<SeasonTaskDef[]>('POST', '/season/tasks', { seasonid: Number(season), task: seasonTaskBody(form) }));
+      setDone(t('bo.seasons.task_saved', form.id));
+      setForm(null);
+      setError(null);
+    } catch (err) {
+      setError(toBoError(err));
+    }
+  };
+  const set = (patch: Partial<SeasonTaskForm>) => setForm((f) => (f ? { ...f, ...patch } : f));
+  return (
+    <div data-testid="bo-season-tasks">
+      <ErrorBox error={error} />
+      {done && <p className="bo-alert bo-alert--ok" role="status" data-testid="bo-season-task-saved">{done}</p>}
+      <div className="bo-seasons__actions">
+        <label className="bo-field"><span>{t('bo.seasons.season')}</span>
+          <input value={season} inputMode="numeric" data-testid="bo-season-task-season" onChange={(e) => { setSeason(e.target.value.trim()); setForm(null); }} />
+        </label>
+        <button type="button" className="bo-btn" data-testid="bo-season-task-new" onClick={() => edit(null)}>{t('bo.seasons.new_task')}</button>
+      </div>
+      <table className="bo-table" data-testid="bo-season-task-defs">
+        <thead>
+          <tr><th>{t('bo.seasons.task')}</th><th>{t('bo.seasons.task_type')}</th><th>{t('bo.seasons.task_value')}</th><th>{t('bo.seasons.task_desc')}</th><th>{t('bo.seasons.bonus_name')}</th><th>{t('bo.seasons.cash')}</th><th /></tr>
+        </thead>
+        <tbody>
+          {defs.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
+          {defs.map((d) => (
+            <tr key={d.id} data-testid="bo-season-task-def" data-task={d.id}>
+              <td>{d.id}</td><td>{t(`season.type_${d.tasktype}`)}</td><td>{d.taskvalue}</td><td>{textOf(d.taskdesc, lang)}</td><td>{textOf(d.bonusname, lang)}</td>
+              <td>{money(d.cash)}{d.needcheck ? ` · ${t('bo.seasons.needcheck')}` : ''}</td>
+              <td><button type="button" className="bo-chip" data-testid="bo-season-task-edit" onClick={() => edit(d)}>{t('bo.seasons.edit')}</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {form && (
+        <form className="bo-seasons__taskform" data-testid="bo-season-task-form" onSubmit={(e) => void save(e)} noValidate>
+          <label className="bo-field"><span>{t('bo.seasons.task')}</span>
+            <input value={form.id} disabled={!isNew} data-testid="bo-season-task-id" onChange={(e) => set({ id: e.target.value })} />
+            <FieldError msg={errors.id} />
+          </label>
+          <label className="bo-field"><span>{t('bo.seasons.task_type')}</span>
+            <select value={form.tasktype} data-testid="bo-season-task-type" onChange={(e) => set({ tasktype: e.target.value })}>
+              {SEASON_TASK_TYPES.map((x) => <option key={x} value={x}>{t(`season.type_${x}`)}</option>)}
+            </select>
+            <FieldError msg={errors.tasktype} />
+          </label>
+          <label className="bo-field"><span>{t('bo.seasons.task_value')}</span>
+            <input value={form.taskvalue} inputMode="decimal" data-testid="bo-season-task-value" onChange={(e) => set({ taskvalue: e.target.value })} />
+            <FieldError msg={errors.taskvalue} />
+          </label>
+          <label className="bo-field"><span>{t('bo.seasons.cash')}</span>
+            <input value={form.cash} inputMode="decimal" data-testid="bo-season-task-cash" onChange={(e) => set({ cash: e.target.value })} />
+            <FieldError msg={errors.cash} />
+          </label>
+          <label className="bo-field"><span>{t('bo.seasons.needcheck')}</span>
+            <input type="checkbox" checked={form.needcheck} data-testid="bo-season-task-needcheck" onChange={(e) => set({ needcheck: e.target.checked })} />
+          </label>
+          <TextsInput label={t('bo.seasons.task_desc')} value={form.taskdesc} onChange={(v) => set({ taskdesc: v })} errors={errors} field="taskdesc" testId="bo-season-task-desc" />
+          <TextsInput label={t('bo.seasons.bonus_name')} value={form.bonusname} onChange={(v) => set({ bonusname: v })} errors={errors} field="bonusname" testId="bo-season-task-bonus" />
+          <div className="bo-seasons__actions">
+            <button type="submit" className="bo-btn bo-btn--primary" data-testid="bo-season-task-save">{t('bo.seasons.save')}</button>
+            <button type="button" className="bo-btn" onClick={() => setForm(null)}>{t('bo.seasons.cancel')}</button>
+          </div>
+        </form>
+      )}
+    </div>
   );
 }

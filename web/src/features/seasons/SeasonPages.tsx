@@ -42,19 +42,21 @@ export function SeasonPage({ path }: { path: string }) {
   const [error, setError] = useState('');
   const [popup, setPopup] = useState<{ title: string; text: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  // task texts (taskdesc, bonusname) are given by the server in the page's language
+  const lang = useAppSelector(selectLanguage);
 
   // the season, then the member's tasks; a failure of the second still shows the first
   const fetchSeason = useCallback(async () => {
     const season = await apiPost<SeasonInfo>('vipsystem/seasoninfo');
     try {
       const list = loggedIn
-        ? await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId } : {})
+        ? await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId, lang } : { lang })
         : undefined;
       return { season, list, failure: undefined };
     } catch (failure) {
       return { season, list: undefined, failure };
     }
-  }, [loggedIn, seasonId]);
+  }, [loggedIn, seasonId, lang]);
   const load = useFetched(fetchSeason, (r) => {
     setInfo(r.season);
     if (r.list) setTasks(r.list);
