@@ -395,6 +395,21 @@ impl Seasons {
         }
     }
 
+    /// A transaction that reads before it writes. On SQLite it takes the
+    /// database's write lock with its first statement (an UPDATE that
+    /// matches nothing), so it waits for another writer in the busy handler
+    /// instead of failing with SQLITE_BUSY when it upgrades from reading to
+    /// writing while another connection writes.
+    async fn begin_write(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        if matches!(self.backend, Backend::Sqlite) {
+            sqlx::query("UPDATE season_rankings SET state = state WHERE 0 = 1")
+                .execute(&mut *tx)
+                .await?;
+        }
+        Ok(tx)
+    }
+
     /// One pass of the boundary job: every season whose start or end has
     /// come gets its SeasonStarted / SeasonEnded once (the Season aggregate
     /// refuses nothing and decides nothing twice). Returns events written.
@@ -406,7 +421,7 @@ impl Seasons {
                 continue;
             }
             for attempt in 0..5 {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.begin_write().await?;
                 let id = def.id.to_string();
                 let (aggregate, last) = Self::load_in::<Season>(&mut tx, &id).await?;
                 let events = aggregate.decide(&SeasonCommand::Boundary {
@@ -889,7 +904,7 @@ impl Seasons {
         let mut attempt = 0;
         let outcome = loop {
             attempt += 1;
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.begin_write().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Claim {
                 task: Box::new(task.clone()),
@@ -1033,7 +1048,7 @@ impl Seasons {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut tx = self.pool.begin().await?;
+            let mut tx = self.begin_write().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Review {
                 task_id,
