@@ -1005,7 +1005,9 @@ async fn season_task_texts_are_given_in_the_pages_language_and_old_single_string
         .code();
     let expected = texts.iter().find(|(l, _, _)| *l == market).unwrap();
     for body in [json!({}), json!({"lang": "fra"})] {
-        let info = client.post("/api/vipsystem/seasontaskbonusinfo", body).await;
+        let info = client
+            .post("/api/vipsystem/seasontaskbonusinfo", body)
+            .await;
         assert_eq!(task1(&info)["taskdesc"], expected.1, "{info}");
     }
 
@@ -1044,7 +1046,13 @@ async fn season_task_texts_are_given_in_the_pages_language_and_old_single_string
     )
     .await;
     assert_eq!(status, 200, "{defs}");
-    let def9 = defs["data"].as_array().unwrap().iter().find(|d| d["id"] == 9).cloned().unwrap();
+    let def9 = defs["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["id"] == 9)
+        .cloned()
+        .unwrap();
     assert_eq!(
         def9["taskdesc"],
         json!({"zhh": "Settle 2 bets", "eng": "Settle 2 bets", "tha": "Settle 2 bets"}),
@@ -1072,12 +1080,16 @@ async fn season_task_texts_are_given_in_the_pages_language_and_old_single_string
         "bonusname": {"zhh": "5 现金红包", "eng": "5 cash", "tha": "5 เงินสด"}}))
     .await;
     assert_eq!(status, 200, "{answer}");
-    let (status, answer) = save(json!({"id": 10, "tasktype": 5, "taskvalue": "1", "cash": "3",
-        "taskdesc": "Deposit once", "bonusname": "3 cash"}))
+    let (status, answer) = save(
+        json!({"id": 10, "tasktype": 5, "taskvalue": "1", "cash": "3",
+        "taskdesc": "Deposit once", "bonusname": "3 cash"}),
+    )
     .await;
     assert_eq!(status, 200, "{answer}");
-    let (status, answer) = save(json!({"id": 11, "tasktype": 5, "taskvalue": "1", "cash": "3",
-        "taskdesc": {"zhh": "", "eng": "Deposit once", "tha": ""}}))
+    let (status, answer) = save(
+        json!({"id": 11, "tasktype": 5, "taskvalue": "1", "cash": "3",
+        "taskdesc": {"zhh": "", "eng": "Deposit once", "tha": ""}}),
+    )
     .await;
     assert_eq!(
         (status, answer["status"].as_i64()),

@@ -71,7 +71,7 @@ struct Inner {
 /// sleeps (up to 100 ms a try) made the tail of bet placement.
 pub type WriterLock = Arc<tokio::sync::Mutex<()>>;
 
-/// How groups have gone since start (for metrics and the benchmark).
+/// How groups have gone since start (tests read it to see appends share groups).
 #[derive(Default)]
 pub struct Stats {
     pub groups: std::sync::atomic::AtomicU64,

@@ -356,10 +356,7 @@ impl TaskDef {
         // names the task by its type).
         for (field, text) in [("taskdesc", &self.taskdesc), ("bonusname", &self.bonusname)] {
             if !text.is_empty() && !text.check_required(200) {
-                return Err(format!(
-                    "task {}: {field} needs zhh, eng and tha",
-                    self.id
-                ));
+                return Err(format!("task {}: {field} needs zhh, eng and tha", self.id));
             }
         }
         Ok(())
@@ -1324,7 +1321,10 @@ mod tests {
             taskdesc: LangText::new("", "Bet", ""),
             ..def
         };
-        assert!(partial.check().unwrap_err().contains("taskdesc needs zhh, eng and tha"));
+        assert!(partial
+            .check()
+            .unwrap_err()
+            .contains("taskdesc needs zhh, eng and tha"));
     }
 
     #[test]
