@@ -173,13 +173,15 @@ pub async fn replay_bets(state: &AppState) -> Result<ReplayReport, String> {
         checked: 0,
         differences: Vec::new(),
     };
-    let mut current: Option<(String, Bet, Option<Value>)> = None;
-    let finish = |done: Option<(String, Bet, Option<Value>)>, report: &mut ReplayReport| {
+    let mut current: Option<(String, Bet, Option<projections::bets::BetRecord>)> = None;
+    let finish = |done: Option<(String, Bet, Option<projections::bets::BetRecord>)>,
+                  report: &mut ReplayReport| {
         let Some((bet_id, bet, record)) = done else {
             return;
         };
         report.checked += 1;
-        compare(&bet_id, &bet, record.as_ref(), stored.get(&bet_id), report);
+        let folded = record.as_ref().map(projections::bets::BetRecord::to_value);
+        compare(&bet_id, &bet, folded.as_ref(), stored.get(&bet_id), report);
     };
     for row in rows {
         let bet_id: String = row.try_get("aggregate_id").map_err(|e| e.to_string())?;

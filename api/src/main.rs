@@ -15,6 +15,11 @@ use api::config::Config;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
+/// mimalloc: the platform allocates many short-lived small blocks (JSON
+/// values, rows, requests); BENCHMARKS.md has the figures against glibc's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // --help, --version and bad arguments answer before anything starts.
     let cli = Cli::parse();

@@ -18,6 +18,7 @@ use domain::Currency;
 use futures::future::BoxFuture;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sqlx::{AnyConnection, Executor, Row};
 
@@ -66,7 +67,80 @@ fn money(currency: Currency, amount: Decimal) -> String {
     currency.round(amount).to_string()
 }
 
+/// The bet record of spec 001 section 3 as the history answers it, with
+/// the cash-out and super-bet fields. Typed, so folding a rebuild's
+/// hundreds of thousands of bets neither builds nor walks JSON maps; the
+/// JSON is the same as the fields in this order. `#[serde(default)]`: a
+/// row written by an older version with fewer fields still loads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BetRecord {
+    pub id: i64,
+    #[serde(rename = "BetId")]
+    pub bet_id: i64,
+    #[serde(rename = "type")]
+    pub bet_type: u8,
+    pub system_min_count: Option<u32>,
+    pub date_time: i64,
+    pub amount: String,
+    pub bonus_bet_amount: String,
+    pub bonus: String,
+    #[serde(rename = "Bonus")]
+    pub bonus_again: String,
+    pub k: Option<String>,
+    pub possible_win: Option<String>,
+    pub payout: String,
+    pub outcome: i8,
+    pub cash_out: bool,
+    pub cashout_amount: String,
+    pub remaining_stake: String,
+    pub counter_offer: Value,
+    pub auto_cashout: Value,
+    pub is_super_bet: bool,
+    pub super_bet_id: Option<i64>,
+    pub super_bet_status: Option<i8>,
+    pub client_bonus_id: Option<String>,
+    pub currency: String,
+    pub each_way: bool,
+    pub events: Vec<LegRecord>,
+}
+
+/// One selection of a bet record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LegRecord {
+    pub competition_name: String,
+    pub team1: String,
+    pub team2: Option<String>,
+    pub sport_name: String,
+    pub region_name: String,
+    pub game_name: String,
+    pub market_name: String,
+    pub event_name: String,
+    pub coeficient: String,
+    pub base: Option<String>,
+    pub sport_index: u64,
+    pub sport_id: u64,
+    pub game_id: u64,
+    pub selection_id: u64,
+    pub start_date: i64,
+    pub banker: bool,
+    pub outcome: i64,
+}
+
+impl BetRecord {
+    /// The record as the JSON the history answers.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    fn currency(&self) -> Currency {
+        self.currency.parse().unwrap_or(Currency::Cny)
+    }
+}
+
 /// The bet record of a placed bet in its current state.
+#[allow(clippy::too_many_arguments)]
 pub fn record(
     bet_id: &str,
     bet: &ValidBet,
@@ -76,72 +150,113 @@ pub fn record(
     payout: Decimal,
     bonus: Decimal,
     outcomes: &BTreeMap<u64, SelectionOutcome>,
-) -> Value {
-    let events: Vec<Value> = bet
+) -> BetRecord {
+    let events = bet
         .legs
         .iter()
         .map(|leg| {
             let n = &leg.names;
-            json!({
-                "competition_name": n.competition_name,
-                "team1": n.team1,
-                "team2": n.team2,
-                "sport_name": n.sport_name,
-                "region_name": n.region_name,
-                "game_name": match &n.team2 { Some(t2) => format!("{} - {}", n.team1, t2), None => n.team1.clone() },
-                "market_name": named(&n.market_name, &n.team1, n.team2.as_deref()),
-                "event_name": named(&n.event_name, &n.team1, n.team2.as_deref()),
-                "coeficient": leg.price.to_string(),
-                "base": leg.base.map(|b| b.to_string()),
-                "sport_index": n.sport_id,
-                "sport_id": n.sport_id,
-                "game_id": leg.game_id,
-                "selection_id": leg.event_id,
-                "start_date": leg.start_ts,
-                "banker": leg.banker,
-                "outcome": leg_outcome_code(outcomes.get(&leg.event_id).copied()),
-            })
+            LegRecord {
+                competition_name: n.competition_name.clone(),
+                team1: n.team1.clone(),
+                team2: n.team2.clone(),
+                sport_name: n.sport_name.clone(),
+                region_name: n.region_name.clone(),
+                game_name: match &n.team2 {
+                    Some(t2) => format!("{} - {}", n.team1, t2),
+                    None => n.team1.clone(),
+                },
+                market_name: named(&n.market_name, &n.team1, n.team2.as_deref()),
+                event_name: named(&n.event_name, &n.team1, n.team2.as_deref()),
+                coeficient: leg.price.to_string(),
+                base: leg.base.map(|b| b.to_string()),
+                sport_index: n.sport_id,
+                sport_id: n.sport_id,
+                game_id: leg.game_id,
+                selection_id: leg.event_id,
+                start_date: leg.start_ts,
+                banker: leg.banker,
+                outcome: leg_outcome_code(outcomes.get(&leg.event_id).copied()),
+            }
         })
         .collect();
     let id: i64 = bet_id.parse().unwrap_or_default();
-    json!({
-        "id": id,
-        "BetId": id,
-        "type": bet.bet_type.code(),
-        "system_min_count": bet.sys_bet,
-        "date_time": date_time,
-        "amount": money(currency, bet.stake),
-        "bonus_bet_amount": money(currency, Decimal::ZERO),
-        "bonus": money(currency, bonus),
-        "Bonus": money(currency, bonus),
-        "k": bet.odds.map(|k| k.to_string()),
-        "possible_win": bet.possible_win.map(|w| money(currency, w)),
-        "payout": money(currency, payout),
-        "outcome": status.code(),
-        "cash_out": cash_out_offered(bet),
-        "cashout_amount": money(currency, Decimal::ZERO),
-        "remaining_stake": money(currency, bet.stake),
-        "counter_offer": Value::Null,
-        "auto_cashout": Value::Null,
-        "is_super_bet": bet.super_bet,
-        "super_bet_id": if bet.super_bet { Some(id) } else { None },
-        "super_bet_status": if bet.super_bet { Some(0) } else { None },
-        "client_bonus_id": bet.bonus_id,
-        "currency": currency.code(),
-        "each_way": bet.each_way,
-        "events": events,
-    })
+    BetRecord {
+        id,
+        bet_id: id,
+        bet_type: bet.bet_type.code(),
+        system_min_count: bet.sys_bet,
+        date_time,
+        amount: money(currency, bet.stake),
+        bonus_bet_amount: money(currency, Decimal::ZERO),
+        bonus: money(currency, bonus),
+        bonus_again: money(currency, bonus),
+        k: bet.odds.map(|k| k.to_string()),
+        possible_win: bet.possible_win.map(|w| money(currency, w)),
+        payout: money(currency, payout),
+        outcome: status.code(),
+        cash_out: cash_out_offered(bet),
+        cashout_amount: money(currency, Decimal::ZERO),
+        remaining_stake: money(currency, bet.stake),
+        counter_offer: Value::Null,
+        auto_cashout: Value::Null,
+        is_super_bet: bet.super_bet,
+        super_bet_id: bet.super_bet.then_some(id),
+        super_bet_status: bet.super_bet.then_some(0),
+        client_bonus_id: bet.bonus_id.clone(),
+        currency: currency.code().to_string(),
+        each_way: bet.each_way,
+        events,
+    }
 }
 
 struct Row2 {
     member_id: String,
-    record: Value,
+    record: BetRecord,
     sequence: i64,
     settled_at: i64,
 }
 
+/// A bet row ready to write: the record already serialised.
+struct Prepared {
+    bet_id: String,
+    member_id: String,
+    bet_type: i64,
+    status: i64,
+    amount: String,
+    payout: String,
+    currency: String,
+    date_time: i64,
+    settled_at: i64,
+    record: String,
+    sequence: i64,
+}
+
+impl Prepared {
+    fn new(bet_id: &str, row: &Row2) -> Self {
+        let record = &row.record;
+        Prepared {
+            bet_id: bet_id.to_string(),
+            member_id: row.member_id.clone(),
+            bet_type: i64::from(record.bet_type),
+            status: i64::from(record.outcome),
+            amount: record.amount.clone(),
+            payout: record.payout.clone(),
+            currency: record.currency.clone(),
+            date_time: record.date_time,
+            settled_at: row.settled_at,
+            record: serde_json::to_string(record).unwrap_or_default(),
+            sequence: row.sequence,
+        }
+    }
+}
+
 /// Bet rows per keyed read or multi-row upsert (11 parameters a row).
 const CHUNK: usize = 500;
+
+/// Bet events in a batch from which the fold is shared between threads (a
+/// rebuild's batches; the live runner's are far smaller).
+const PARALLEL_FROM: usize = 2_000;
 
 /// The rows of `bet_ids`, read by primary key in chunks.
 async fn load_many(
@@ -161,11 +276,16 @@ async fn load_many(
         }
         for r in query.fetch_all(&mut *conn).await? {
             let text: String = r.try_get("record")?;
+            // A row that does not read as a record is left out: the events
+            // that continue it are then parked, for an operator to see.
+            let Ok(record) = serde_json::from_str::<BetRecord>(&text) else {
+                continue;
+            };
             found.insert(
                 r.try_get("bet_id")?,
                 Row2 {
                     member_id: r.try_get("member_id")?,
-                    record: serde_json::from_str(&text).unwrap_or(Value::Null),
+                    record,
                     sequence: r.try_get("last_sequence")?,
                     settled_at: r.try_get("settled_at")?,
                 },
@@ -176,7 +296,7 @@ async fn load_many(
 }
 
 /// Writes `rows` with one multi-row upsert per chunk.
-async fn save_many(conn: &mut AnyConnection, rows: &[(&str, &Row2)]) -> Result<(), sqlx::Error> {
+async fn save_many(conn: &mut AnyConnection, rows: &[Prepared]) -> Result<(), sqlx::Error> {
     for chunk in rows.chunks(CHUNK) {
         let values: Vec<String> = (0..chunk.len())
             .map(|r| {
@@ -192,19 +312,18 @@ async fn save_many(conn: &mut AnyConnection, rows: &[(&str, &Row2)]) -> Result<(
             values.join(", ")
         );
         let mut query = sqlx::query(&sql);
-        for (bet_id, row) in chunk {
-            let record = &row.record;
+        for row in chunk {
             query = query
-                .bind(bet_id.to_string())
-                .bind(row.member_id.clone())
-                .bind(record["type"].as_i64().unwrap_or_default())
-                .bind(record["outcome"].as_i64().unwrap_or_default())
-                .bind(record["amount"].as_str().unwrap_or("0").to_string())
-                .bind(record["payout"].as_str().unwrap_or("0").to_string())
-                .bind(record["currency"].as_str().unwrap_or("").to_string())
-                .bind(record["date_time"].as_i64().unwrap_or_default())
+                .bind(row.bet_id.as_str())
+                .bind(row.member_id.as_str())
+                .bind(row.bet_type)
+                .bind(row.status)
+                .bind(row.amount.as_str())
+                .bind(row.payout.as_str())
+                .bind(row.currency.as_str())
+                .bind(row.date_time)
                 .bind(row.settled_at)
-                .bind(record.to_string())
+                .bind(row.record.as_str())
                 .bind(row.sequence);
         }
         query.execute(&mut *conn).await?;
@@ -212,39 +331,79 @@ async fn save_many(conn: &mut AnyConnection, rows: &[(&str, &Row2)]) -> Result<(
     Ok(())
 }
 
-fn currency_of(record: &Value) -> Currency {
-    record["currency"]
-        .as_str()
-        .unwrap_or("CNY")
-        .parse()
-        .unwrap_or(Currency::Cny)
+/// Folds `events` (one part of a batch, in stream order, every bet's
+/// events in this part) into `rows`, and gives the touched rows ready to
+/// write. Pure CPU: a rebuild runs parts on several threads.
+fn fold_part(
+    events: &[&StoredEvent],
+    mut rows: HashMap<String, Row2>,
+) -> Result<Vec<Prepared>, ProjectionError> {
+    let mut touched: Vec<&str> = Vec::with_capacity(events.len());
+    for stored in events {
+        let payload = stored.payload.as_deref().unwrap_or("null");
+        let event: BetEvent =
+            serde_json::from_str(payload).map_err(|e| ProjectionError::bad_event(stored, e))?;
+        let bet_id = stored.aggregate_id.as_str();
+        touched.push(bet_id);
+        if let Some((member_id, record)) = placed_record(bet_id, &event) {
+            rows.insert(
+                bet_id.to_string(),
+                Row2 {
+                    member_id,
+                    record,
+                    sequence: stored.sequence,
+                    settled_at: 0,
+                },
+            );
+            continue;
+        }
+        let Some(row) = rows.get_mut(bet_id) else {
+            return Err(ProjectionError::bad_event(
+                stored,
+                "bet event before its BetPlaced",
+            ));
+        };
+        if stored.sequence <= row.sequence {
+            continue; // folded already
+        }
+        row.settled_at = fold(&mut row.record, &event);
+        row.sequence = stored.sequence;
+    }
+    touched.sort_unstable();
+    touched.dedup();
+    Ok(touched
+        .iter()
+        .filter_map(|id| rows.get(*id).map(|row| Prepared::new(id, row)))
+        .collect())
 }
 
-fn amount_of(record: &Value, field: &str) -> Decimal {
-    record[field]
-        .as_str()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_default()
+/// Which part of a batch a bet's events go to.
+fn part_of(bet_id: &str, parts: usize) -> usize {
+    let hash = bet_id
+        .bytes()
+        .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    (hash % parts as u64) as usize
+}
+
+fn amount_of(text: &str) -> Decimal {
+    text.parse().unwrap_or_default()
 }
 
 fn apply_settlement(
-    record: &mut Value,
+    record: &mut BetRecord,
     status: BetStatus,
     payout: Decimal,
     bonus: Decimal,
     outcomes: &BTreeMap<u64, SelectionOutcome>,
 ) {
-    let currency = currency_of(record);
-    record["outcome"] = json!(status.code());
-    record["payout"] = json!(money(currency, payout));
-    record["bonus"] = json!(money(currency, bonus));
-    record["Bonus"] = json!(money(currency, bonus));
-    record["auto_cashout"] = Value::Null;
-    if let Some(events) = record["events"].as_array_mut() {
-        for event in events {
-            let id = event["selection_id"].as_u64().unwrap_or_default();
-            event["outcome"] = json!(leg_outcome_code(outcomes.get(&id).copied()));
-        }
+    let currency = record.currency();
+    record.outcome = status.code();
+    record.payout = money(currency, payout);
+    record.bonus = money(currency, bonus);
+    record.bonus_again = money(currency, bonus);
+    record.auto_cashout = Value::Null;
+    for leg in &mut record.events {
+        leg.outcome = leg_outcome_code(outcomes.get(&leg.selection_id).copied());
     }
 }
 
@@ -255,7 +414,7 @@ fn price_number(price: Decimal) -> Value {
 
 /// The member and the record of a bet from its `BetPlaced`; none for any
 /// other event.
-pub fn placed_record(bet_id: &str, event: &BetEvent) -> Option<(String, Value)> {
+pub fn placed_record(bet_id: &str, event: &BetEvent) -> Option<(String, BetRecord)> {
     let BetEvent::BetPlaced {
         member_id,
         currency,
@@ -279,40 +438,39 @@ pub fn placed_record(bet_id: &str, event: &BetEvent) -> Option<(String, Value)> 
         &BTreeMap::new(),
     );
     if let Some(flag) = cash_out {
-        record["cash_out"] = json!(flag);
+        record.cash_out = *flag;
     }
     Some((member_id.clone(), record))
 }
 
 /// Folds an event after `BetPlaced` into the bet's record. Returns the
 /// `settled_at` to store (unix seconds; 0 while the bet is open).
-pub fn fold(record: &mut Value, event: &BetEvent) -> i64 {
+pub fn fold(record: &mut BetRecord, event: &BetEvent) -> i64 {
     let at_s = |at_ms: i64| at_ms / 1000;
-    let currency = currency_of(record);
+    let currency = record.currency();
     match event {
         BetEvent::BetPlaced { .. } => 0,
         BetEvent::BetAccepted { terms, .. } => {
-            record["outcome"] = json!(BetStatus::Unsettled.code());
-            record["super_bet_status"] = json!(1);
+            record.outcome = BetStatus::Unsettled.code();
+            record.super_bet_status = Some(1);
             if let Some(terms) = terms {
-                record["amount"] = json!(money(currency, terms.stake));
-                record["remaining_stake"] = json!(money(currency, terms.stake));
-                record["k"] = json!(terms.odds.map(|k| k.to_string()));
-                record["possible_win"] = json!(terms.possible_win.map(|w| money(currency, w)));
-                if let (Some(price), Some(events)) = (terms.price, record["events"].as_array_mut())
-                {
-                    for event in events {
-                        event["coeficient"] = json!(price.to_string());
+                record.amount = money(currency, terms.stake);
+                record.remaining_stake = money(currency, terms.stake);
+                record.k = terms.odds.map(|k| k.to_string());
+                record.possible_win = terms.possible_win.map(|w| money(currency, w));
+                if let Some(price) = terms.price {
+                    for leg in &mut record.events {
+                        leg.coeficient = price.to_string();
                     }
                 }
             }
             0
         }
         BetEvent::BetDeclined { at_ms, .. } => {
-            record["outcome"] = json!(BetStatus::Declined.code());
-            record["auto_cashout"] = Value::Null;
-            if record["is_super_bet"] == json!(true) {
-                record["super_bet_status"] = json!(-1);
+            record.outcome = BetStatus::Declined.code();
+            record.auto_cashout = Value::Null;
+            if record.is_super_bet {
+                record.super_bet_status = Some(-1);
             }
             at_s(*at_ms)
         }
@@ -344,18 +502,18 @@ pub fn fold(record: &mut Value, event: &BetEvent) -> i64 {
             at_ms,
             ..
         } => {
-            let total = amount_of(record, "cashout_amount") + amount;
-            record["cashout_amount"] = json!(money(currency, total));
-            record["remaining_stake"] = json!(money(currency, *remaining_stake));
-            record["possible_win"] = json!(possible_win.map(|w| money(currency, w)));
+            let total = amount_of(&record.cashout_amount) + amount;
+            record.cashout_amount = money(currency, total);
+            record.remaining_stake = money(currency, *remaining_stake);
+            record.possible_win = possible_win.map(|w| money(currency, w));
             if *by_rule || *full {
-                record["auto_cashout"] = Value::Null;
+                record.auto_cashout = Value::Null;
             }
             if !*full {
                 return 0;
             }
-            record["outcome"] = json!(BetStatus::CashedOut.code());
-            record["payout"] = json!(money(currency, total));
+            record.outcome = BetStatus::CashedOut.code();
+            record.payout = money(currency, total);
             at_s(*at_ms)
         }
         BetEvent::AutoCashoutSet {
@@ -363,14 +521,14 @@ pub fn fold(record: &mut Value, event: &BetEvent) -> i64 {
             partial_amount,
             ..
         } => {
-            record["auto_cashout"] = json!({
+            record.auto_cashout = json!({
                 "MinAmount": money(currency, *min_amount),
                 "PartialAmount": partial_amount.map(|p| money(currency, p)),
             });
             0
         }
         BetEvent::AutoCashoutCancelled { .. } => {
-            record["auto_cashout"] = Value::Null;
+            record.auto_cashout = Value::Null;
             0
         }
         BetEvent::CounterOffered {
@@ -380,7 +538,7 @@ pub fn fold(record: &mut Value, event: &BetEvent) -> i64 {
             at_ms,
             ..
         } => {
-            record["counter_offer"] = json!({
+            record.counter_offer = json!({
                 "amount": money(currency, *amount),
                 "price": price.map(price_number),
                 "reason": reason,
@@ -407,7 +565,8 @@ impl Projection for BetHistoryProjection {
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
             // One keyed read of the bets the batch continues, the fold in
-            // memory, one multi-row upsert per chunk.
+            // memory (on several threads for a rebuild's large batches),
+            // one multi-row upsert per chunk.
             let mine: Vec<&StoredEvent> = events
                 .iter()
                 .filter(|e| e.aggregate_type == "Bet")
@@ -415,58 +574,60 @@ impl Projection for BetHistoryProjection {
             if mine.is_empty() {
                 return Ok(());
             }
-            let mut parsed = Vec::with_capacity(mine.len());
-            for stored in &mine {
-                let payload = stored.payload.as_deref().unwrap_or("null");
-                let event: BetEvent = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(stored, e))?;
-                parsed.push((*stored, event));
-            }
-            let mut wanted: Vec<&str> = parsed
+            // A bet continued from an earlier batch is read first; whether
+            // an event opens its bet is told by its type (a payload that
+            // disagrees fails its fold and is parked).
+            let mut wanted: Vec<&str> = mine
                 .iter()
-                .filter(|(_, e)| !matches!(e, BetEvent::BetPlaced { .. }))
-                .map(|(s, _)| s.aggregate_id.as_str())
+                .filter(|e| e.event_type != "BetPlaced")
+                .map(|e| e.aggregate_id.as_str())
                 .collect();
             wanted.sort_unstable();
             wanted.dedup();
-            let mut rows = load_many(conn, &wanted).await?;
-            for (stored, event) in &parsed {
-                let bet_id = stored.aggregate_id.as_str();
-                if let Some((member_id, record)) = placed_record(bet_id, event) {
-                    rows.insert(
-                        bet_id.to_string(),
-                        Row2 {
-                            member_id,
-                            record,
-                            sequence: stored.sequence,
-                            settled_at: 0,
-                        },
-                    );
-                    continue;
+            let rows = load_many(conn, &wanted).await?;
+            let threads = if mine.len() >= PARALLEL_FROM {
+                std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+            } else {
+                1
+            };
+            let prepared = if threads <= 1 {
+                fold_part(&mine, rows)?
+            } else {
+                let mut parts: Vec<(Vec<&StoredEvent>, HashMap<String, Row2>)> =
+                    (0..threads).map(|_| Default::default()).collect();
+                for stored in &mine {
+                    parts[part_of(&stored.aggregate_id, threads)]
+                        .0
+                        .push(*stored);
                 }
-                let Some(row) = rows.get_mut(bet_id) else {
-                    return Err(ProjectionError::bad_event(
-                        stored,
-                        "bet event before its BetPlaced",
-                    ));
-                };
-                if stored.sequence <= row.sequence {
-                    continue; // folded already
+                for (bet_id, row) in rows {
+                    parts[part_of(&bet_id, threads)].1.insert(bet_id, row);
                 }
-                row.settled_at = fold(&mut row.record, event);
-                row.sequence = stored.sequence;
-            }
-            let mut touched: Vec<&str> = parsed
-                .iter()
-                .map(|(s, _)| s.aggregate_id.as_str())
-                .collect();
-            touched.sort_unstable();
-            touched.dedup();
-            let out: Vec<(&str, &Row2)> = touched
-                .iter()
-                .filter_map(|id| rows.get(*id).map(|row| (*id, row)))
-                .collect();
-            save_many(conn, &out).await?;
+                let results: Vec<Result<Vec<Prepared>, ProjectionError>> =
+                    std::thread::scope(|scope| {
+                        let handles: Vec<_> = parts
+                            .into_iter()
+                            .map(|(events, rows)| scope.spawn(move || fold_part(&events, rows)))
+                            .collect();
+                        handles
+                            .into_iter()
+                            .map(|h| {
+                                h.join().unwrap_or_else(|_| {
+                                    Err(ProjectionError::bad_event(
+                                        mine[0],
+                                        "the fold of a bet panicked",
+                                    ))
+                                })
+                            })
+                            .collect()
+                    });
+                let mut all = Vec::with_capacity(mine.len());
+                for result in results {
+                    all.extend(result?);
+                }
+                all
+            };
+            save_many(conn, &prepared).await?;
             Ok(())
         })
     }
@@ -612,7 +773,7 @@ mod tests {
         for event in &events[1..] {
             settled_at = fold(&mut record, event);
         }
-        (record, settled_at)
+        (record.to_value(), settled_at)
     }
 
     fn cashed_out(amount: Decimal, remaining: Decimal, win: Decimal, full: bool) -> BetEvent {

@@ -669,21 +669,22 @@ impl Runner {
             .bind(&target.checkpoint)
             .execute(&mut *conn)
             .await?;
-        let total = stream::count_after(&mut *conn, self.backend, Checkpoint::default()).await?;
+        // Progress counts the events applied: on Postgres the fill reads
+        // only the projection's own types.
+        let total = match self.backend {
+            Backend::Postgres => {
+                stream::count_of_types(&mut *conn, projection.aggregate_types()).await?
+            }
+            Backend::Sqlite => {
+                stream::count_after(&mut *conn, self.backend, Checkpoint::default()).await?
+            }
+        };
         let total = total.max(0) as u64;
         let mut done = 0u64;
         for _attempt in 0..5 {
             // Fill (and catch up) the shadow copy, parking what fails.
-            loop {
-                let n = self
-                    .batch(conn, projection, target, self.rebuild_batch_size)
-                    .await?;
-                done += n as u64;
-                progress(done, total.max(done));
-                if n == 0 {
-                    break;
-                }
-            }
+            self.fill(conn, projection, target, &mut done, total, progress)
+                .await?;
             // Swap: hold the live checkpoint (the live runners wait), apply
             // what arrived since, swap the tables, hand over the checkpoint.
             let mut tx = conn.begin().await?;
@@ -738,6 +739,114 @@ impl Runner {
             "rebuild of {} could not swap: events kept failing while it caught up",
             projection.name()
         ))))
+    }
+
+    /// Fills a rebuild's shadow copy to the end of the stream, a batch per
+    /// transaction, parking what fails. On Postgres the next batch is read
+    /// on a second connection while this one applies the current batch:
+    /// the server reads while this process folds, instead of taking turns.
+    async fn fill(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        target: &Target,
+        done: &mut u64,
+        total: u64,
+        progress: &(dyn Fn(u64, u64) + Sync),
+    ) -> Result<(), ProjectionError> {
+        let size = self.rebuild_batch_size;
+        if self.backend == Backend::Sqlite {
+            // One writer, and a rebuild's copies are this connection's TEMP
+            // tables: batch after batch.
+            loop {
+                let n = self.batch(conn, projection, target, size).await?;
+                *done += n as u64;
+                progress(*done, total.max(*done));
+                if n == 0 {
+                    return Ok(());
+                }
+            }
+        }
+        let types = projection.aggregate_types();
+        let backend = self.backend;
+        // The reader runs as its own task, so decoding the next batch's rows
+        // goes on beside this batch's fold; it is sent only this
+        // projection's events.
+        let read = |mut reader: sqlx::pool::PoolConnection<sqlx::Any>, after: Checkpoint| {
+            tokio::spawn(async move {
+                let window = stream::read_window(&mut reader, backend, after, types, size).await;
+                (reader, window)
+            })
+        };
+        let joined = |r: Result<_, tokio::task::JoinError>| {
+            r.map_err(|e| ProjectionError::Sql(sqlx::Error::Protocol(e.to_string())))
+        };
+        let mut at = read_checkpoint(conn, &target.checkpoint).await?;
+        let (mut reader, first) = joined(read(self.pool.acquire().await?, at).await)?;
+        let mut next = first?;
+        loop {
+            if next.upto <= at {
+                return Ok(());
+            }
+            let window = std::mem::take(&mut next);
+            let ahead = read(reader, window.upto);
+            let applied = self
+                .apply_at(conn, projection, target, at, &window.events, window.upto)
+                .await;
+            let (back, read_ahead) = joined(ahead.await)?;
+            reader = back;
+            match applied {
+                Ok(true) => {
+                    *done += window.events.len() as u64;
+                    at = window.upto;
+                    next = read_ahead?;
+                }
+                Ok(false) => {
+                    // Another runner moved the checkpoint: go on from it.
+                    at = read_checkpoint(conn, &target.checkpoint).await?;
+                    next = stream::read_window(&mut reader, backend, at, types, size).await?;
+                }
+                Err(e) if e.may_be_the_event() => {
+                    // The batch path applies them one by one and parks the
+                    // one that fails alone.
+                    *done += self.batch(conn, projection, target, size).await? as u64;
+                    at = read_checkpoint(conn, &target.checkpoint).await?;
+                    next = stream::read_window(&mut reader, backend, at, types, size).await?;
+                }
+                Err(e) => return Err(e),
+            }
+            progress(*done, total.max(*done));
+        }
+    }
+
+    /// Applies `events` (read after `at`) in one transaction and moves the
+    /// checkpoint to `upto`, when it still stands at `at`; false when it
+    /// has moved.
+    async fn apply_at(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        target: &Target,
+        at: Checkpoint,
+        events: &[StoredEvent],
+        upto: Checkpoint,
+    ) -> Result<bool, ProjectionError> {
+        let mut tx = conn.begin().await?;
+        target.enter(&mut tx).await?;
+        if lock_checkpoint(&mut tx, &target.checkpoint).await? != at {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        if !events.is_empty() {
+            if let Err(e) = projection.apply(&mut tx, events).await {
+                tx.rollback().await?;
+                return Err(e);
+            }
+        }
+        save_checkpoint(&mut tx, &target.checkpoint, upto).await?;
+        tx.commit().await?;
+        self.note_position(projection, target, upto);
+        Ok(true)
     }
 
     /// Keeps every projection current until `stop` turns true: seal, catch

@@ -96,6 +96,111 @@ pub async fn read_after(
     rows.iter().map(decode).collect()
 }
 
+/// The next events of a reader's types, and where its checkpoint may move
+/// once they are applied: past the last of them, or, when the stream
+/// holds no more of these types, to the end of what is visible.
+#[derive(Debug, Default)]
+pub struct Window {
+    pub events: Vec<StoredEvent>,
+    pub upto: Checkpoint,
+}
+
+/// Reads up to `limit` events of `types` after `after`, skipping the
+/// others in the database: a rebuild of one aggregate type's read model
+/// does not receive and decode all the others. First the end of what is
+/// visible now (every event up to it has committed), then the events of
+/// these types up to that end, in order.
+pub async fn read_window(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+    types: &[&str],
+    limit: i64,
+) -> Result<Window, sqlx::Error> {
+    let end = match backend {
+        Backend::Postgres => {
+            sqlx::query(
+                "SELECT tx_id::text::bigint AS tx, position FROM events
+                 WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+                 ORDER BY tx_id DESC, position DESC LIMIT 1",
+            )
+            .fetch_optional(&mut *conn)
+            .await?
+        }
+        Backend::Sqlite => {
+            sqlx::query("SELECT 0 AS tx, position FROM events ORDER BY position DESC LIMIT 1")
+                .fetch_optional(&mut *conn)
+                .await?
+        }
+    };
+    let end = match end {
+        Some(row) => Checkpoint {
+            tx_id: row.try_get("tx")?,
+            position: row.try_get("position")?,
+        },
+        None => Checkpoint::default(),
+    };
+    if end <= after {
+        return Ok(Window {
+            events: Vec::new(),
+            upto: after,
+        });
+    }
+    let types = type_list(types);
+    let rows: Vec<AnyRow> = match backend {
+        Backend::Postgres => {
+            let sql = format!(
+                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        payload::text AS payload
+                 FROM events
+                 WHERE (tx_id, position) > ($1::text::xid8, $2)
+                   AND (tx_id, position) <= ($3::text::xid8, $4)
+                   AND aggregate_type IN ({types})
+                 ORDER BY tx_id, position
+                 LIMIT $5"
+            );
+            sqlx::query(&sql)
+                .bind(after.tx_id)
+                .bind(after.position)
+                .bind(end.tx_id)
+                .bind(end.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+        Backend::Sqlite => {
+            let sql = format!(
+                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type, payload
+                 FROM events
+                 WHERE position > $1 AND position <= $2 AND aggregate_type IN ({types})
+                 ORDER BY position
+                 LIMIT $3"
+            );
+            sqlx::query(&sql)
+                .bind(after.position)
+                .bind(end.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+    };
+    let events: Vec<StoredEvent> = rows.iter().map(decode).collect::<Result<_, _>>()?;
+    let upto = match events.last() {
+        Some(last) if events.len() as i64 >= limit => last.checkpoint,
+        _ => end,
+    };
+    Ok(Window { events, upto })
+}
+
+/// How many events of `types` the stream holds (a rebuild's progress).
+pub async fn count_of_types(conn: &mut AnyConnection, types: &[&str]) -> Result<i64, sqlx::Error> {
+    let sql = format!(
+        "SELECT count(*) FROM events WHERE aggregate_type IN ({})",
+        type_list(types)
+    );
+    sqlx::query_scalar(&sql).fetch_one(&mut *conn).await
+}
+
 fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
     Ok(StoredEvent {
         checkpoint: Checkpoint {

@@ -115,7 +115,7 @@ async fn replayed(db: &Db, bet_id: &str) -> Value {
     for event in &events[1..] {
         bets::fold(&mut record, event);
     }
-    record
+    record.to_value()
 }
 
 commands::on_both_stores!(the_bet_history_shows_cash_outs_rules_and_counter_offers);
