@@ -581,7 +581,8 @@ impl AppState {
     /// Starts the projection runner; it stops when `stop` turns true.
     pub fn spawn_runner(&self, stop: watch::Receiver<bool>) -> tokio::task::JoinHandle<()> {
         let poll = Duration::from_millis(self.config.projections.poll_ms);
-        tokio::spawn(self.runner.clone().run(poll, stop))
+        let gather = Duration::from_millis(self.config.projections.gather_ms.min(1000));
+        tokio::spawn(self.runner.clone().run(poll, gather, stop))
     }
 
     pub fn router(&self) -> Router {

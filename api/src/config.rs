@@ -135,10 +135,18 @@ pub struct Store {
 #[derive(Debug, Clone, Deserialize)]
 pub struct Projections {
     pub poll_ms: u64,
+    /// Under load, the runner's passes start at most this often (events
+    /// gather into one batch per projection); 0: a pass per wake.
+    #[serde(default = "default_gather_ms")]
+    pub gather_ms: u64,
     pub batch_size: i64,
     /// Events per transaction while a rebuild fills its shadow copy.
     #[serde(default = "default_rebuild_batch_size")]
     pub rebuild_batch_size: i64,
+}
+
+fn default_gather_ms() -> u64 {
+    20
 }
 
 fn default_rebuild_batch_size() -> i64 {

@@ -474,12 +474,25 @@ impl Runner {
         let mut done = 0u64;
         loop {
             let n = self.step(projection).await?;
-            if n == 0 {
+            done += n as u64;
+            if n > 0 {
+                progress(done);
+            }
+            // A batch short of the limit read everything visible then.
+            if (n as i64) < self.batch_size {
                 self.record_lag(projection).await?;
                 return Ok(done);
             }
-            done += n as u64;
-            progress(done);
+        }
+    }
+
+    /// One pass of the live runner over a projection: like `catch_up_with`,
+    /// without counting the lag (the runner counts it now and then).
+    async fn pass(&self, projection: &dyn Projection) -> Result<(), ProjectionError> {
+        loop {
+            if (self.step(projection).await? as i64) < self.batch_size {
+                return Ok(());
+            }
         }
     }
 
@@ -853,21 +866,44 @@ impl Runner {
     /// up, then sleep until woken or `poll` passes. Errors are logged and
     /// retried after a pause; a poison event is parked, never skipped
     /// silently.
-    pub async fn run(self: Arc<Self>, poll: Duration, mut stop: watch::Receiver<bool>) {
+    ///
+    /// Passes start at most every `gather` when commits keep waking the
+    /// runner: under load each pass takes what gathered meanwhile in one
+    /// batch per projection, instead of a pass (a dozen statements per
+    /// projection) per commit. A commit after a quiet spell is applied at
+    /// once. The lag gauges are counted at most once a second.
+    pub async fn run(
+        self: Arc<Self>,
+        poll: Duration,
+        gather: Duration,
+        mut stop: watch::Receiver<bool>,
+    ) {
+        let mut lag_counted = tokio::time::Instant::now() - Duration::from_secs(1);
         loop {
+            let started = tokio::time::Instant::now();
             if let Some(sealer) = &self.sealer {
                 if let Err(e) = sealer.seal_all(&self.pool).await {
                     tracing::error!(error = %e, "sealing the event log stalled; retrying");
                 }
             }
+            let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
             for projection in &self.projections {
-                if let Err(e) = self.catch_up_with(projection.as_ref(), &|_| {}).await {
+                let result = match self.pass(projection.as_ref()).await {
+                    Ok(()) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
+                    other => other,
+                };
+                if let Err(e) = result {
                     tracing::error!(projection = projection.name(), error = %e, "projection stalled; retrying");
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
+            if count_lag {
+                lag_counted = tokio::time::Instant::now();
+            }
             tokio::select! {
-                _ = self.wake.notified() => {}
+                _ = self.wake.notified() => {
+                    tokio::time::sleep_until(started + gather).await;
+                }
                 _ = tokio::time::sleep(poll) => {}
                 _ = stop.changed() => {}
             }

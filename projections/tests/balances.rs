@@ -215,7 +215,10 @@ async fn with_concurrent_writers_the_read_model_misses_no_event_and_catches_up_a
     let service = Arc::new(wallets(&db));
     let live = Arc::new(runner(&db));
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let running = tokio::spawn(live.clone().run(Duration::from_millis(2), stopped));
+    let running = tokio::spawn(
+        live.clone()
+            .run(Duration::from_millis(2), Duration::ZERO, stopped),
+    );
 
     let expected = Arc::new(std::sync::Mutex::new(HashMap::<WalletId, Decimal>::new()));
     let mut writers = Vec::new();
@@ -286,6 +289,65 @@ async fn with_concurrent_writers_the_read_model_misses_no_event_and_catches_up_a
     let want = expected.lock().unwrap().clone();
     check(&want, &balances::all(&db.any).await.unwrap());
     assert_eq!(restarted.catch_up("balances").await.unwrap(), 0);
+}
+
+/// The live runner woken by every commit gathers what arrives within its
+/// gather interval into one pass; no commit's wake is lost on the way (the
+/// poll here is far longer than the test).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn woken_by_every_commit_the_runner_gathers_them_and_misses_none() {
+    let db = testing::fresh_postgres().await;
+    let live = Arc::new(runner(&db));
+    let service = Arc::new(WalletService::notifying(
+        &db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+        live.waker(),
+    ));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn(live.clone().run(
+        Duration::from_secs(600),
+        Duration::from_millis(20),
+        stopped,
+    ));
+    let mut writers = Vec::new();
+    for w in 0..4u64 {
+        let service = service.clone();
+        writers.push(tokio::spawn(async move {
+            for i in 0..60 {
+                let id = WalletId::new(format!("g{}", (w + i) % 5), Currency::Cny);
+                service
+                    .execute(WalletCommand::new(
+                        id,
+                        format!("g{w}-{i}"),
+                        credit(dec!(1.00)),
+                    ))
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for w in writers {
+        w.await.unwrap();
+    }
+    // The last commits woke it: applied within moments, not at the poll.
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let rows = balances::all(&db.any).await.unwrap();
+        let total: Decimal = rows.iter().map(|r| r.ledger.balances.main).sum();
+        if total == dec!(240.00) {
+            assert_eq!(rows.len(), 5);
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the runner missed a wake: {total} of 240.00 applied"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    running.await.unwrap();
 }
 
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
