@@ -471,6 +471,19 @@ impl Runner {
         projection: &dyn Projection,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<u64, ProjectionError> {
+        let done = self.steps(projection, progress).await?;
+        self.record_lag(projection).await?;
+        Ok(done)
+    }
+
+    /// Steps until a batch comes back short of the limit (everything
+    /// visible then was read); the live runner's pass, which counts the
+    /// lag only now and then.
+    async fn steps(
+        &self,
+        projection: &dyn Projection,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
             let n = self.step(projection).await?;
@@ -478,20 +491,8 @@ impl Runner {
             if n > 0 {
                 progress(done);
             }
-            // A batch short of the limit read everything visible then.
             if (n as i64) < self.batch_size {
-                self.record_lag(projection).await?;
                 return Ok(done);
-            }
-        }
-    }
-
-    /// One pass of the live runner over a projection: like `catch_up_with`,
-    /// without counting the lag (the runner counts it now and then).
-    async fn pass(&self, projection: &dyn Projection) -> Result<(), ProjectionError> {
-        loop {
-            if (self.step(projection).await? as i64) < self.batch_size {
-                return Ok(());
             }
         }
     }
@@ -781,13 +782,12 @@ impl Runner {
             }
         }
         let types = projection.aggregate_types();
-        let backend = self.backend;
         // The reader runs as its own task, so decoding the next batch's rows
         // goes on beside this batch's fold; it is sent only this
         // projection's events.
         let read = |mut reader: sqlx::pool::PoolConnection<sqlx::Any>, after: Checkpoint| {
             tokio::spawn(async move {
-                let window = stream::read_window(&mut reader, backend, after, types, size).await;
+                let window = stream::read_window(&mut reader, after, types, size).await;
                 (reader, window)
             })
         };
@@ -814,19 +814,19 @@ impl Runner {
                     at = window.upto;
                     next = read_ahead?;
                 }
-                Ok(false) => {
-                    // Another runner moved the checkpoint: go on from it.
+                // Another runner moved the checkpoint (go on from it), or
+                // an event failed: the batch path applies them one by one
+                // and parks the one that fails alone.
+                Ok(false) | Err(_) => {
+                    if let Err(e) = applied {
+                        if !e.may_be_the_event() {
+                            return Err(e);
+                        }
+                        *done += self.batch(conn, projection, target, size).await? as u64;
+                    }
                     at = read_checkpoint(conn, &target.checkpoint).await?;
-                    next = stream::read_window(&mut reader, backend, at, types, size).await?;
+                    next = stream::read_window(&mut reader, at, types, size).await?;
                 }
-                Err(e) if e.may_be_the_event() => {
-                    // The batch path applies them one by one and parks the
-                    // one that fails alone.
-                    *done += self.batch(conn, projection, target, size).await? as u64;
-                    at = read_checkpoint(conn, &target.checkpoint).await?;
-                    next = stream::read_window(&mut reader, backend, at, types, size).await?;
-                }
-                Err(e) => return Err(e),
             }
             progress(*done, total.max(*done));
         }
@@ -888,9 +888,9 @@ impl Runner {
             }
             let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
             for projection in &self.projections {
-                let result = match self.pass(projection.as_ref()).await {
-                    Ok(()) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
-                    other => other,
+                let result = match self.steps(projection.as_ref(), &|_| {}).await {
+                    Ok(_) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
+                    other => other.map(|_| ()),
                 };
                 if let Err(e) = result {
                     tracing::error!(projection = projection.name(), error = %e, "projection stalled; retrying");

@@ -109,30 +109,21 @@ pub struct Window {
 /// others in the database: a rebuild of one aggregate type's read model
 /// does not receive and decode all the others. First the end of what is
 /// visible now (every event up to it has committed), then the events of
-/// these types up to that end, in order.
+/// these types up to that end, in order. Postgres only: a SQLite rebuild
+/// reads batch after batch on its one connection (`read_after`).
 pub async fn read_window(
     conn: &mut AnyConnection,
-    backend: Backend,
     after: Checkpoint,
     types: &[&str],
     limit: i64,
 ) -> Result<Window, sqlx::Error> {
-    let end = match backend {
-        Backend::Postgres => {
-            sqlx::query(
-                "SELECT tx_id::text::bigint AS tx, position FROM events
-                 WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-                 ORDER BY tx_id DESC, position DESC LIMIT 1",
-            )
-            .fetch_optional(&mut *conn)
-            .await?
-        }
-        Backend::Sqlite => {
-            sqlx::query("SELECT 0 AS tx, position FROM events ORDER BY position DESC LIMIT 1")
-                .fetch_optional(&mut *conn)
-                .await?
-        }
-    };
+    let end = sqlx::query(
+        "SELECT tx_id::text::bigint AS tx, position FROM events
+         WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+         ORDER BY tx_id DESC, position DESC LIMIT 1",
+    )
+    .fetch_optional(&mut *conn)
+    .await?;
     let end = match end {
         Some(row) => Checkpoint {
             tx_id: row.try_get("tx")?,
@@ -146,44 +137,25 @@ pub async fn read_window(
             upto: after,
         });
     }
-    let types = type_list(types);
-    let rows: Vec<AnyRow> = match backend {
-        Backend::Postgres => {
-            let sql = format!(
-                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        payload::text AS payload
-                 FROM events
-                 WHERE (tx_id, position) > ($1::text::xid8, $2)
-                   AND (tx_id, position) <= ($3::text::xid8, $4)
-                   AND aggregate_type IN ({types})
-                 ORDER BY tx_id, position
-                 LIMIT $5"
-            );
-            sqlx::query(&sql)
-                .bind(after.tx_id)
-                .bind(after.position)
-                .bind(end.tx_id)
-                .bind(end.position)
-                .bind(limit)
-                .fetch_all(&mut *conn)
-                .await?
-        }
-        Backend::Sqlite => {
-            let sql = format!(
-                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type, payload
-                 FROM events
-                 WHERE position > $1 AND position <= $2 AND aggregate_type IN ({types})
-                 ORDER BY position
-                 LIMIT $3"
-            );
-            sqlx::query(&sql)
-                .bind(after.position)
-                .bind(end.position)
-                .bind(limit)
-                .fetch_all(&mut *conn)
-                .await?
-        }
-    };
+    let sql = format!(
+        "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                payload::text AS payload
+         FROM events
+         WHERE (tx_id, position) > ($1::text::xid8, $2)
+           AND (tx_id, position) <= ($3::text::xid8, $4)
+           AND aggregate_type IN ({})
+         ORDER BY tx_id, position
+         LIMIT $5",
+        type_list(types)
+    );
+    let rows: Vec<AnyRow> = sqlx::query(&sql)
+        .bind(after.tx_id)
+        .bind(after.position)
+        .bind(end.tx_id)
+        .bind(end.position)
+        .bind(limit)
+        .fetch_all(&mut *conn)
+        .await?;
     let events: Vec<StoredEvent> = rows.iter().map(decode).collect::<Result<_, _>>()?;
     let upto = match events.last() {
         Some(last) if events.len() as i64 >= limit => last.checkpoint,
