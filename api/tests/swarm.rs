@@ -290,7 +290,11 @@ async fn restore_login_binds_the_member_and_betting_needs_it(kind: StoreKind) {
     let restored = swarm(&server, Some(&sid), json!({"command": "restore_login", "params": {"user_id": user_id, "auth_token": token}, "rid": 3})).await;
     assert_eq!(restored["code"], 0, "{restored}");
     assert_eq!(restored["data"]["user_id"], user_id);
-    assert_ne!(swarm(&server, Some(&sid), bet).await["code"], 12);
+    assert_ne!(swarm(&server, Some(&sid), bet.clone()).await["code"], 12);
+    // Logged out of the main API: the poll session's login ends with it
+    // (the login is read with the session, in the same statement).
+    assert_eq!(client.post("/api/logout", json!({})).await["status"], 0);
+    assert_eq!(swarm(&server, Some(&sid), bet).await["code"], 12);
     server.stop().await;
 }
 

@@ -20,6 +20,10 @@ pub struct PollSession {
     pub user_id: Option<String>,
     /// `sessions::token_hash` of the main API token restored with.
     pub token_hash: Option<String>,
+    /// When that main API session expires, read with this row (`None`:
+    /// no token, or its session is gone), so that a request checks the
+    /// login without a second read.
+    pub login_expires_ms: Option<i64>,
 }
 
 /// One subscription of a poll session.
@@ -54,13 +58,16 @@ impl PollSessions {
         Ok(())
     }
 
-    /// The session, marked as polled now; `None` when unknown or lost.
-    /// The mark is written only when the last one is over `TOUCH_EVERY_MS`
-    /// old, so a busy session costs one indexed read per request.
+    /// The session, marked as polled now, with its login's expiry;
+    /// `None` when unknown or lost. The mark is written only when the last
+    /// one is over `TOUCH_EVERY_MS` old, so a busy session costs one
+    /// indexed read per request.
     pub async fn touch(&self, sid: &str, now_ms: i64) -> Result<Option<PollSession>, sqlx::Error> {
         let row = sqlx::query(
-            "SELECT sid, language, user_id, token_hash, last_seen_ms FROM swarm_poll_sessions
-             WHERE sid = $1 AND last_seen_ms > $2",
+            "SELECT p.sid, p.language, p.user_id, p.token_hash, p.last_seen_ms,
+                    s.expires_ms AS login_expires_ms
+             FROM swarm_poll_sessions p LEFT JOIN sessions s ON s.token_hash = p.token_hash
+             WHERE p.sid = $1 AND p.last_seen_ms > $2",
         )
         .bind(sid)
         .bind(now_ms - POLL_SESSION_TTL_MS)
@@ -82,6 +89,7 @@ impl PollSessions {
             language: row.try_get("language")?,
             user_id: row.try_get("user_id")?,
             token_hash: row.try_get("token_hash")?,
+            login_expires_ms: row.try_get("login_expires_ms")?,
         }))
     }
 

@@ -99,16 +99,6 @@ impl Projection for BalanceProjection {
     }
 }
 
-fn placeholders(count: usize, width: usize) -> String {
-    (0..count)
-        .map(|r| {
-            let cols: Vec<String> = (1..=width).map(|c| format!("${}", r * width + c)).collect();
-            format!("({})", cols.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The rows of the wallets `ids` (`member:CURRENCY`), read by member id
 /// (the primary key's first column) in chunks: one indexed statement per
 /// chunk whatever the batch holds.
@@ -152,7 +142,7 @@ async fn upsert(conn: &mut AnyConnection, rows: &[BalanceRow]) -> Result<(), sql
            balance = excluded.balance, bonus_balance = excluded.bonus_balance,
            bonus_win_balance = excluded.bonus_win_balance, frozen_balance = excluded.frozen_balance,
            reserved = excluded.reserved, last_sequence = excluded.last_sequence",
-        placeholders(rows.len(), 8)
+        crate::placeholders(rows.len(), 8)
     );
     let mut query = sqlx::query(&sql);
     for row in rows {

@@ -26,5 +26,17 @@ pub mod stream;
 pub mod verify;
 pub mod vip;
 
+/// `($1, $2, ...), ($n+1, ...)`: the VALUES list of a multi-row statement
+/// of `count` rows of `width` parameters each.
+pub(crate) fn placeholders(count: usize, width: usize) -> String {
+    (0..count)
+        .map(|r| {
+            let cols: Vec<String> = (1..=width).map(|c| format!("${}", r * width + c)).collect();
+            format!("({})", cols.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub use runner::{Projection, ProjectionError, ProjectionMetrics, Runner};
 pub use stream::{Backend, Checkpoint, StoredEvent};

@@ -62,18 +62,20 @@ impl Projection for MoneyOrdersProjection {
         events: &'a [StoredEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
-            let mut rows: HashMap<String, OrderRow> = HashMap::new();
-            for event in events {
-                let payload = match (&event.payload, event.aggregate_type.as_str()) {
-                    (Some(p), "Deposit" | "Withdrawal") => p,
-                    _ => continue,
-                };
-                let id = event.aggregate_id.clone();
-                if !rows.contains_key(&id) {
-                    let row = load_order(conn, &id).await?.unwrap_or_default();
-                    rows.insert(id.clone(), row);
-                }
-                let row = rows.get_mut(&id).expect("inserted above");
+            let orders = |e: &&StoredEvent| {
+                e.payload.is_some() && matches!(e.aggregate_type.as_str(), "Deposit" | "Withdrawal")
+            };
+            let mut ids: Vec<&str> = events
+                .iter()
+                .filter(orders)
+                .map(|e| e.aggregate_id.as_str())
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            let mut rows = load_orders(conn, &ids).await?;
+            for event in events.iter().filter(orders) {
+                let payload = event.payload.as_deref().unwrap_or("null");
+                let row = rows.entry(event.aggregate_id.clone()).or_default();
                 if event.aggregate_type == "Deposit" {
                     let parsed: DepositEvent = serde_json::from_str(payload)
                         .map_err(|e| ProjectionError::bad_event(event, e))?;
@@ -84,8 +86,9 @@ impl Projection for MoneyOrdersProjection {
                     fold_withdrawal(row, parsed);
                 }
             }
-            for row in rows.values().filter(|r| !r.order_id.is_empty()) {
-                upsert_order(conn, row).await?;
+            let rows: Vec<&OrderRow> = rows.values().filter(|r| !r.order_id.is_empty()).collect();
+            for chunk in rows.chunks(ORDER_CHUNK) {
+                upsert_orders(conn, chunk).await?;
             }
             Ok(())
         })
@@ -291,61 +294,79 @@ impl OrderRow {
 
 const ORDER_COLUMNS: &str = "order_id, member_id, kind, channel, currency, amount, credited_amount, status, flagged, note, provider_tx_id, detail, hidden, created_ms, updated_ms";
 
-async fn load_order(conn: &mut AnyConnection, id: &str) -> Result<Option<OrderRow>, sqlx::Error> {
-    let sql = format!("SELECT {ORDER_COLUMNS} FROM money_orders WHERE order_id = $1");
-    let row = sqlx::query(&sql)
-        .bind(id)
-        .fetch_optional(&mut *conn)
-        .await?;
-    row.map(|r| {
-        let detail: String = r.try_get("detail")?;
-        Ok(OrderRow {
-            order_id: r.try_get("order_id")?,
-            member_id: r.try_get("member_id")?,
-            kind: r.try_get("kind")?,
-            channel: r.try_get("channel")?,
-            currency: r.try_get("currency")?,
-            amount: r.try_get("amount")?,
-            credited_amount: r.try_get("credited_amount")?,
-            status: r.try_get("status")?,
-            flagged: r.try_get::<i32, _>("flagged")? as i64,
-            note: r.try_get("note")?,
-            provider_tx_id: r.try_get("provider_tx_id")?,
-            detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
-            hidden: r.try_get::<i32, _>("hidden")? as i64,
-            created_ms: r.try_get("created_ms")?,
-            updated_ms: r.try_get("updated_ms")?,
-        })
-    })
-    .transpose()
+/// Rows per multi-row statement (15 parameters each; SQLite allows 32,766).
+const ORDER_CHUNK: usize = 500;
+
+/// The `money_orders` rows of `ids`, in one statement per chunk.
+async fn load_orders(
+    conn: &mut AnyConnection,
+    ids: &[&str],
+) -> Result<HashMap<String, OrderRow>, sqlx::Error> {
+    let mut found = HashMap::with_capacity(ids.len());
+    for chunk in ids.chunks(ORDER_CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM money_orders WHERE order_id IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        for r in query.fetch_all(&mut *conn).await? {
+            let detail: String = r.try_get("detail")?;
+            let row = OrderRow {
+                order_id: r.try_get("order_id")?,
+                member_id: r.try_get("member_id")?,
+                kind: r.try_get("kind")?,
+                channel: r.try_get("channel")?,
+                currency: r.try_get("currency")?,
+                amount: r.try_get("amount")?,
+                credited_amount: r.try_get("credited_amount")?,
+                status: r.try_get("status")?,
+                flagged: r.try_get::<i32, _>("flagged")? as i64,
+                note: r.try_get("note")?,
+                provider_tx_id: r.try_get("provider_tx_id")?,
+                detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
+                hidden: r.try_get::<i32, _>("hidden")? as i64,
+                created_ms: r.try_get("created_ms")?,
+                updated_ms: r.try_get("updated_ms")?,
+            };
+            found.insert(row.order_id.clone(), row);
+        }
+    }
+    Ok(found)
 }
 
-async fn upsert_order(conn: &mut AnyConnection, row: &OrderRow) -> Result<(), sqlx::Error> {
+async fn upsert_orders(conn: &mut AnyConnection, rows: &[&OrderRow]) -> Result<(), sqlx::Error> {
     let sql = format!(
-        "INSERT INTO money_orders ({ORDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+        "INSERT INTO money_orders ({ORDER_COLUMNS}) VALUES {}
          ON CONFLICT (order_id) DO UPDATE SET credited_amount = excluded.credited_amount,
            status = excluded.status, flagged = excluded.flagged, note = excluded.note,
            provider_tx_id = excluded.provider_tx_id, detail = excluded.detail,
-           hidden = excluded.hidden, updated_ms = excluded.updated_ms"
+           hidden = excluded.hidden, updated_ms = excluded.updated_ms",
+        crate::placeholders(rows.len(), 15)
     );
-    sqlx::query(&sql)
-        .bind(&row.order_id)
-        .bind(&row.member_id)
-        .bind(&row.kind)
-        .bind(&row.channel)
-        .bind(&row.currency)
-        .bind(&row.amount)
-        .bind(&row.credited_amount)
-        .bind(&row.status)
-        .bind(row.flagged as i32)
-        .bind(&row.note)
-        .bind(&row.provider_tx_id)
-        .bind(row.detail.to_string())
-        .bind(row.hidden as i32)
-        .bind(row.created_ms)
-        .bind(row.updated_ms)
-        .execute(&mut *conn)
-        .await?;
+    let mut query = sqlx::query(&sql);
+    for row in rows {
+        query = query
+            .bind(row.order_id.as_str())
+            .bind(row.member_id.as_str())
+            .bind(row.kind.as_str())
+            .bind(row.channel.as_str())
+            .bind(row.currency.as_str())
+            .bind(row.amount.as_str())
+            .bind(row.credited_amount.as_str())
+            .bind(row.status.as_str())
+            .bind(row.flagged as i32)
+            .bind(row.note.as_str())
+            .bind(row.provider_tx_id.as_str())
+            .bind(row.detail.to_string())
+            .bind(row.hidden as i32)
+            .bind(row.created_ms)
+            .bind(row.updated_ms);
+    }
+    query.execute(&mut *conn).await?;
     Ok(())
 }
 

@@ -35,35 +35,6 @@ fn outcome_text(outcome: domain::result::SelectionOutcome) -> String {
         .unwrap_or_default()
 }
 
-/// Queues a settlement of `bet_id` at `version` when every selection of
-/// the bet has an outcome.
-async fn queue_if_complete(
-    conn: &mut AnyConnection,
-    bet_id: &str,
-    version: i64,
-    now_ms: i64,
-) -> Result<(), sqlx::Error> {
-    let missing: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM settlement_legs l LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
-         WHERE l.bet_id = $1 AND o.event_id IS NULL",
-    )
-    .bind(bet_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    if missing > 0 {
-        return Ok(());
-    }
-    sqlx::query(
-        "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES ($1, $2, 0, $3)",
-    )
-    .bind(bet_id)
-    .bind(version)
-    .bind(now_ms)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 struct LegRow {
     event_id: i64,
     game_id: i64,
@@ -119,6 +90,19 @@ async fn flush_placements(
         query.execute(&mut *conn).await?;
     }
     let bets: Vec<&str> = run.iter().map(|(bet, _)| *bet).collect();
+    queue_complete(conn, &bets, version).await?;
+    run.clear();
+    Ok(())
+}
+
+/// Queues a settlement at `version` of each of `bets` whose every
+/// selection has an outcome: one grouped query and one multi-row insert
+/// per chunk.
+async fn queue_complete(
+    conn: &mut AnyConnection,
+    bets: &[&str],
+    version: i64,
+) -> Result<(), sqlx::Error> {
     let now = now_ms();
     for chunk in bets.chunks(CHUNK) {
         let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
@@ -153,7 +137,60 @@ async fn flush_placements(
         }
         query.execute(&mut *conn).await?;
     }
-    run.clear();
+    Ok(())
+}
+
+/// A selection's latest outcome in a run of results: (outcome, the
+/// version of the result that stated it, starting price).
+type Stated = (String, i64, Option<String>);
+
+/// Records a run of results (each selection's latest outcome, in
+/// multi-row upserts), then queues, at `version` (the run's last), the
+/// bets on those selections that are now complete.
+async fn flush_results(
+    conn: &mut AnyConnection,
+    results: &mut std::collections::BTreeMap<i64, Stated>,
+    version: i64,
+) -> Result<(), sqlx::Error> {
+    if results.is_empty() {
+        return Ok(());
+    }
+    let stated: Vec<(&i64, &Stated)> = results.iter().collect();
+    for chunk in stated.chunks(CHUNK) {
+        let sql = format!(
+            "INSERT INTO settlement_outcomes (event_id, outcome, version, sp) VALUES {}
+             ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
+            crate::placeholders(chunk.len(), 4)
+        );
+        let mut query = sqlx::query(&sql);
+        for (event_id, (outcome, version, sp)) in chunk {
+            query = query
+                .bind(**event_id)
+                .bind(outcome.as_str())
+                .bind(*version)
+                .bind(sp.as_deref());
+        }
+        query.execute(&mut *conn).await?;
+    }
+    let ids: Vec<i64> = results.keys().copied().collect();
+    let mut bets = std::collections::BTreeSet::new();
+    for chunk in ids.chunks(CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT DISTINCT bet_id FROM settlement_legs WHERE event_id IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            bets.insert(row.try_get::<String, _>("bet_id")?);
+        }
+    }
+    let bets: Vec<&str> = bets.iter().map(String::as_str).collect();
+    queue_complete(conn, &bets, version).await?;
+    results.clear();
     Ok(())
 }
 
@@ -188,10 +225,11 @@ impl Projection for SettlementProjection {
             .fetch_one(&mut *conn)
             .await?
             .unwrap_or(0);
-            // Placements come in runs between results: each run is one
-            // multi-row insert of legs and one grouped completeness check,
-            // whatever its size. Results (rare) go one by one, in order.
+            // Placements come in runs between results, and results in runs
+            // between placements: each run is a few multi-row statements
+            // whatever its size, written before the next run is read.
             let mut run: Vec<(&str, Vec<LegRow>)> = Vec::new();
+            let mut results = std::collections::BTreeMap::new();
             for stored in events {
                 let Some(payload) = stored.payload.as_deref() else {
                     continue;
@@ -203,6 +241,7 @@ impl Projection for SettlementProjection {
                         let BetEvent::BetPlaced { bet, .. } = event else {
                             continue;
                         };
+                        flush_results(conn, &mut results, version).await?;
                         let legs = bet
                             .legs
                             .iter()
@@ -220,39 +259,25 @@ impl Projection for SettlementProjection {
                         let event: ResultEvent = serde_json::from_str(payload)
                             .map_err(|e| ProjectionError::bad_event(stored, e))?;
                         // Results, corrections and voids alike state
-                        // outcomes (a void: returned).
-                        let selections = event.selections();
+                        // outcomes (a void: returned); a later one in the
+                        // run replaces an earlier one's.
                         version += 1;
-                        let mut bets = std::collections::BTreeSet::new();
-                        for selection in selections {
-                            sqlx::query(
-                                "INSERT INTO settlement_outcomes (event_id, outcome, version, sp) VALUES ($1, $2, $3, $4)
-                                 ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
-                            )
-                            .bind(selection.event_id as i64)
-                            .bind(outcome_text(selection.outcome))
-                            .bind(version)
-                            .bind(selection.sp_price.map(|sp| sp.to_string()))
-                            .execute(&mut *conn)
-                            .await?;
-                            let rows = sqlx::query(
-                                "SELECT bet_id FROM settlement_legs WHERE event_id = $1",
-                            )
-                            .bind(selection.event_id as i64)
-                            .fetch_all(&mut *conn)
-                            .await?;
-                            for row in rows {
-                                bets.insert(row.try_get::<String, _>("bet_id")?);
-                            }
-                        }
-                        for bet_id in bets {
-                            queue_if_complete(conn, &bet_id, version, now_ms()).await?;
+                        for selection in event.selections() {
+                            results.insert(
+                                selection.event_id as i64,
+                                (
+                                    outcome_text(selection.outcome),
+                                    version,
+                                    selection.sp_price.map(|sp| sp.to_string()),
+                                ),
+                            );
                         }
                     }
                     _ => {}
                 }
             }
             flush_placements(conn, &mut run, version).await?;
+            flush_results(conn, &mut results, version).await?;
             Ok(())
         })
     }

@@ -146,6 +146,8 @@ struct BetRow {
 #[derive(Default)]
 struct Batch {
     members: HashMap<String, VipMember>,
+    /// Members the batch looked up and found without a row.
+    absent: std::collections::HashSet<String>,
     bets: HashMap<String, Option<BetRow>>,
     daily: BTreeMap<(String, String, String), Decimal>,
     ledger: Vec<LedgerRow>,
@@ -220,9 +222,11 @@ impl VipProjection {
         currency: &str,
     ) -> Result<&'b mut VipMember, ProjectionError> {
         if !batch.members.contains_key(member_id) {
-            let row = load_member(conn, member_id)
-                .await?
-                .unwrap_or_else(|| VipMember::new(member_id, currency));
+            let row = match batch.absent.contains(member_id) {
+                true => None,
+                false => load_member(conn, member_id).await?,
+            }
+            .unwrap_or_else(|| VipMember::new(member_id, currency));
             batch.members.insert(member_id.to_string(), row);
         }
         Ok(batch.members.get_mut(member_id).expect("just inserted"))
@@ -505,59 +509,23 @@ impl VipProjection {
         conn: &mut AnyConnection,
         batch: &mut Batch,
         event: &StoredEvent,
+        parsed: Parsed,
     ) -> Result<(), ProjectionError> {
-        let Some(payload) = event.payload.as_deref() else {
-            return Ok(());
-        };
-        match event.aggregate_type.as_str() {
-            "Account" => {
-                if event.event_type != "Registered" {
-                    return Ok(());
-                }
-                let parsed: AccountEvent = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(event, e))?;
-                if let AccountEvent::Registered {
-                    user_id,
-                    profile,
-                    at_ms,
-                    ..
-                } = parsed
-                {
-                    let m = self
-                        .member(conn, batch, &user_id, profile.currency.code())
-                        .await?;
-                    m.market = profile.market.code().to_string();
-                    m.currency = profile.currency.code().to_string();
-                    m.registered_ms = at_ms;
-                }
+        match parsed {
+            Parsed::Registered {
+                user_id,
+                market,
+                currency,
+                at_ms,
+            } => {
+                let m = self.member(conn, batch, &user_id, &currency).await?;
+                m.market = market;
+                m.currency = currency;
+                m.registered_ms = at_ms;
             }
-            "Bet" => {
-                // Only the events that move valid turnover are read.
-                const COUNTED: [&str; 5] = [
-                    "BetPlaced",
-                    "BetAccepted",
-                    "BetSettled",
-                    "BetResettled",
-                    "BetCashedOut",
-                ];
-                if !COUNTED.contains(&event.event_type.as_str()) {
-                    return Ok(());
-                }
-                let parsed: BetEvent = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(event, e))?;
-                self.on_bet(conn, batch, event, parsed).await?;
-            }
-            "Vip" => {
-                let parsed: VipEvent = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(event, e))?;
-                self.on_vip(conn, batch, event, parsed).await?;
-            }
-            "Deposit" if event.event_type == "DepositCredited" => {
-                let value: Value = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(event, e))?;
-                let Some(body) = inner(&value, "DepositCredited") else {
-                    return Ok(());
-                };
+            Parsed::Bet(parsed) => self.on_bet(conn, batch, event, parsed).await?,
+            Parsed::Vip(parsed) => self.on_vip(conn, batch, event, parsed).await?,
+            Parsed::Deposit(body) => {
                 let (Some(member_id), Some(amount)) = (
                     body.get("member_id").and_then(Value::as_str),
                     money_of(body.get("amount")),
@@ -584,12 +552,7 @@ impl VipProjection {
                 )
                 .await?;
             }
-            "CasinoRound" if event.event_type == "CasinoRoundClosed" => {
-                let value: Value = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(event, e))?;
-                let Some(body) = inner(&value, "CasinoRoundClosed") else {
-                    return Ok(());
-                };
+            Parsed::CasinoRound(body) => {
                 let member_id = body.get("member_id").and_then(Value::as_str);
                 let product = body
                     .get("product")
@@ -635,9 +598,89 @@ impl VipProjection {
                 )
                 .await?;
             }
-            _ => {}
         }
         Ok(())
+    }
+}
+
+/// An event the projection reads, decoded once (before the batch's rows
+/// are loaded, so that they load in a few statements).
+enum Parsed {
+    Registered {
+        user_id: String,
+        market: String,
+        currency: String,
+        at_ms: i64,
+    },
+    Bet(BetEvent),
+    Vip(VipEvent),
+    /// The `DepositCredited` body.
+    Deposit(Value),
+    /// The `CasinoRoundClosed` body.
+    CasinoRound(Value),
+}
+
+impl Parsed {
+    /// What the projection reads of `event`; `None` for events it skips.
+    fn of(event: &StoredEvent) -> Result<Option<Parsed>, ProjectionError> {
+        let Some(payload) = event.payload.as_deref() else {
+            return Ok(None);
+        };
+        let bad = |e| ProjectionError::bad_event(event, e);
+        Ok(
+            match (event.aggregate_type.as_str(), event.event_type.as_str()) {
+                ("Account", "Registered") => match serde_json::from_str(payload).map_err(bad)? {
+                    AccountEvent::Registered {
+                        user_id,
+                        profile,
+                        at_ms,
+                        ..
+                    } => Some(Parsed::Registered {
+                        user_id,
+                        market: profile.market.code().to_string(),
+                        currency: profile.currency.code().to_string(),
+                        at_ms,
+                    }),
+                    _ => None,
+                },
+                // Only the events that move valid turnover are read.
+                (
+                    "Bet",
+                    "BetPlaced" | "BetAccepted" | "BetSettled" | "BetResettled" | "BetCashedOut",
+                ) => Some(Parsed::Bet(serde_json::from_str(payload).map_err(bad)?)),
+                ("Vip", _) => Some(Parsed::Vip(serde_json::from_str(payload).map_err(bad)?)),
+                ("Deposit", "DepositCredited") => {
+                    let value: Value = serde_json::from_str(payload).map_err(bad)?;
+                    inner(&value, "DepositCredited")
+                        .cloned()
+                        .map(Parsed::Deposit)
+                }
+                ("CasinoRound", "CasinoRoundClosed") => {
+                    let value: Value = serde_json::from_str(payload).map_err(bad)?;
+                    inner(&value, "CasinoRoundClosed")
+                        .cloned()
+                        .map(Parsed::CasinoRound)
+                }
+                _ => None,
+            },
+        )
+    }
+
+    /// The member whose row applying this event reads, if any.
+    fn member<'a>(&'a self, event: &'a StoredEvent) -> Option<&'a str> {
+        match self {
+            Parsed::Registered { user_id, .. } => Some(user_id),
+            Parsed::Bet(
+                BetEvent::BetSettled { member_id, .. }
+                | BetEvent::BetResettled { member_id, .. }
+                | BetEvent::BetCashedOut { member_id, .. },
+            ) => Some(member_id),
+            Parsed::Bet(_) => None,
+            Parsed::Vip(_) => Some(event.aggregate_id.as_str()),
+            Parsed::Deposit(body) | Parsed::CasinoRound(body) => {
+                body.get("member_id").and_then(Value::as_str)
+            }
+        }
     }
 }
 
@@ -666,10 +709,20 @@ impl Projection for VipProjection {
         events: &'a [StoredEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
-            let mut batch = Batch::default();
-            prefetch_bets(conn, &mut batch, events).await?;
+            let mut parsed = Vec::with_capacity(events.len());
             for event in events {
-                self.apply_one(conn, &mut batch, event).await?;
+                if let Some(p) = Parsed::of(event)? {
+                    parsed.push((event, p));
+                }
+            }
+            let mut batch = Batch::default();
+            let mut members: Vec<&str> = parsed.iter().filter_map(|(e, p)| p.member(e)).collect();
+            members.sort_unstable();
+            members.dedup();
+            prefetch_members(conn, &mut batch, &members).await?;
+            prefetch_bets(conn, &mut batch, events).await?;
+            for (event, p) in parsed {
+                self.apply_one(conn, &mut batch, event, p).await?;
             }
             write(conn, batch).await?;
             Ok(())
@@ -739,112 +792,187 @@ async fn prefetch_bets(
     Ok(())
 }
 
+/// Loads the `vip_members` rows of `members` in a few statements; the
+/// ones without a row are remembered as absent.
+async fn prefetch_members(
+    conn: &mut AnyConnection,
+    batch: &mut Batch,
+    members: &[&str],
+) -> Result<(), sqlx::Error> {
+    for chunk in members.chunks(PREFETCH_CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT {MEMBER_COLUMNS} FROM vip_members WHERE member_id IN ({})",
+            list.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            let member = decode_member(&row)?;
+            batch.members.insert(member.member_id.clone(), member);
+        }
+        for id in chunk {
+            if !batch.members.contains_key(*id) {
+                batch.absent.insert(id.to_string());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rows per multi-row statement of the batch's writes (at most 14
+/// parameters a row: 7,000 a statement, under SQLite's 32,766).
+const WRITE_CHUNK: usize = 500;
+
+/// Writes the batch's rows: a few multi-row statements per table whatever
+/// the batch holds.
 async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error> {
-    for m in batch.members.values() {
-        sqlx::query(
+    let members: Vec<&VipMember> = batch.members.values().collect();
+    for chunk in members.chunks(WRITE_CHUNK) {
+        let sql = format!(
             "INSERT INTO vip_members (member_id, market, currency, registered_ms, level, reached_level, money, bets,
                 deposits_total, turnover_total, points_earned, points_spent, exp_rank, updated_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+             VALUES {}
              ON CONFLICT (member_id) DO UPDATE SET market = excluded.market, currency = excluded.currency,
                 registered_ms = excluded.registered_ms, level = excluded.level, reached_level = excluded.reached_level,
                 money = excluded.money, bets = excluded.bets, deposits_total = excluded.deposits_total,
                 turnover_total = excluded.turnover_total, points_earned = excluded.points_earned,
                 points_spent = excluded.points_spent, exp_rank = excluded.exp_rank, updated_ms = excluded.updated_ms",
-        )
-        .bind(&m.member_id)
-        .bind(&m.market)
-        .bind(&m.currency)
-        .bind(m.registered_ms)
-        .bind(m.level as i64)
-        .bind(m.reached_level as i64)
-        .bind(m.money.to_string())
-        .bind(m.bets.to_string())
-        .bind(m.deposits_total.to_string())
-        .bind(m.turnover_total.to_string())
-        .bind(m.points_earned.to_string())
-        .bind(m.points_spent.to_string())
-        .bind(m.exp_rank())
-        .bind(m.updated_ms)
-        .execute(&mut *conn)
-        .await?;
+            crate::placeholders(chunk.len(), 14)
+        );
+        let mut query = sqlx::query(&sql);
+        for m in chunk {
+            query = query
+                .bind(m.member_id.clone())
+                .bind(m.market.clone())
+                .bind(m.currency.clone())
+                .bind(m.registered_ms)
+                .bind(m.level as i64)
+                .bind(m.reached_level as i64)
+                .bind(m.money.to_string())
+                .bind(m.bets.to_string())
+                .bind(m.deposits_total.to_string())
+                .bind(m.turnover_total.to_string())
+                .bind(m.points_earned.to_string())
+                .bind(m.points_spent.to_string())
+                .bind(m.exp_rank())
+                .bind(m.updated_ms);
+        }
+        query.execute(&mut *conn).await?;
     }
-    for (bet_id, row) in &batch.bets {
-        let Some(row) = row else { continue };
-        sqlx::query(
-            "INSERT INTO vip_bets (bet_id, member_id, stake, odds, free, counted) VALUES ($1, $2, $3, $4, $5, $6)
+    let bets: Vec<(&String, &BetRow)> = batch
+        .bets
+        .iter()
+        .filter_map(|(id, row)| row.as_ref().map(|r| (id, r)))
+        .collect();
+    for chunk in bets.chunks(WRITE_CHUNK) {
+        let sql = format!(
+            "INSERT INTO vip_bets (bet_id, member_id, stake, odds, free, counted) VALUES {}
              ON CONFLICT (bet_id) DO UPDATE SET stake = excluded.stake, odds = excluded.odds, counted = excluded.counted",
-        )
-        .bind(bet_id)
-        .bind(&row.member_id)
-        .bind(row.stake.to_string())
-        .bind(row.odds.map(|o| o.to_string()))
-        .bind(row.free as i64)
-        .bind(row.counted.to_string())
-        .execute(&mut *conn)
-        .await?;
+            crate::placeholders(chunk.len(), 6)
+        );
+        let mut query = sqlx::query(&sql);
+        for (bet_id, row) in chunk {
+            query = query
+                .bind(bet_id.to_string())
+                .bind(row.member_id.clone())
+                .bind(row.stake.to_string())
+                .bind(row.odds.map(|o| o.to_string()))
+                .bind(row.free as i64)
+                .bind(row.counted.to_string());
+        }
+        query.execute(&mut *conn).await?;
     }
-    for ((member_id, day, product), delta) in &batch.daily {
-        let existing = sqlx::query(
-            "SELECT turnover FROM vip_daily WHERE member_id = $1 AND day = $2 AND product = $3",
-        )
-        .bind(member_id)
-        .bind(day)
-        .bind(product)
-        .fetch_optional(&mut *conn)
-        .await?;
-        let before = match existing {
-            Some(row) => dec(&row.try_get::<String, _>("turnover")?)?,
-            None => Decimal::ZERO,
-        };
-        sqlx::query(
-            "INSERT INTO vip_daily (member_id, day, product, turnover) VALUES ($1, $2, $3, $4)
+    let daily: Vec<(&(String, String, String), &Decimal)> = batch.daily.iter().collect();
+    for chunk in daily.chunks(WRITE_CHUNK) {
+        // What the keys hold already, in one statement.
+        let sql = format!(
+            "SELECT member_id, day, product, turnover FROM vip_daily
+             WHERE (member_id, day, product) IN (VALUES {})",
+            crate::placeholders(chunk.len(), 3)
+        );
+        let mut query = sqlx::query(&sql);
+        for ((member_id, day, product), _) in chunk {
+            query = query
+                .bind(member_id.as_str())
+                .bind(day.as_str())
+                .bind(product.as_str());
+        }
+        let mut before: HashMap<(String, String, String), Decimal> = HashMap::new();
+        for row in query.fetch_all(&mut *conn).await? {
+            before.insert(
+                (
+                    row.try_get("member_id")?,
+                    row.try_get("day")?,
+                    row.try_get("product")?,
+                ),
+                dec(&row.try_get::<String, _>("turnover")?)?,
+            );
+        }
+        let sql = format!(
+            "INSERT INTO vip_daily (member_id, day, product, turnover) VALUES {}
              ON CONFLICT (member_id, day, product) DO UPDATE SET turnover = excluded.turnover",
-        )
-        .bind(member_id)
-        .bind(day)
-        .bind(product)
-        .bind((before + delta).to_string())
-        .execute(&mut *conn)
-        .await?;
+            crate::placeholders(chunk.len(), 4)
+        );
+        let mut query = sqlx::query(&sql);
+        for (key, delta) in chunk {
+            let total = before.get(*key).copied().unwrap_or_default() + **delta;
+            query = query
+                .bind(key.0.as_str())
+                .bind(key.1.as_str())
+                .bind(key.2.as_str())
+                .bind(total.to_string());
+        }
+        query.execute(&mut *conn).await?;
     }
-    for row in &batch.ledger {
-        sqlx::query(
+    for chunk in batch.ledger.chunks(WRITE_CHUNK) {
+        let sql = format!(
             "INSERT INTO vip_ledger (member_id, source, at_ms, position, kind, money_delta, bets_delta, points, money, bets, level)
-             VALUES ($1, $2, $3, $11, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (member_id, source) DO NOTHING",
-        )
-        .bind(&row.member_id)
-        .bind(&row.source)
-        .bind(row.at_ms)
-        .bind(&row.kind)
-        .bind(row.money_delta.normalize().to_string())
-        .bind(row.bets_delta.normalize().to_string())
-        .bind(row.points.normalize().to_string())
-        .bind(row.money.to_string())
-        .bind(row.bets.to_string())
-        .bind(row.level as i64)
-        .bind(row.position)
-        .execute(&mut *conn)
-        .await?;
+             VALUES {} ON CONFLICT (member_id, source) DO NOTHING",
+            crate::placeholders(chunk.len(), 11)
+        );
+        let mut query = sqlx::query(&sql);
+        for row in chunk {
+            query = query
+                .bind(row.member_id.as_str())
+                .bind(row.source.as_str())
+                .bind(row.at_ms)
+                .bind(row.position)
+                .bind(row.kind.as_str())
+                .bind(row.money_delta.normalize().to_string())
+                .bind(row.bets_delta.normalize().to_string())
+                .bind(row.points.normalize().to_string())
+                .bind(row.money.to_string())
+                .bind(row.bets.to_string())
+                .bind(row.level as i64);
+        }
+        query.execute(&mut *conn).await?;
     }
-    for row in &batch.rewards {
-        sqlx::query(
+    for chunk in batch.rewards.chunks(WRITE_CHUNK) {
+        let sql = format!(
             "INSERT INTO vip_rewards (reference, member_id, kind, reward_key, level, currency, amount, basis, rate,
                 turnover_required, at_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (reference) DO NOTHING",
-        )
-        .bind(&row.reference)
-        .bind(&row.member_id)
-        .bind(&row.kind)
-        .bind(&row.key)
-        .bind(row.level as i64)
-        .bind(&row.currency)
-        .bind(row.amount.to_string())
-        .bind(row.basis.to_string())
-        .bind(row.rate.to_string())
-        .bind(row.turnover_required.to_string())
-        .bind(row.at_ms)
-        .execute(&mut *conn)
-        .await?;
+             VALUES {} ON CONFLICT (reference) DO NOTHING",
+            crate::placeholders(chunk.len(), 11)
+        );
+        let mut query = sqlx::query(&sql);
+        for row in chunk {
+            query = query
+                .bind(row.reference.as_str())
+                .bind(row.member_id.as_str())
+                .bind(row.kind.as_str())
+                .bind(row.key.as_str())
+                .bind(row.level as i64)
+                .bind(row.currency.as_str())
+                .bind(row.amount.to_string())
+                .bind(row.basis.to_string())
+                .bind(row.rate.to_string())
+                .bind(row.turnover_required.to_string())
+                .bind(row.at_ms);
+        }
+        query.execute(&mut *conn).await?;
     }
     Ok(())
 }

@@ -57,8 +57,11 @@ impl Default for Limits {
 
 pub enum Sink {
     Socket(mpsc::Sender<Utf8Bytes>),
-    /// A long-poll session, loaded from the store for one request.
-    Poll,
+    /// A long-poll session, loaded from the store for one request, with
+    /// the expiry of its login's main API session read with it.
+    Poll {
+        login_expires_ms: Option<i64>,
+    },
 }
 
 pub struct Session {
@@ -83,12 +86,12 @@ impl Session {
     fn deliver(&self, message: &Utf8Bytes) -> bool {
         match &self.sink {
             Sink::Socket(tx) => tx.try_send(message.clone()).is_ok(),
-            Sink::Poll => true,
+            Sink::Poll { .. } => true,
         }
     }
 
     fn is_poll(&self) -> bool {
-        matches!(self.sink, Sink::Poll)
+        matches!(self.sink, Sink::Poll { .. })
     }
 
     /// A long-poll session as the store has it.
@@ -99,7 +102,9 @@ impl Session {
             user: Mutex::new(row.user_id),
             token: Mutex::new(row.token_hash),
             subs: Mutex::new(HashMap::new()),
-            sink: Sink::Poll,
+            sink: Sink::Poll {
+                login_expires_ms: row.login_expires_ms,
+            },
             last_seen: AtomicI64::new(now_ms),
         }
     }
@@ -585,9 +590,15 @@ impl Hub {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .clone();
-                let alive = match token {
-                    Some(token) => self.sessions.authenticate_hashed(&token).await.is_ok(),
-                    None => false,
+                let alive = match (token, &session.sink) {
+                    (None, _) => false,
+                    // Read with the session in this request.
+                    (Some(_), Sink::Poll { login_expires_ms }) => {
+                        login_expires_ms.is_some_and(|e| e > self.clock.now_ms())
+                    }
+                    (Some(token), Sink::Socket(_)) => {
+                        self.sessions.authenticate_hashed(&token).await.is_ok()
+                    }
                 };
                 if !alive {
                     if session.is_poll() {
