@@ -411,24 +411,30 @@ pub async fn swarm_session(server: &Server, login: &Value) -> String {
 /// A prematch selection with a price, its game and market.
 pub fn pick(server: &Server) -> (u64, u64, u64, Decimal) {
     server.running.state.live.read(|c| {
-        // The prematch game that starts last: the living feed kicks games
-        // off within the hour, and a bet on a started one is refused (1100).
-        let game = c
+        // The prematch game that starts last (the living feed kicks games
+        // off within the hour, and a bet on a started one is refused, 1100)
+        // whose match-result market and first selection are open now: the
+        // feed suspends a few markets at a time, and the same seed and tick
+        // times suspend the same ones in every test started in that minute.
+        let mut games: Vec<_> = c
             .games()
             .values()
             .filter(|g| g.game_type == GameType::Prematch && !g.is_blocked)
-            .filter(|g| {
-                c.markets_of(g.id)
-                    .any(|m| m.market_type == "P1XP2" || m.market_type == "P1P2")
+            .collect();
+        games.sort_by_key(|g| (std::cmp::Reverse(g.start_ts), g.id));
+        games
+            .into_iter()
+            .find_map(|game| {
+                let market = c.markets_of(game.id).find(|m| {
+                    (m.market_type == "P1XP2" || m.market_type == "P1P2") && !m.is_suspended
+                })?;
+                let event = c
+                    .events_of(market.id)
+                    .next()
+                    .filter(|e| !e.is_suspended && e.price > Decimal::ONE)?;
+                Some((event.id, market.id, game.id, event.price))
             })
-            .max_by_key(|g| (g.start_ts, std::cmp::Reverse(g.id)))
-            .unwrap();
-        let market = c
-            .markets_of(game.id)
-            .find(|m| m.market_type == "P1XP2" || m.market_type == "P1P2")
-            .unwrap();
-        let event = c.events_of(market.id).next().unwrap();
-        (event.id, market.id, game.id, event.price)
+            .expect("an open match-result selection")
     })
 }
 
