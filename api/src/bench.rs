@@ -37,13 +37,8 @@ pub async fn wallet(args: Args) -> anyhow::Result<()> {
     if !url.starts_with("postgres") {
         bail!("the wallet benchmark runs on Postgres (DATABASE_URL={url})");
     }
-    let schema = format!("bench_{}", std::process::id());
     let admin = sqlx::PgPool::connect(&url).await.context("connect")?;
-    sqlx::raw_sql(&format!(
-        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-    ))
-    .execute(&admin)
-    .await?;
+    let schema = fresh_schema(&admin, "bench").await?;
     let result = run(&url, &schema, &args).await;
     sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
         .execute(&admin)
@@ -161,6 +156,68 @@ async fn debits(db: &Db, args: &Args) -> anyhow::Result<(f64, f64, f64)> {
     Ok((all.len() as f64 / elapsed, pick(0.5), pick(0.99)))
 }
 
+/// A fresh schema `{prefix}_{pid}` for a benchmark run, after dropping
+/// the schemas runs that were killed midway left behind (a `bench_*`
+/// schema whose process is gone).
+pub(crate) async fn fresh_schema(admin: &sqlx::PgPool, prefix: &str) -> anyhow::Result<String> {
+    let names: Vec<String> =
+        sqlx::query_scalar("SELECT nspname::text FROM pg_namespace WHERE nspname LIKE 'bench%'")
+            .fetch_all(admin)
+            .await?;
+    for name in names {
+        let pid = name
+            .trim_end_matches("_pgbench")
+            .rsplit('_')
+            .next()
+            .and_then(|p| p.parse::<u32>().ok());
+        let abandoned = pid.is_some_and(|pid| {
+            pid != std::process::id() && !std::path::Path::new(&format!("/proc/{pid}")).exists()
+        });
+        if abandoned {
+            sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS \"{name}\" CASCADE"))
+                .execute(admin)
+                .await?;
+        }
+    }
+    let schema = format!("{prefix}_{}", std::process::id());
+    sqlx::raw_sql(&format!(
+        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+    ))
+    .execute(admin)
+    .await?;
+    Ok(schema)
+}
+
+/// Waits (up to 15 s) until Postgres has room for `clients` more
+/// connections: a benchmark started right after another finds the last
+/// one's connections still closing, and pgbench would fail with "too many
+/// clients already".
+async fn room_for(admin: &sqlx::PgPool, clients: usize) -> anyhow::Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (max, used): (i64, i64) = sqlx::query_as(
+            "SELECT current_setting('max_connections')::bigint,
+                    (SELECT count(*) FROM pg_stat_activity)::bigint",
+        )
+        .fetch_one(admin)
+        .await?;
+        // Room for pgbench's clients beside the server's pools, which
+        // are already open.
+        let free = max - used;
+        if free >= clients as i64 + 2 {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            bail!(
+                "Postgres has {free} free connections of max_connections = {max}; pgbench needs {}: \
+                 close other sessions or lower --clients",
+                clients + 2
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// The pgbench rate of a transaction inserting two event rows into a copy
 /// of `schema`'s events table (same columns, defaults and indexes; the
 /// table has no insert trigger) in a schema of its own, so that the server
@@ -175,6 +232,7 @@ pub(crate) async fn pgbench(url: &str, schema: &str, args: &Args) -> anyhow::Res
     ))
     .execute(&admin)
     .await?;
+    room_for(&admin, args.clients).await?;
     let rate = pgbench_into(url, &copy, args).await;
     sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS {copy} CASCADE"))
         .execute(&admin)

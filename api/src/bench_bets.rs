@@ -98,13 +98,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             None,
         )
     } else {
-        let schema = format!("bench_bets_{}", std::process::id());
         let admin = sqlx::PgPool::connect(&url).await?;
-        sqlx::raw_sql(&format!(
-            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-        ))
-        .execute(&admin)
-        .await?;
+        let schema = crate::bench::fresh_schema(&admin, "bench_bets").await?;
         (
             commands::Db::open_postgres(&url, Some(&schema)).await?,
             Some((admin, schema)),

@@ -211,13 +211,8 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     if !url.starts_with("postgres") {
         bail!("the casino benchmark runs on Postgres (DATABASE_URL={url})");
     }
-    let schema = format!("bench_casino_{}", std::process::id());
     let admin = sqlx::PgPool::connect(&url).await?;
-    sqlx::raw_sql(&format!(
-        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-    ))
-    .execute(&admin)
-    .await?;
+    let schema = crate::bench::fresh_schema(&admin, "bench_casino").await?;
     let result = measure(&url, &schema, clients, seconds, budget).await;
     sqlx::query(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
         .execute(&admin)

@@ -341,13 +341,8 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
     if !url.starts_with("postgres") {
         bail!("the rebuild benchmark runs on Postgres (DATABASE_URL={url}) or with --store sqlite");
     }
-    let schema = format!("bench_rb_{}", std::process::id());
     let admin = sqlx::PgPool::connect(&url).await.context("connect")?;
-    sqlx::raw_sql(&format!(
-        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
-    ))
-    .execute(&admin)
-    .await?;
+    let schema = crate::bench::fresh_schema(&admin, "bench_rb").await?;
     let db = Db::open_postgres(&url, Some(&schema)).await?;
     args.psql = Some((url.clone(), schema.clone()));
     let result = bench(&db, &args, Backend::Postgres).await;
