@@ -1068,12 +1068,30 @@ async fn park(
     Ok(())
 }
 
-/// Touches the checkpoint row first, so the transaction holds its lock
-/// before it reads anything, and returns where the projection stands.
+/// Locks the checkpoint row first, so the transaction holds its lock
+/// before it reads anything, and returns where the projection stands. On
+/// Postgres a row that exists is locked with `FOR UPDATE`, which writes
+/// nothing (the runner's passes did an upsert each, a new row version a
+/// pass per projection); a missing row, and SQLite (where the write takes
+/// the database's write lock up front), go through the upsert.
 pub(crate) async fn lock_checkpoint(
     conn: &mut AnyConnection,
     name: &str,
 ) -> Result<Checkpoint, sqlx::Error> {
+    if conn.backend_name() == "PostgreSQL" {
+        let row = sqlx::query(
+            "SELECT tx_id, position FROM projection_checkpoints WHERE name = $1 FOR UPDATE",
+        )
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await?;
+        if let Some(row) = row {
+            return Ok(Checkpoint {
+                tx_id: row.try_get("tx_id")?,
+                position: row.try_get("position")?,
+            });
+        }
+    }
     sqlx::query(
         "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
          ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
