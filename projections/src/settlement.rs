@@ -144,19 +144,103 @@ async fn queue_complete(
 /// version of the result that stated it, starting price).
 type Stated = (String, i64, Option<String>);
 
-/// Records a run of results (each selection's latest outcome, in
-/// multi-row upserts), then queues, at `version` (the run's last), the
-/// bets on those selections that are now complete.
-async fn flush_results(
+/// A run of results read in one batch: each selection's latest outcome,
+/// and each result's version with the selections it stated, in order.
+#[derive(Default)]
+struct Results {
+    latest: std::collections::BTreeMap<i64, Stated>,
+    each: Vec<(i64, Vec<i64>)>,
+}
+
+/// Binds `ids` into `sql`'s `{}` (an `IN` list), one statement per chunk,
+/// and collects the rows.
+async fn rows_in(
     conn: &mut AnyConnection,
-    results: &mut std::collections::BTreeMap<i64, Stated>,
-    version: i64,
-) -> Result<(), sqlx::Error> {
-    if results.is_empty() {
+    sql: &str,
+    ids: &[&str],
+) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = sql.replace("{}", &list.join(", "));
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        rows.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(rows)
+}
+
+/// [`rows_in`] for integer keys (event ids).
+async fn rows_in_ids(
+    conn: &mut AnyConnection,
+    sql: &str,
+    ids: &[i64],
+) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
+    let mut rows = Vec::new();
+    for chunk in ids.chunks(CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = sql.replace("{}", &list.join(", "));
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(*id);
+        }
+        rows.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(rows)
+}
+
+/// Records a run of results in a few statements whatever its size, and
+/// queues what the results one by one would have queued: after each
+/// result, at its version, every bet on its selections whose every
+/// selection then has an outcome.
+async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Result<(), sqlx::Error> {
+    use std::collections::{BTreeMap, BTreeSet, HashMap};
+    if results.each.is_empty() {
         return Ok(());
     }
-    let stated: Vec<(&i64, &Stated)> = results.iter().collect();
-    for chunk in stated.chunks(CHUNK) {
+    // The bets on the run's selections, their legs, and which of those
+    // legs had an outcome before the run.
+    let stated: Vec<i64> = results.latest.keys().copied().collect();
+    let mut bets = BTreeSet::new();
+    for row in rows_in_ids(
+        conn,
+        "SELECT DISTINCT bet_id FROM settlement_legs WHERE event_id IN ({})",
+        &stated,
+    )
+    .await?
+    {
+        bets.insert(row.try_get::<String, _>("bet_id")?);
+    }
+    let bet_ids: Vec<&str> = bets.iter().map(String::as_str).collect();
+    let mut legs: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+    for row in rows_in(
+        conn,
+        "SELECT bet_id, event_id FROM settlement_legs WHERE bet_id IN ({})",
+        &bet_ids,
+    )
+    .await?
+    {
+        legs.entry(row.try_get("bet_id")?)
+            .or_default()
+            .push(row.try_get("event_id")?);
+    }
+    let leg_events: BTreeSet<i64> = legs.values().flatten().copied().collect();
+    let leg_events: Vec<i64> = leg_events.into_iter().collect();
+    let mut known = std::collections::HashSet::new();
+    for row in rows_in_ids(
+        conn,
+        "SELECT event_id FROM settlement_outcomes WHERE event_id IN ({})",
+        &leg_events,
+    )
+    .await?
+    {
+        known.insert(row.try_get::<i64, _>("event_id")?);
+    }
+    // The outcomes, each selection's latest.
+    let latest: Vec<(&i64, &Stated)> = results.latest.iter().collect();
+    for chunk in latest.chunks(CHUNK) {
         let sql = format!(
             "INSERT INTO settlement_outcomes (event_id, outcome, version, sp) VALUES {}
              ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
@@ -172,25 +256,50 @@ async fn flush_results(
         }
         query.execute(&mut *conn).await?;
     }
-    let ids: Vec<i64> = results.keys().copied().collect();
-    let mut bets = std::collections::BTreeSet::new();
-    for chunk in ids.chunks(CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT DISTINCT bet_id FROM settlement_legs WHERE event_id IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            bets.insert(row.try_get::<String, _>("bet_id")?);
+    // The tasks, result by result.
+    let mut first_stated: HashMap<i64, usize> = HashMap::new();
+    for (i, (_, events)) in results.each.iter().enumerate() {
+        for event in events {
+            first_stated.entry(*event).or_insert(i);
         }
     }
-    let bets: Vec<&str> = bets.iter().map(String::as_str).collect();
-    queue_complete(conn, &bets, version).await?;
-    results.clear();
+    let mut bets_on: HashMap<i64, Vec<&str>> = HashMap::new();
+    for (bet, events) in &legs {
+        for event in events {
+            bets_on.entry(*event).or_default().push(bet.as_str());
+        }
+    }
+    let mut tasks: Vec<(&str, i64)> = Vec::new();
+    for (i, (version, events)) in results.each.iter().enumerate() {
+        let touched: BTreeSet<&str> = events
+            .iter()
+            .flat_map(|e| bets_on.get(e).into_iter().flatten().copied())
+            .collect();
+        for bet in touched {
+            let complete = legs[bet]
+                .iter()
+                .all(|e| known.contains(e) || first_stated.get(e).is_some_and(|at| *at <= i));
+            if complete {
+                tasks.push((bet, *version));
+            }
+        }
+    }
+    let now = now_ms();
+    for chunk in tasks.chunks(CHUNK) {
+        let values: Vec<String> = (0..chunk.len())
+            .map(|i| format!("(${}, ${}, 0, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3))
+            .collect();
+        let sql = format!(
+            "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
+            values.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for (bet, version) in chunk {
+            query = query.bind(*bet).bind(*version).bind(now);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    *results = Results::default();
     Ok(())
 }
 
@@ -229,7 +338,7 @@ impl Projection for SettlementProjection {
             // between placements: each run is a few multi-row statements
             // whatever its size, written before the next run is read.
             let mut run: Vec<(&str, Vec<LegRow>)> = Vec::new();
-            let mut results = std::collections::BTreeMap::new();
+            let mut results = Results::default();
             for stored in events {
                 let Some(payload) = stored.payload.as_deref() else {
                     continue;
@@ -241,7 +350,7 @@ impl Projection for SettlementProjection {
                         let BetEvent::BetPlaced { bet, .. } = event else {
                             continue;
                         };
-                        flush_results(conn, &mut results, version).await?;
+                        flush_results(conn, &mut results).await?;
                         let legs = bet
                             .legs
                             .iter()
@@ -262,8 +371,10 @@ impl Projection for SettlementProjection {
                         // outcomes (a void: returned); a later one in the
                         // run replaces an earlier one's.
                         version += 1;
+                        let mut stated = Vec::new();
                         for selection in event.selections() {
-                            results.insert(
+                            stated.push(selection.event_id as i64);
+                            results.latest.insert(
                                 selection.event_id as i64,
                                 (
                                     outcome_text(selection.outcome),
@@ -272,12 +383,13 @@ impl Projection for SettlementProjection {
                                 ),
                             );
                         }
+                        results.each.push((version, stated));
                     }
                     _ => {}
                 }
             }
             flush_placements(conn, &mut run, version).await?;
-            flush_results(conn, &mut results, version).await?;
+            flush_results(conn, &mut results).await?;
             Ok(())
         })
     }
