@@ -195,9 +195,13 @@ pub(crate) async fn fresh_schema(admin: &sqlx::PgPool, prefix: &str) -> anyhow::
 async fn room_for(admin: &sqlx::PgPool, clients: usize) -> anyhow::Result<()> {
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
+        // Client connections only: Postgres's own processes (checkpointer,
+        // autovacuum, WAL writer) are listed too but take no slot; the
+        // slots reserved for superusers are not pgbench's to take.
         let (max, used): (i64, i64) = sqlx::query_as(
-            "SELECT current_setting('max_connections')::bigint,
-                    (SELECT count(*) FROM pg_stat_activity)::bigint",
+            "SELECT current_setting('max_connections')::bigint
+                      - current_setting('superuser_reserved_connections')::bigint,
+                    (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')::bigint",
         )
         .fetch_one(admin)
         .await?;

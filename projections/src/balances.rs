@@ -114,22 +114,12 @@ async fn load(
         .collect();
     members.sort_unstable();
     members.dedup();
-    for chunk in members.chunks(UPSERT_CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT {COLUMNS} FROM balances WHERE member_id IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for member in chunk {
-            query = query.bind(*member);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            let row = decode(&row)?;
-            let key = format!("{}:{}", row.member_id, row.currency);
-            if wanted.contains(key.as_str()) {
-                found.insert(key, row);
-            }
+    let sql = format!("SELECT {COLUMNS} FROM balances WHERE member_id IN ({{}})");
+    for row in crate::rows_in(conn, &sql, &members).await? {
+        let row = decode(&row)?;
+        let key = format!("{}:{}", row.member_id, row.currency);
+        if wanted.contains(key.as_str()) {
+            found.insert(key, row);
         }
     }
     Ok(found)

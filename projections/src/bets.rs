@@ -264,33 +264,23 @@ async fn load_many(
     bet_ids: &[&str],
 ) -> Result<HashMap<String, Row2>, sqlx::Error> {
     let mut found = HashMap::with_capacity(bet_ids.len());
-    for chunk in bet_ids.chunks(CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT bet_id, member_id, record, last_sequence, settled_at FROM bets WHERE bet_id IN ({})",
-            list.join(", ")
+    let sql = "SELECT bet_id, member_id, record, last_sequence, settled_at FROM bets WHERE bet_id IN ({})";
+    for r in crate::rows_in(conn, sql, bet_ids).await? {
+        let text: String = r.try_get("record")?;
+        // A row that does not read as a record is left out: the events
+        // that continue it are then parked, for an operator to see.
+        let Ok(record) = serde_json::from_str::<BetRecord>(&text) else {
+            continue;
+        };
+        found.insert(
+            r.try_get("bet_id")?,
+            Row2 {
+                member_id: r.try_get("member_id")?,
+                record,
+                sequence: r.try_get("last_sequence")?,
+                settled_at: r.try_get("settled_at")?,
+            },
         );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        for r in query.fetch_all(&mut *conn).await? {
-            let text: String = r.try_get("record")?;
-            // A row that does not read as a record is left out: the events
-            // that continue it are then parked, for an operator to see.
-            let Ok(record) = serde_json::from_str::<BetRecord>(&text) else {
-                continue;
-            };
-            found.insert(
-                r.try_get("bet_id")?,
-                Row2 {
-                    member_id: r.try_get("member_id")?,
-                    record,
-                    sequence: r.try_get("last_sequence")?,
-                    settled_at: r.try_get("settled_at")?,
-                },
-            );
-        }
     }
     Ok(found)
 }

@@ -38,5 +38,55 @@ pub(crate) fn placeholders(count: usize, width: usize) -> String {
         .join(", ")
 }
 
+/// Keys per `IN` list of a keyed read (SQLite allows 32,766 parameters a
+/// statement; 500 keeps the statement text short too).
+pub(crate) const IN_CHUNK: usize = 500;
+
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// A key a keyed read binds into its `IN` list.
+pub(crate) trait InKey: Sync {
+    fn bind_to<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q>;
+}
+
+impl InKey for &str {
+    fn bind_to<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query.bind(*self)
+    }
+}
+
+impl InKey for String {
+    fn bind_to<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query.bind(self.as_str())
+    }
+}
+
+impl InKey for i64 {
+    fn bind_to<'q>(&'q self, query: AnyQuery<'q>) -> AnyQuery<'q> {
+        query.bind(*self)
+    }
+}
+
+/// The rows of a keyed read: `sql`'s `IN ({})` takes the keys, one
+/// statement per [`IN_CHUNK`] of them, so a batch's reads stay a few
+/// statements whatever it holds.
+pub(crate) async fn rows_in<K: InKey>(
+    conn: &mut sqlx::AnyConnection,
+    sql: &str,
+    keys: &[K],
+) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
+    let mut rows = Vec::new();
+    for chunk in keys.chunks(IN_CHUNK) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = sql.replacen("IN ({})", &format!("IN ({})", list.join(", ")), 1);
+        let mut query = sqlx::query(&sql);
+        for key in chunk {
+            query = key.bind_to(query);
+        }
+        rows.extend(query.fetch_all(&mut *conn).await?);
+    }
+    Ok(rows)
+}
+
 pub use runner::{Projection, ProjectionError, ProjectionMetrics, Runner};
 pub use stream::{Backend, Checkpoint, StoredEvent};

@@ -303,37 +303,27 @@ async fn load_orders(
     ids: &[&str],
 ) -> Result<HashMap<String, OrderRow>, sqlx::Error> {
     let mut found = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(ORDER_CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT {ORDER_COLUMNS} FROM money_orders WHERE order_id IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        for r in query.fetch_all(&mut *conn).await? {
-            let detail: String = r.try_get("detail")?;
-            let row = OrderRow {
-                order_id: r.try_get("order_id")?,
-                member_id: r.try_get("member_id")?,
-                kind: r.try_get("kind")?,
-                channel: r.try_get("channel")?,
-                currency: r.try_get("currency")?,
-                amount: r.try_get("amount")?,
-                credited_amount: r.try_get("credited_amount")?,
-                status: r.try_get("status")?,
-                flagged: r.try_get::<i32, _>("flagged")? as i64,
-                note: r.try_get("note")?,
-                provider_tx_id: r.try_get("provider_tx_id")?,
-                detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
-                hidden: r.try_get::<i32, _>("hidden")? as i64,
-                created_ms: r.try_get("created_ms")?,
-                updated_ms: r.try_get("updated_ms")?,
-            };
-            found.insert(row.order_id.clone(), row);
-        }
+    let sql = format!("SELECT {ORDER_COLUMNS} FROM money_orders WHERE order_id IN ({{}})");
+    for r in crate::rows_in(conn, &sql, ids).await? {
+        let detail: String = r.try_get("detail")?;
+        let row = OrderRow {
+            order_id: r.try_get("order_id")?,
+            member_id: r.try_get("member_id")?,
+            kind: r.try_get("kind")?,
+            channel: r.try_get("channel")?,
+            currency: r.try_get("currency")?,
+            amount: r.try_get("amount")?,
+            credited_amount: r.try_get("credited_amount")?,
+            status: r.try_get("status")?,
+            flagged: r.try_get::<i32, _>("flagged")? as i64,
+            note: r.try_get("note")?,
+            provider_tx_id: r.try_get("provider_tx_id")?,
+            detail: serde_json::from_str(&detail).unwrap_or(Value::Null),
+            hidden: r.try_get::<i32, _>("hidden")? as i64,
+            created_ms: r.try_get("created_ms")?,
+            updated_ms: r.try_get("updated_ms")?,
+        };
+        found.insert(row.order_id.clone(), row);
     }
     Ok(found)
 }
@@ -563,32 +553,22 @@ async fn load_heads(
     ids: &[&str],
 ) -> Result<HashMap<String, Head>, ProjectionError> {
     let mut heads = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(500) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT w.wallet_id, w.balance_after, w.frozen_after FROM wallet_movements w
-             WHERE w.wallet_id IN ({}) AND w.sequence = (SELECT MAX(m.sequence) FROM wallet_movements m WHERE m.wallet_id = w.wallet_id)",
-            list.join(", ")
+    let sql = "SELECT w.wallet_id, w.balance_after, w.frozen_after FROM wallet_movements w
+             WHERE w.wallet_id IN ({}) AND w.sequence = (SELECT MAX(m.sequence) FROM wallet_movements m WHERE m.wallet_id = w.wallet_id)";
+    for row in crate::rows_in(conn, sql, ids).await? {
+        let money = |name: &str| -> Result<Decimal, ProjectionError> {
+            let text: String = row.try_get(name)?;
+            text.parse().map_err(|e: rust_decimal::Error| {
+                ProjectionError::Sql(sqlx::Error::Decode(Box::new(e)))
+            })
+        };
+        heads.insert(
+            row.try_get("wallet_id")?,
+            Head {
+                balance: money("balance_after")?,
+                frozen: money("frozen_after")?,
+            },
         );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            let money = |name: &str| -> Result<Decimal, ProjectionError> {
-                let text: String = row.try_get(name)?;
-                text.parse().map_err(|e: rust_decimal::Error| {
-                    ProjectionError::Sql(sqlx::Error::Decode(Box::new(e)))
-                })
-            };
-            heads.insert(
-                row.try_get("wallet_id")?,
-                Head {
-                    balance: money("balance_after")?,
-                    frozen: money("frozen_after")?,
-                },
-            );
-        }
     }
     Ok(heads)
 }
@@ -606,19 +586,10 @@ async fn recorded_times(
         "CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER)"
     };
     let mut times = HashMap::new();
-    for chunk in events.chunks(500) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT position, {expr} AS at_ms FROM events WHERE position IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for e in chunk {
-            query = query.bind(e.checkpoint.position);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            times.insert(row.try_get("position")?, row.try_get("at_ms")?);
-        }
+    let positions: Vec<i64> = events.iter().map(|e| e.checkpoint.position).collect();
+    let sql = format!("SELECT position, {expr} AS at_ms FROM events WHERE position IN ({{}})");
+    for row in crate::rows_in(conn, &sql, &positions).await? {
+        times.insert(row.try_get("position")?, row.try_get("at_ms")?);
     }
     Ok(times)
 }

@@ -152,45 +152,6 @@ struct Results {
     each: Vec<(i64, Vec<i64>)>,
 }
 
-/// Binds `ids` into `sql`'s `{}` (an `IN` list), one statement per chunk,
-/// and collects the rows.
-async fn rows_in(
-    conn: &mut AnyConnection,
-    sql: &str,
-    ids: &[&str],
-) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
-    let mut rows = Vec::new();
-    for chunk in ids.chunks(CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = sql.replace("{}", &list.join(", "));
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        rows.extend(query.fetch_all(&mut *conn).await?);
-    }
-    Ok(rows)
-}
-
-/// [`rows_in`] for integer keys (event ids).
-async fn rows_in_ids(
-    conn: &mut AnyConnection,
-    sql: &str,
-    ids: &[i64],
-) -> Result<Vec<sqlx::any::AnyRow>, sqlx::Error> {
-    let mut rows = Vec::new();
-    for chunk in ids.chunks(CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = sql.replace("{}", &list.join(", "));
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        rows.extend(query.fetch_all(&mut *conn).await?);
-    }
-    Ok(rows)
-}
-
 /// Records a run of results in a few statements whatever its size, and
 /// queues what the results one by one would have queued: after each
 /// result, at its version, every bet on its selections whose every
@@ -204,7 +165,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
     // legs had an outcome before the run.
     let stated: Vec<i64> = results.latest.keys().copied().collect();
     let mut bets = BTreeSet::new();
-    for row in rows_in_ids(
+    for row in crate::rows_in(
         conn,
         "SELECT DISTINCT bet_id FROM settlement_legs WHERE event_id IN ({})",
         &stated,
@@ -215,7 +176,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
     }
     let bet_ids: Vec<&str> = bets.iter().map(String::as_str).collect();
     let mut legs: BTreeMap<String, Vec<i64>> = BTreeMap::new();
-    for row in rows_in(
+    for row in crate::rows_in(
         conn,
         "SELECT bet_id, event_id FROM settlement_legs WHERE bet_id IN ({})",
         &bet_ids,
@@ -229,7 +190,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
     let leg_events: BTreeSet<i64> = legs.values().flatten().copied().collect();
     let leg_events: Vec<i64> = leg_events.into_iter().collect();
     let mut known = std::collections::HashSet::new();
-    for row in rows_in_ids(
+    for row in crate::rows_in(
         conn,
         "SELECT event_id FROM settlement_outcomes WHERE event_id IN ({})",
         &leg_events,

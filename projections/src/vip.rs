@@ -749,9 +749,6 @@ impl Projection for VipProjection {
     }
 }
 
-/// Rows per `IN (...)` list when loading a batch's bets at once.
-const PREFETCH_CHUNK: usize = 500;
-
 /// Loads the `vip_bets` rows of every bet and round of the batch in a few
 /// statements (one lookup per event otherwise); bets not found are
 /// remembered as absent.
@@ -771,23 +768,14 @@ async fn prefetch_bets(
         .collect();
     ids.sort();
     ids.dedup();
-    for chunk in ids.chunks(PREFETCH_CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT bet_id, member_id, stake, odds, free, counted FROM vip_bets WHERE bet_id IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(id.as_str());
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            let id: String = row.try_get("bet_id")?;
-            batch.bets.insert(id, Some(decode_bet(&row)?));
-        }
-        for id in chunk {
-            batch.bets.entry(id.clone()).or_insert(None);
-        }
+    let sql =
+        "SELECT bet_id, member_id, stake, odds, free, counted FROM vip_bets WHERE bet_id IN ({})";
+    for row in crate::rows_in(conn, sql, &ids).await? {
+        let id: String = row.try_get("bet_id")?;
+        batch.bets.insert(id, Some(decode_bet(&row)?));
+    }
+    for id in ids {
+        batch.bets.entry(id).or_insert(None);
     }
     Ok(())
 }
@@ -799,24 +787,14 @@ async fn prefetch_members(
     batch: &mut Batch,
     members: &[&str],
 ) -> Result<(), sqlx::Error> {
-    for chunk in members.chunks(PREFETCH_CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT {MEMBER_COLUMNS} FROM vip_members WHERE member_id IN ({})",
-            list.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(*id);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            let member = decode_member(&row)?;
-            batch.members.insert(member.member_id.clone(), member);
-        }
-        for id in chunk {
-            if !batch.members.contains_key(*id) {
-                batch.absent.insert(id.to_string());
-            }
+    let sql = format!("SELECT {MEMBER_COLUMNS} FROM vip_members WHERE member_id IN ({{}})");
+    for row in crate::rows_in(conn, &sql, members).await? {
+        let member = decode_member(&row)?;
+        batch.members.insert(member.member_id.clone(), member);
+    }
+    for id in members {
+        if !batch.members.contains_key(*id) {
+            batch.absent.insert(id.to_string());
         }
     }
     Ok(())
