@@ -9,7 +9,11 @@ import { selectDisplayName, selectLoggedIn, selectProfile } from '../session/sel
 import { sessionActions } from '../session/sessionSlice';
 import { uiActions } from './uiSlice';
 
-/** Left menu (spec 001 section 2.4): login and register for guests; the member card otherwise. */
+/**
+ * Left menu (spec 001 section 2.4): login and register for guests; the member card and the
+ * members' pages otherwise (user centre, season, tasks, honor hall, bet records). The season
+ * and promotion pages have a Chinese and a non-Chinese path (spec 001 section 2.1).
+ */
 export function LeftMenu() {
   const t = useT();
   const lang = useAppSelector(selectLanguage);
@@ -60,7 +64,8 @@ export function LeftMenu() {
             <Link href="/usercenter/userinfo" onClick={close}>{t('userinfo.title')}</Link>
             <Link href="/hallofhonor" onClick={close} data-testid="menu-honor">{t('vip.title')}</Link>
             <Link href="/setting/changenickname" onClick={close}>{t('settings.change_nickname')}</Link>
-            <Link href="/seasonMissionEn" onClick={close} data-testid="menu-season">{t('season.menu')}</Link>
+            <Link href="/history/bets" onClick={close} data-testid="menu-bets">{t('history.title')}</Link>
+            <Link href={lang === 'zhh' ? '/seasonMission' : '/seasonMissionEn'} onClick={close} data-testid="menu-season">{t('season.menu')}</Link>
             <Link href="/hometeam" onClick={close} data-testid="menu-hometeam">{t('hometeam.title')}</Link>
             <Link href="/novicetask" onClick={close} data-testid="menu-tasks">{t('promo.tasks')}</Link>
             <Link href="/prizedraw" onClick={close} data-testid="menu-draw">{t('promo.draw')}</Link>
