@@ -16,7 +16,7 @@ import { useT } from '../i18n/useT';
 import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import {
-  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonOfPath, SHIRT_SIZES, taskButton,
+  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonNotStarted, seasonOfPath, SHIRT_SIZES, taskButton,
   type AddressForm, type ClaimStep, type SeasonInfo, type TaskView, type RankInfo,
 } from './model';
 import { useFetched } from '../../shared/useFetched';
@@ -45,9 +45,11 @@ export function SeasonPage({ path }: { path: string }) {
   // task texts (taskdesc, bonusname) are given by the server in the page's language
   const lang = useAppSelector(selectLanguage);
 
-  // the season, then the member's tasks; a failure of the second still shows the first
+  // the season, then the member's tasks; a failure of the second still shows the first.
+  // A season that has not started has no tasks yet: its page says so and asks for none.
   const fetchSeason = useCallback(async () => {
     const season = await apiPost<SeasonInfo>('vipsystem/seasoninfo');
+    if (seasonNotStarted(seasonId, season)) return { season, list: null, failure: undefined };
     try {
       const list = loggedIn
         ? await apiPost<TaskList>('vipsystem/seasontaskbonusinfo', seasonId ? { seasonid: seasonId, lang } : { lang })
@@ -59,7 +61,7 @@ export function SeasonPage({ path }: { path: string }) {
   }, [loggedIn, seasonId, lang]);
   const load = useFetched(fetchSeason, (r) => {
     setInfo(r.season);
-    if (r.list) setTasks(r.list);
+    if (r.list !== undefined) setTasks(r.list);
     setError(r.failure === undefined ? '' : errorMessage(r.failure));
   }, (err) => setError(errorMessage(err)));
 
@@ -81,10 +83,17 @@ export function SeasonPage({ path }: { path: string }) {
   };
 
   const running = info && info.status === 'season';
+  const notStarted = seasonNotStarted(seasonId, info);
+  const next = info?.next;
   return (
     <div className="season" data-testid="season-page">
       <section className="season__intro" data-testid="season-intro">
-        {running ? (
+        {notStarted ? (
+          <>
+            <h1 data-testid="season-not-started">{t('season.not_started', String(seasonId))}</h1>
+            {next && next.seasonid === seasonId && next.starttime && <p>{t('season.starts', next.starttime)}</p>}
+          </>
+        ) : running ? (
           <>
             <h1>{info.name}</h1>
             <p>{t('season.runs', info.starttime ?? '', info.endtime ?? '')}</p>
@@ -96,11 +105,11 @@ export function SeasonPage({ path }: { path: string }) {
             <p data-testid="season-off">{t('season.off_text', info.next?.starttime ?? '-')}</p>
           </>
         ) : null}
-        {report && <p className="season__report">{t('season.report', String(seasonId))}</p>}
+        {report && !notStarted && <p className="season__report">{t('season.report', String(seasonId))}</p>}
       </section>
       {error && <p className="season__error" role="alert">{error}</p>}
-      {!loggedIn && <p className="season__hint">{t('season.login_hint')}</p>}
-      {tasks && (
+      {!loggedIn && !notStarted && <p className="season__hint">{t('season.login_hint')}</p>}
+      {tasks && !notStarted && (
         <section className="season__tasks" aria-label={t('season.tasks')}>
           <h2>{t('season.tasks')}</h2>
           <p className="season__active">{t('season.active_days', String(tasks.activedays), String(Math.max(0, tasks.needdays - 1)))}</p>
@@ -130,7 +139,7 @@ export function SeasonPage({ path }: { path: string }) {
           </ul>
         </section>
       )}
-      {loggedIn && <RankReward seasonId={seasonId ?? 3} onMessage={(text) => setPopup({ title: t('season.rank_title'), text })} />}
+      {loggedIn && info && !notStarted && <RankReward seasonId={seasonId ?? 3} onMessage={(text) => setPopup({ title: t('season.rank_title'), text })} />}
       {loggedIn && <p><Link href="/hometeam" className="btn btn--ghost season__link">{t('hometeam.title')}</Link></p>}
       {popup && (
         <div className="popup-backdrop" role="dialog" aria-modal="true" data-testid="season-reward-popup">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonOfPath, taskButton } from './model';
+import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonNotStarted, seasonOfPath, taskButton, type SeasonRef } from './model';
 
 describe('season pages', () => {
   it('matches the named and brand-prefixed season routes only', () => {
@@ -13,6 +13,23 @@ describe('season pages', () => {
   it('report pages show their own season', () => {
     expect(seasonOfPath('/s2Report')).toEqual({ seasonId: 2, report: true });
     expect(seasonOfPath('/seasonMission')).toEqual({ seasonId: undefined, report: false });
+  });
+
+  it('a page of a later season than the running one, or than the last ended one off-season, has not started', () => {
+    const ref = (seasonid: number): SeasonRef => ({ seasonid, name: `Season ${seasonid}`, starttime: '', endtime: '', start_ms: 0, end_ms: 0 });
+    const running = { status: 'season' as const, seasonid: 3 };
+    expect(seasonNotStarted(4, running)).toBe(true);
+    expect(seasonNotStarted(6, running)).toBe(true);
+    expect(seasonNotStarted(3, running)).toBe(false);
+    expect(seasonNotStarted(1, running)).toBe(false);
+    const between = { status: 'off-season' as const, seasonid: 0, previous: ref(3), next: ref(4) };
+    expect(seasonNotStarted(4, between)).toBe(true);
+    expect(seasonNotStarted(3, between)).toBe(false);
+    const beforeTheFirst = { status: 'off-season' as const, seasonid: 0, previous: null, next: ref(1) };
+    expect(seasonNotStarted(1, beforeTheFirst)).toBe(true);
+    // no season named (/seasonMission, /{brand}Season) or the calendar not loaded yet
+    expect(seasonNotStarted(undefined, running)).toBe(false);
+    expect(seasonNotStarted(5, null)).toBe(false);
   });
 
   it('task buttons: undone is Not eligible, claimable receives, else Received', () => {

@@ -94,6 +94,19 @@ export function seasonOfPath(path: string): { seasonId?: number; report: boolean
   return { seasonId: named?.seasonId, report: Boolean(named?.report) };
 }
 
+/**
+ * Whether the season a page names (/s4season, /s6Season ...) has not started yet: a later one
+ * than the running season, or between seasons any after the one that just ended (none ended:
+ * every season). Such a page says "Season N has not started yet" and asks for no tasks or
+ * rank reward (the server would refuse them with -64004). Pages of no particular season and
+ * an unknown calendar (`info` not loaded) are never "not started".
+ */
+export function seasonNotStarted(seasonId: number | undefined, info: SeasonInfo | null): boolean {
+  if (seasonId === undefined || !info) return false;
+  if (info.status === 'season') return seasonId > (info.seasonid ?? 0);
+  return seasonId > (info.previous?.seasonid ?? 0);
+}
+
 /** The claim button of a task (status 0 undone, 1 claimable, 3 under review, else received). */
 export function taskButton(status: number): { key: string; enabled: boolean } {
   if (status === 1) return { key: 'season.receive', enabled: true };
