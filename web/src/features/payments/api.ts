@@ -1,5 +1,6 @@
 /** The payment calls of the main API (docs/payments.md). */
 import { ApiError, apiPost } from '../../api';
+import type { Message } from '../../api/errors';
 import type { Translate } from '../i18n/translate';
 
 export interface Order {
@@ -56,13 +57,48 @@ export const payApi = {
   balance: () => apiPost<{ balance: string; frozen_balance: string; currency: string }>('user/getbalance'),
 };
 
-/** A refusal as the member reads it: the language file's text for the code, else the server's. */
+/**
+ * Payment refusals whose text carries a figure (docs/payments.md): how to read it from the
+ * server's English `msg`, so the language file's text can name it too.
+ */
+const FIGURES: Record<number, RegExp> = {
+  [-30405]: /(\d+) times/, // 'You can withdraw 3 times a day'
+  [-30409]: /in (\d+) seconds/, // 'Too many wrong fund passwords, please try again in 900 seconds'
+  [-30501]: /(\d+) to (\d+) digits/, // 'Invalid bank card number (16 to 19 digits, not starting with 0)'
+  [-30507]: /valid (\w+) address/, // 'This is not a valid TRC20 address'
+};
+
+/**
+ * The language-file message of a payment refusal, or null when the code has none. 20003 and
+ * 20004 ('Min deposit is 50.00', 'Max withdraw is 50000.00') read as the spec's amount rules
+ * with the server's limit; a code whose figure cannot be read has no message here.
+ */
+export function payMessage(status: number, serverMsg = ''): Message | null {
+  if (status === 20003 || status === 20004) {
+    const m = /^(Min|Max) (deposit|withdraw) is (\S+)$/.exec(serverMsg.trim());
+    return m ? { key: `validation.${m[1]!.toLowerCase()}_${m[2]}`, args: [m[3]!] } : { key: `error.${status}`, args: [] };
+  }
+  const figure = FIGURES[status];
+  if (!figure) return { key: `pay.error.${status}`, args: [] };
+  const found = figure.exec(serverMsg);
+  if (!found) return null;
+  const key = status === -30501 && /starting with 0/.test(serverMsg) ? 'pay.error.-30501_lead' : `pay.error.${status}`;
+  return { key, args: found.slice(1) };
+}
+
+/**
+ * A refusal as the member reads it: the language file's text for a payment code, else the
+ * catalogue's (1109 Wrong amount, 12 Not logged in ...), else the server's own text (the codes
+ * whose `msg` is meant for the member, and codes the catalogue does not know).
+ */
 export function payError(t: Translate, err: unknown): string {
   if (err instanceof ApiError) {
-    const key = `pay.error.${err.status}`;
-    const text = t(key);
-    if (text !== key) return text;
-    return err.serverMsg || err.msg;
+    for (const message of [payMessage(err.status, err.serverMsg), err.i18n]) {
+      if (!message?.key || message.key === 'error.unknown') continue;
+      const text = t(message.key, ...message.args);
+      if (text !== message.key) return text;
+    }
+    return err.serverMsg || t(err.i18n.key, ...err.i18n.args) || err.msg;
   }
   return err instanceof Error ? err.message : String(err);
 }
