@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
+import type { Translate } from '../i18n/translate';
 import { useT } from '../i18n/useT';
 import { boFetch, toBoError, type BoError } from './api';
 import { selectBackoffice } from './backofficeSlice';
@@ -17,6 +18,14 @@ interface FinanceOrder {
   username: string; member_id: string; created: number; flagged: boolean; detail: Record<string, unknown>;
 }
 type Tab = 'withdrawals' | 'deposits' | 'reconciliation';
+
+/** An order or provider status (requested, flagged, paid ...) in the staff's language; an unknown one as sent. */
+export function statusText(t: Translate, status: string | null | undefined): string {
+  if (!status) return '';
+  const key = `pay.status.${status}`;
+  const text = t(key);
+  return text === key ? status : text;
+}
 
 function useBo() {
   const token = useAppSelector((s) => selectBackoffice(s).auth?.token ?? null);
@@ -76,34 +85,38 @@ export function FinancePage() {
       <ErrorBox error={error} />
       {done && <p className="bo-muted" role="status" data-testid="bo-finance-done">{done}</p>}
       {tab !== 'reconciliation' && (list.length === 0 ? <p className="bo-empty">{t('bo.finance.empty')}</p> : (
-        <table className="bo-table">
-          <thead><tr><th>{t('bo.finance.order')}</th><th>{t('bo.finance.member')}</th><th>{t('bo.finance.amount')}</th>
-            <th>{t('bo.finance.status')}</th><th>{t('bo.finance.time')}</th><th /></tr></thead>
-          <tbody>
-            {list.map((o) => (
-              <tr key={o.orderid} data-testid="bo-finance-item" data-order={o.orderid}>
-                <td>{o.orderid}</td><td>{o.username || o.member_id}</td><td>{money(o.amount)} {o.currency}</td>
-                <td>{o.status}{o.note ? ` (${o.note})` : ''}</td><td><Time value={o.created} /></td>
-                <td><button type="button" className="bo-chip" data-testid="bo-finance-open" onClick={() => setChosen(o)}>{t('bo.finance.open')}</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="bo-scroll">
+          <table className="bo-table">
+            <thead><tr><th>{t('bo.finance.order')}</th><th>{t('bo.finance.member')}</th><th>{t('bo.finance.amount')}</th>
+              <th>{t('bo.finance.status')}</th><th>{t('bo.finance.time')}</th><th /></tr></thead>
+            <tbody>
+              {list.map((o) => (
+                <tr key={o.orderid} data-testid="bo-finance-item" data-order={o.orderid}>
+                  <td>{o.orderid}</td><td>{o.username || o.member_id}</td><td>{money(o.amount)} {o.currency}</td>
+                  <td data-testid="bo-finance-status">{statusText(t, o.status)}{o.note ? ` (${o.note})` : ''}</td><td><Time value={o.created} /></td>
+                  <td><button type="button" className="bo-chip" data-testid="bo-finance-open" onClick={() => setChosen(o)}>{t('bo.finance.open')}</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       ))}
       {chosen && <Decision order={chosen} reason={reason} setReason={setReason} decide={decide} />}
       {tab === 'reconciliation' && recon && (
         <>
           <p className="bo-muted" data-testid="bo-recon-differences">{t('bo.finance.differences', recon.differences)}</p>
-          <table className="bo-table">
-            <thead><tr><th>{t('bo.finance.provider_tx')}</th><th>{t('bo.finance.order')}</th><th>{t('bo.finance.reported')}</th>
-              <th>{t('bo.finance.credited')}</th><th>{t('bo.finance.difference')}</th></tr></thead>
-            <tbody>
-              {recon.list.map((r) => (
-                <tr key={`${r.event_id}`}><td>{r.provider_tx_id} ({r.status})</td><td>{r.order_id} {r.order_status}</td>
-                  <td>{money(r.amount)} {r.currency}</td><td>{money(r.credited_amount)}</td><td>{r.difference}</td></tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="bo-scroll">
+            <table className="bo-table">
+              <thead><tr><th>{t('bo.finance.provider_tx')}</th><th>{t('bo.finance.order')}</th><th>{t('bo.finance.reported')}</th>
+                <th>{t('bo.finance.credited')}</th><th>{t('bo.finance.difference')}</th></tr></thead>
+              <tbody>
+                {recon.list.map((r) => (
+                  <tr key={`${r.event_id}`}><td>{r.provider_tx_id} ({statusText(t, r.status)})</td><td>{r.order_id} {statusText(t, r.order_status)}</td>
+                    <td>{money(r.amount)} {r.currency}</td><td>{money(r.credited_amount)}</td><td>{r.difference}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </Panel>
@@ -139,13 +152,15 @@ function Decision({ order, reason, setReason, decide }: {
       {history && (
         <>
           <h4>{t('bo.finance.history')}</h4>
-          <table className="bo-table">
-            <tbody>
-              {history.movements.slice(0, 20).map((m) => (
-                <tr key={`${m.wallet}-${m.sequence}`}><td><Time value={Number(m.time)} /></td><td>{m.kind}</td><td>{money(m.amount)}</td><td>{money(m.balance_after)}</td></tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="bo-scroll">
+            <table className="bo-table">
+              <tbody>
+                {history.movements.slice(0, 20).map((m) => (
+                  <tr key={`${m.wallet}-${m.sequence}`}><td><Time value={Number(m.time)} /></td><td>{m.kind}</td><td>{money(m.amount)}</td><td>{money(m.balance_after)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </>
       )}
     </div>
