@@ -64,7 +64,7 @@ export function FinancePage() {
     try {
       const path = order.kind === 'withdrawal' ? `/payments/withdrawals/${order.orderid}/${action}` : `/payments/deposits/${order.orderid}/review`;
       await bo('POST', path, body);
-      setDone(`${order.orderid}: ${action}`);
+      setDone(t(`bo.finance.done.${order.kind}.${action}`, order.orderid));
       setReason('');
       setChosen(null);
       await load();
@@ -134,9 +134,16 @@ function Decision({ order, reason, setReason, decide }: {
     bo<{ orders: FinanceOrder[]; movements: Array<Record<string, string>> }>('GET', `/payments/members/${encodeURIComponent(order.member_id)}`)
       .then(setHistory).catch(() => setHistory(null));
   }, [bo, order.member_id]);
+  // the action waiting for its confirmation (money moves on every one of them)
+  const [asked, setAsked] = useState<string | null>(null);
   const actions: Array<[string, Record<string, unknown>]> = order.kind === 'withdrawal'
     ? order.status === 'requested' ? [['approve', { reason }], ['reject', { reason }]] : [['paid', { reason }], ['failed', { reason }]]
     : [['credit', { credit: true, reason }], ['reject', { credit: false, reason }]];
+  const confirmed = () => {
+    const body = actions.find(([a]) => a === asked)?.[1];
+    setAsked(null);
+    if (asked && body) void decide(order, asked, body);
+  };
   return (
     <div className="bo-panel" data-testid="bo-finance-decision">
       <h3>{order.orderid} · {money(order.amount)} {order.currency} · {order.username}</h3>
@@ -144,11 +151,12 @@ function Decision({ order, reason, setReason, decide }: {
         <input value={reason} onChange={(e) => setReason(e.target.value.slice(0, 500))} data-testid="bo-finance-reason" />
       </label>
       <div className="bo-chips">
-        {actions.map(([a, body]) => (
-          <button key={a} type="button" className="bo-chip" data-testid={`bo-finance-${a}`} onClick={() => void decide(order, a, body)}>
+        {actions.map(([a]) => (
+          <button key={a} type="button" className="bo-chip" data-testid={`bo-finance-${a}`} onClick={() => setAsked(a)}>
             {t(`bo.finance.action.${a}`)}</button>
         ))}
       </div>
+      {asked && <ConfirmDecision order={order} action={asked} reason={reason} onCancel={() => setAsked(null)} onConfirm={confirmed} />}
       {history && (
         <>
           <h4>{t('bo.finance.history')}</h4>
@@ -163,6 +171,36 @@ function Decision({ order, reason, setReason, decide }: {
           </div>
         </>
       )}
+    </div>
+  );
+}
+
+/**
+ * The confirmation of one finance action: it names the action, the order, its amount and the
+ * member (and the reason given), so staff confirm what they mean and not a generic question.
+ */
+function ConfirmDecision({ order, action, reason, onCancel, onConfirm }: {
+  order: FinanceOrder; action: string; reason: string; onCancel: () => void; onConfirm: () => void;
+}) {
+  const t = useT();
+  const label = t(`bo.finance.action.${action}`);
+  const giveBack = action === 'reject' || action === 'failed';
+  return (
+    <div className="bo-dialog" role="dialog" aria-modal="true" aria-label={label} data-testid="bo-finance-confirm"
+      onKeyDown={(e) => e.key === 'Escape' && onCancel()}>
+      <div className="bo-dialog__box">
+        <h3>{label}</h3>
+        <p data-testid="bo-finance-confirm-text">
+          {t(`bo.finance.confirm.${order.kind}.${action}`, order.orderid, `${money(order.amount)} ${order.currency}`, order.username || order.member_id)}
+        </p>
+        {reason.trim() && <p className="bo-muted">{t('bo.finance.reason')}: {reason.trim()}</p>}
+        <div className="bo-dialog__actions">
+          <button type="button" className="bo-btn bo-btn--ghost-dark" autoFocus data-testid="bo-finance-confirm-cancel" onClick={onCancel}>
+            {t('common.cancel')}</button>
+          <button type="button" className={`bo-btn ${giveBack ? 'bo-btn--danger' : 'bo-btn--primary'}`} data-testid="bo-finance-confirm-ok" onClick={onConfirm}>
+            {label}</button>
+        </div>
+      </div>
     </div>
   );
 }

@@ -86,4 +86,45 @@ describe('finance desk (docs/payments.md)', () => {
     expect(screen.getByText('tx1 (Paid)')).toBeInTheDocument();
     expectScrollers(1);
   });
+
+  it('asks before a withdrawal action, naming the action, the order, its amount and the member; Cancel sends nothing', async () => {
+    const approve = vi.fn(() => envelope(null));
+    const spy = renderFinance('eng', { [`${B}/payments/withdrawals/W1001/approve`]: approve });
+    await screen.findByTestId('bo-finance-item');
+    await act(async () => fireEvent.click(screen.getByTestId('bo-finance-open')));
+    fireEvent.change(screen.getByTestId('bo-finance-reason'), { target: { value: 'checked the card' } });
+    fireEvent.click(screen.getByTestId('bo-finance-approve'));
+    const dialog = screen.getByTestId('bo-finance-confirm');
+    expect(dialog).toHaveAccessibleName('Approve');
+    expect(screen.getByTestId('bo-finance-confirm-text')).toHaveTextContent('Approve withdrawal W1001 of 500.00 CNY for demo?');
+    expect(dialog).toHaveTextContent('Reason: checked the card');
+    expect(dialog).not.toHaveTextContent(/are you sure/i);
+    fireEvent.click(screen.getByTestId('bo-finance-confirm-cancel'));
+    expect(screen.queryByTestId('bo-finance-confirm')).not.toBeInTheDocument();
+    expect(approve).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByTestId('bo-finance-reject'));
+    expect(screen.getByTestId('bo-finance-confirm-text')).toHaveTextContent(
+      "Reject withdrawal W1001 of 500.00 CNY for demo? The money goes back to the member's balance.");
+    fireEvent.click(screen.getByTestId('bo-finance-confirm-cancel'));
+    fireEvent.click(screen.getByTestId('bo-finance-approve'));
+    await act(async () => fireEvent.click(screen.getByTestId('bo-finance-confirm-ok')));
+    expect(approve).toHaveBeenCalledTimes(1);
+    const post = spy.mock.calls.find(([url]) => String(url).endsWith('/approve'))!;
+    expect(JSON.parse(String((post[1] as RequestInit).body))).toEqual({ reason: 'checked the card' });
+    expect(await screen.findByTestId('bo-finance-done')).toHaveTextContent('Withdrawal W1001 approved.');
+  });
+
+  it('names a flagged deposit\'s credit or rejection in the staff language', async () => {
+    const zhh = readSkin('languages/zhh.json');
+    renderFinance('zhh');
+    await act(async () => fireEvent.click(await screen.findByTestId('bo-finance-deposits')));
+    await screen.findByText('D2002');
+    await act(async () => fireEvent.click(screen.getByTestId('bo-finance-open')));
+    fireEvent.click(screen.getByTestId('bo-finance-credit'));
+    expect(screen.getByTestId('bo-finance-confirm-text')).toHaveTextContent('按到账金额为存款 D2002（订单金额 88.00 CNY）给会员 demo 入账？');
+    expect(screen.getByTestId('bo-finance-confirm-ok')).toHaveTextContent(zhh['bo.finance.action.credit']!);
+    fireEvent.click(screen.getByTestId('bo-finance-confirm-cancel'));
+    fireEvent.click(screen.getByTestId('bo-finance-reject'));
+    expect(screen.getByTestId('bo-finance-confirm-text')).toHaveTextContent('拒绝存款 D2002（订单金额 88.00 CNY，会员 demo）？不会入账。');
+  });
 });
