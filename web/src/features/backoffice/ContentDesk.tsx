@@ -328,13 +328,15 @@ function AuditLog() {
   return (
     <>
       <ErrorBox error={error} />
-      <table className="bo-table" data-testid="bo-content-audit">
-        <thead><tr><th>{t('bo.content.when')}</th><th>{t('bo.content.by')}</th><th>{t('bo.content.action')}</th><th>{t('bo.content.kind')}</th><th>#</th><th /></tr></thead>
-        <tbody>{rows.map((r) => (
-          <tr key={r.id}><td><Time value={r.at_ms} /></td><td>{r.staff_id}</td><td>{r.action}</td><td>{r.kind}</td><td>{r.item_id}</td>
-            <td><code className="bo-cdesk__json">{r.body === null ? '' : JSON.stringify(r.body).slice(0, 120)}</code></td></tr>
-        ))}</tbody>
-      </table>
+      <div className="bo-scroll">
+        <table className="bo-table" data-testid="bo-content-audit">
+          <thead><tr><th>{t('bo.content.when')}</th><th>{t('bo.content.by')}</th><th>{t('bo.content.action')}</th><th>{t('bo.content.kind')}</th><th>#</th><th /></tr></thead>
+          <tbody>{rows.map((r) => (
+            <tr key={r.id}><td><Time value={r.at_ms} /></td><td>{r.staff_id}</td><td>{r.action}</td><td>{r.kind}</td><td>{r.item_id}</td>
+              <td><code className="bo-cdesk__json">{r.body === null ? '' : JSON.stringify(r.body).slice(0, 120)}</code></td></tr>
+          ))}</tbody>
+        </table>
+      </div>
     </>
   );
 }

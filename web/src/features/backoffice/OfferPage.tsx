@@ -53,7 +53,7 @@ function BetPanel({ data }: { data: OfferDetail }) {
         <dt>{t('bo.col.possible_win')}</dt><dd>{money(b.possible_win)} {b.currency}</dd>
         <dt>{t('bo.col.placed')}</dt><dd><Time value={b.placed_at} /></dd>
       </dl>
-      <table className="bo-table">
+      <table className="bo-table" data-testid="bo-bet-selections">
         <thead><tr><th>{t('bo.col.event')}</th><th>{t('bo.col.selection')}</th><th className="num">{t('bo.col.odds')}</th></tr></thead>
         <tbody>
           {(b.events ?? []).map(selectionOf).map((e) => (

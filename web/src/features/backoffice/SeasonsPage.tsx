@@ -135,21 +135,23 @@ export function SeasonsPage() {
       {done && <p className="bo-alert bo-alert--ok" role="status" data-testid="bo-seasons-done">{done}</p>}
       {(tab === 'pending' || tab === 'decided') && (
         <div className="bo-seasons__split">
-          <table className="bo-table" data-testid="bo-season-claims">
-            <thead>
-              <tr><th>{t('bo.seasons.member')}</th><th>{t('bo.seasons.season')}</th><th>{t('bo.seasons.task')}</th><th>{t('bo.seasons.cash')}</th><th>{t('bo.seasons.state')}</th><th>{t('bo.seasons.time')}</th><th /></tr>
-            </thead>
-            <tbody>
-              {claims.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
-              {claims.map((c) => (
-                <tr key={c.reference} className={detail?.claim.reference === c.reference ? 'is-active' : ''} data-testid="bo-season-claim" data-member={c.member_id} data-task={c.task_id}>
-                  <td>{c.member_id}</td><td>{c.season_id}</td><td>{c.task_id}</td><td>{money(c.cash)} {c.currency}</td>
-                  <td>{t(`bo.seasons.state_${c.state}`)}{c.reason ? ` — ${c.reason}` : ''}</td><td><Time value={c.created_ms} /></td>
-                  <td><button type="button" className="bo-chip" data-testid="bo-season-claim-open" onClick={() => void open(c)}>{t('bo.seasons.open')}</button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <div className="bo-scroll">
+            <table className="bo-table" data-testid="bo-season-claims">
+              <thead>
+                <tr><th>{t('bo.seasons.member')}</th><th>{t('bo.seasons.season')}</th><th>{t('bo.seasons.task')}</th><th>{t('bo.seasons.cash')}</th><th>{t('bo.seasons.state')}</th><th>{t('bo.seasons.time')}</th><th /></tr>
+              </thead>
+              <tbody>
+                {claims.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
+                {claims.map((c) => (
+                  <tr key={c.reference} className={detail?.claim.reference === c.reference ? 'is-active' : ''} data-testid="bo-season-claim" data-member={c.member_id} data-task={c.task_id}>
+                    <td>{c.member_id}</td><td>{c.season_id}</td><td>{c.task_id}</td><td>{money(c.cash)} {c.currency}</td>
+                    <td>{t(`bo.seasons.state_${c.state}`)}{c.reason ? ` — ${c.reason}` : ''}</td><td><Time value={c.created_ms} /></td>
+                    <td><button type="button" className="bo-chip" data-testid="bo-season-claim-open" onClick={() => void open(c)}>{t('bo.seasons.open')}</button></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {detail && (
             <aside className="bo-seasons__detail" data-testid="bo-season-claim-detail">
               <h2>{t('bo.seasons.claim_of', detail.claim.member_id, detail.claim.task_id)}</h2>
@@ -175,21 +177,23 @@ export function SeasonsPage() {
         </div>
       )}
       {(tab === 'to_ship' || tab === 'shipped') && (
-        <table className="bo-table" data-testid="bo-season-prizes">
-          <thead>
-            <tr><th>{t('bo.seasons.member')}</th><th>{t('bo.seasons.season')}</th><th>{t('bo.seasons.rank')}</th><th>{t('bo.seasons.prize')}</th><th>{t('bo.seasons.size')}</th><th>{t('bo.seasons.address')}</th><th>{t('bo.seasons.time')}</th><th /></tr>
-          </thead>
-          <tbody>
-            {prizes.length === 0 && <tr><td colSpan={8} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
-            {prizes.map((p) => (
-              <tr key={`${p.season_id}:${p.member_id}`} data-testid="bo-season-prize">
-                <td>{p.member_id}</td><td>{p.season_id}</td><td>{p.rank}</td><td>{p.prize}</td><td>{p.size || '—'}</td><td>{addressLine(p.address)}</td>
-                <td><Time value={p.state === 'shipped' ? p.shipped_ms : p.created_ms} />{p.shipped_by ? ` · ${p.shipped_by}` : ''}</td>
-                <td>{p.state === 'to_ship' && <button type="button" className="bo-btn bo-btn--primary" data-testid="bo-season-ship" onClick={() => void ship(p)}>{t('bo.seasons.ship')}</button>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div className="bo-scroll">
+          <table className="bo-table" data-testid="bo-season-prizes">
+            <thead>
+              <tr><th>{t('bo.seasons.member')}</th><th>{t('bo.seasons.season')}</th><th>{t('bo.seasons.rank')}</th><th>{t('bo.seasons.prize')}</th><th>{t('bo.seasons.size')}</th><th>{t('bo.seasons.address')}</th><th>{t('bo.seasons.time')}</th><th /></tr>
+            </thead>
+            <tbody>
+              {prizes.length === 0 && <tr><td colSpan={8} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
+              {prizes.map((p) => (
+                <tr key={`${p.season_id}:${p.member_id}`} data-testid="bo-season-prize">
+                  <td>{p.member_id}</td><td>{p.season_id}</td><td>{p.rank}</td><td>{p.prize}</td><td>{p.size || '—'}</td><td>{addressLine(p.address)}</td>
+                  <td><Time value={p.state === 'shipped' ? p.shipped_ms : p.created_ms} />{p.shipped_by ? ` · ${p.shipped_by}` : ''}</td>
+                  <td>{p.state === 'to_ship' && <button type="button" className="bo-btn bo-btn--primary" data-testid="bo-season-ship" onClick={() => void ship(p)}>{t('bo.seasons.ship')}</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {tab === 'tasks' && <TaskDefs />}
     </Panel>
@@ -283,21 +287,23 @@ function TaskDefs() {
         </label>
         <button type="button" className="bo-btn" data-testid="bo-season-task-new" onClick={() => edit(null)}>{t('bo.seasons.new_task')}</button>
       </div>
-      <table className="bo-table" data-testid="bo-season-task-defs">
-        <thead>
-          <tr><th>{t('bo.seasons.task')}</th><th>{t('bo.seasons.task_type')}</th><th>{t('bo.seasons.task_value')}</th><th>{t('bo.seasons.task_desc')}</th><th>{t('bo.seasons.bonus_name')}</th><th>{t('bo.seasons.cash')}</th><th /></tr>
-        </thead>
-        <tbody>
-          {defs.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
-          {defs.map((d) => (
-            <tr key={d.id} data-testid="bo-season-task-def" data-task={d.id}>
-              <td>{d.id}</td><td>{t(`season.type_${d.tasktype}`)}</td><td>{d.taskvalue}</td><td>{textOf(d.taskdesc, lang)}</td><td>{textOf(d.bonusname, lang)}</td>
-              <td>{money(d.cash)}{d.needcheck ? ` · ${t('bo.seasons.needcheck')}` : ''}</td>
-              <td><button type="button" className="bo-chip" data-testid="bo-season-task-edit" onClick={() => edit(d)}>{t('bo.seasons.edit')}</button></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="bo-scroll">
+        <table className="bo-table" data-testid="bo-season-task-defs">
+          <thead>
+            <tr><th>{t('bo.seasons.task')}</th><th>{t('bo.seasons.task_type')}</th><th>{t('bo.seasons.task_value')}</th><th>{t('bo.seasons.task_desc')}</th><th>{t('bo.seasons.bonus_name')}</th><th>{t('bo.seasons.cash')}</th><th /></tr>
+          </thead>
+          <tbody>
+            {defs.length === 0 && <tr><td colSpan={7} className="bo-muted">{t('bo.seasons.empty')}</td></tr>}
+            {defs.map((d) => (
+              <tr key={d.id} data-testid="bo-season-task-def" data-task={d.id}>
+                <td>{d.id}</td><td>{t(`season.type_${d.tasktype}`)}</td><td>{d.taskvalue}</td><td>{textOf(d.taskdesc, lang)}</td><td>{textOf(d.bonusname, lang)}</td>
+                <td>{money(d.cash)}{d.needcheck ? ` · ${t('bo.seasons.needcheck')}` : ''}</td>
+                <td><button type="button" className="bo-chip" data-testid="bo-season-task-edit" onClick={() => edit(d)}>{t('bo.seasons.edit')}</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {form && (
         <form className="bo-seasons__taskform" data-testid="bo-season-task-form" onSubmit={(e) => void save(e)} noValidate>
           <label className="bo-field"><span>{t('bo.seasons.task')}</span>
