@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { Link } from '../../app/router';
 import { formatMoney } from '../../shared/money';
 import { useT } from '../i18n/useT';
+import { formatDateTime } from '../../shared/time';
 import { startText } from '../sport/parts';
 import { selectLoggedIn } from '../session/selectors';
 import { EmptyState } from '../shell/EmptyState';
@@ -149,7 +150,7 @@ export function HistoryBetPage({ id }: { id: string }) {
         <dl className="bet-success__facts">
           <dt>{t('betslip.bet_id')}</dt><dd>{record.BetId ?? record.id}</dd>
           <dt>{t('betslip.bet_type')}</dt><dd>{t(TYPE_KEYS[record.type] ?? 'betslip.type.single')}</dd>
-          <dt>{t('history.date')}</dt><dd>{startText(Number(record.date_time), lang)}</dd>
+          <dt>{t('history.date')}</dt><dd data-testid="bet-date">{formatDateTime(Number(record.date_time) * 1000, lang)}</dd>
           <dt>{t('betslip.stake')}</dt><dd>{formatMoney(String(record.amount))} {record.currency ?? ''}</dd>
           {Number(record.k) > 0 && (<><dt>{t('betslip.odds')}</dt><dd>{formatOdds(record.k, 'decimal')}</dd></>)}
           <dt>{t('history.status')}</dt><dd><span className={`bet-status bet-status--${view.cls}`} data-testid="bet-status">{t(view.statusKey)}</span></dd>
