@@ -12,18 +12,30 @@ import { ApiError } from '../../api/http';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { balanceActions } from '../balance/balanceSlice';
 import { Link } from '../../app/router';
+import type { Translate } from '../i18n/translate';
 import { useT } from '../i18n/useT';
 import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import {
-  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonNotStarted, seasonOfPath, SHIRT_SIZES, taskButton,
+  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonNotStarted, seasonOfPath, seasonRefusal, SHIRT_SIZES, taskButton,
   type AddressForm, type ClaimStep, type SeasonInfo, type TaskView, type RankInfo,
 } from './model';
 import { useFetched } from '../../shared/useFetched';
 import './seasons.css';
 
-const errorMessage = (err: unknown) =>
-  err instanceof ApiError ? err.serverMsg || err.msg : err instanceof Error ? err.message : String(err);
+/**
+ * A refusal as the member reads it: the season's own texts (seasonRefusal), then the error
+ * catalogue, then the server's text (codes whose msg is meant for the member, unknown codes).
+ */
+function errorMessage(t: Translate, err: unknown): string {
+  if (!(err instanceof ApiError)) return err instanceof Error ? err.message : String(err);
+  for (const message of [seasonRefusal(err.status, err.serverMsg), err.i18n]) {
+    if (!message?.key || message.key === 'error.unknown') continue;
+    const text = t(message.key, ...message.args);
+    if (text !== message.key) return text;
+  }
+  return err.serverMsg || err.msg;
+}
 
 interface TaskList {
   season: SeasonInfo;
@@ -62,8 +74,8 @@ export function SeasonPage({ path }: { path: string }) {
   const load = useFetched(fetchSeason, (r) => {
     setInfo(r.season);
     if (r.list !== undefined) setTasks(r.list);
-    setError(r.failure === undefined ? '' : errorMessage(r.failure));
-  }, (err) => setError(errorMessage(err)));
+    setError(r.failure === undefined ? '' : errorMessage(t, r.failure));
+  }, (err) => setError(errorMessage(t, err)));
 
   const claim = async (task: TaskView) => {
     setBusy(task.id);
@@ -76,7 +88,7 @@ export function SeasonPage({ path }: { path: string }) {
       });
       await load();
     } catch (err) {
-      setPopup({ title: t('season.reward_title'), text: errorMessage(err) });
+      setPopup({ title: t('season.reward_title'), text: errorMessage(t, err) });
     } finally {
       setBusy(null);
     }
@@ -195,7 +207,7 @@ function RankReward({ seasonId, onMessage }: { seasonId: number; onMessage: (tex
       await load();
     } catch (err) {
       setStep(null);
-      onMessage(errorMessage(err));
+      onMessage(errorMessage(t, err));
     } finally {
       setBusy(false);
     }
@@ -306,7 +318,7 @@ export function HomeTeamPage() {
   const [message, setMessage] = useState('');
 
   const fetchMine = useCallback(() => apiPost<MyTeams>('user/myteam'), []);
-  const loadMine = useFetched(fetchMine, setMine, (err) => setMessage(errorMessage(err)));
+  const loadMine = useFetched(fetchMine, setMine, (err) => setMessage(errorMessage(t, err)));
   // another sport: its leagues; the teams and the choice of the previous one go
   const chooseSport = (s: 1 | 3) => {
     if (s === sport) return;
@@ -317,14 +329,14 @@ export function HomeTeamPage() {
   useEffect(() => {
     apiPost<{ list: Competition[] }>('user/getcompetitions', { sportid: sport })
       .then((d) => setLeagues(d.list))
-      .catch((err) => setMessage(errorMessage(err)));
-  }, [sport]);
+      .catch((err) => setMessage(errorMessage(t, err)));
+  }, [sport, t]);
 
   const pickLeague = async (cid: number) => {
     try {
       setTeams((await apiPost<{ list: Team[] }>('user/getteams', { cid, sportid: sport })).list);
     } catch (err) {
-      setMessage(errorMessage(err));
+      setMessage(errorMessage(t, err));
     }
   };
   const find = async () => {
@@ -332,7 +344,7 @@ export function HomeTeamPage() {
     try {
       setTeams((await apiPost<{ list: Team[] }>('user/getteams', { name: search.trim(), sportid: sport })).list);
     } catch (err) {
-      setMessage(errorMessage(err));
+      setMessage(errorMessage(t, err));
     }
   };
   const confirm = async () => {
@@ -343,7 +355,7 @@ export function HomeTeamPage() {
       setMessage(t('hometeam.saved'));
       await loadMine();
     } catch (err) {
-      setMessage(errorMessage(err));
+      setMessage(errorMessage(t, err));
     }
   };
   const slot = (s: 1 | 3) => (s === 1 ? mine?.myfootball : mine?.mybasketball);

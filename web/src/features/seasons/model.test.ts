@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonNotStarted, seasonOfPath, taskButton, type SeasonRef } from './model';
+import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonNotStarted, seasonOfPath, seasonRefusal, taskButton, type SeasonRef } from './model';
 
 describe('season pages', () => {
   it('matches the named and brand-prefixed season routes only', () => {
@@ -30,6 +30,17 @@ describe('season pages', () => {
     // no season named (/seasonMission, /{brand}Season) or the calendar not loaded yet
     expect(seasonNotStarted(undefined, running)).toBe(false);
     expect(seasonNotStarted(5, null)).toBe(false);
+  });
+
+  it('season refusals have language-file keys, with the figure, reason or sport the server text carries', () => {
+    expect(seasonRefusal(-64001, 'The task is not completed yet')).toEqual({ key: 'season.error.-64001', args: [] });
+    expect(seasonRefusal(-64003, 'Not eligible: you need more than 10 active days this season')).toEqual({ key: 'season.error.-64003', args: ['10'] });
+    expect(seasonRefusal(-64003, 'odd')).toBeNull();
+    expect(seasonRefusal(-64007, 'The claim was rejected: duplicate account')).toEqual({ key: 'season.error.-64007', args: ['duplicate account'] });
+    expect(seasonRefusal(-64010, 'The home basketball team can only be selected once per season')?.key).toBe('season.error.-64010_basketball');
+    expect(seasonRefusal(-64010, 'The home football team can only be selected once per season')?.key).toBe('season.error.-64010');
+    for (const code of [-64002, -64004, -64005, -64020, -64021, -64022, -64023, -64024]) expect(seasonRefusal(code)?.key).toBe(`season.error.${code}`);
+    expect(seasonRefusal(-66666, 'Please wait 3 seconds')).toBeNull();
   });
 
   it('task buttons: undone is Not eligible, claimable receives, else Received', () => {

@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureTransport } from '../../api';
@@ -35,7 +35,7 @@ describe('the page of a season that has not started (spec 001 section 2.10)', ()
       'activity/actinfo': () => refuse(-64004, 'off-season'),
     });
     renderPage('/s5season');
-    expect(await screen.findByTestId('season-not-started')).toHaveTextContent('Season 5 has not started yet');
+    expect(await screen.findByTestId('season-not-started', {}, { timeout: 4000 })).toHaveTextContent('Season 5 has not started yet');
     expect(screen.queryByText('off-season')).not.toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.queryByText('Season 3')).not.toBeInTheDocument();
@@ -46,7 +46,7 @@ describe('the page of a season that has not started (spec 001 section 2.10)', ()
     const next = { seasonid: 4, name: 'Season 4', starttime: '2027-01-01 00:00:00', endtime: '2027-04-10 00:00:00', start_ms: 1, end_ms: 2 };
     mockApi({ 'vipsystem/seasoninfo': () => ok({ status: 'off-season', seasonid: 0, previous: { ...next, seasonid: 3 }, next }) });
     renderPage('/s4season', 'zhh');
-    expect(await screen.findByTestId('season-not-started')).toHaveTextContent('第4赛季尚未开始');
+    expect(await screen.findByTestId('season-not-started', {}, { timeout: 4000 })).toHaveTextContent('第4赛季尚未开始');
     expect(screen.getByText('将于 2027-01-01 00:00:00 开始。')).toBeInTheDocument();
   });
 
@@ -58,8 +58,33 @@ describe('the page of a season that has not started (spec 001 section 2.10)', ()
       'user/useraddress': () => ok(null),
     });
     renderPage('/seasonMissionEn');
-    expect(await screen.findByText('Season tasks')).toBeInTheDocument();
+    expect(await screen.findByText('Season tasks', {}, { timeout: 4000 })).toBeInTheDocument();
     expect(screen.queryByTestId('season-not-started')).not.toBeInTheDocument();
     expect(api.calls.map((c) => c.path)).toContain('vipsystem/seasontaskbonusinfo');
+  });
+});
+
+describe('season refusals in the member language (docs/seasons.md codes)', () => {
+  const zhh = readSkin('languages/zhh.json');
+  const task = { id: 1, tasktype: 1, taskvalue: '5', nowvalue: '5', taskdesc: '在5个不同的日子投注', bonusname: '18', cash: '18', status: 1, needcheck: 0, percent: 100 };
+
+  it.each([
+    [-64003, 'Not eligible: you need more than 10 active days this season', '不符合领取条件：本赛季需活跃超过10天'],
+    [-64001, 'The task is not completed yet', zhh['season.error.-64001']],
+    [-64007, 'The claim was rejected: 重复账户', '领取已被拒绝：重复账户'],
+  ])('a task claim refused with %i reads in zhh, not as the server\'s English', async (code, msg, text) => {
+    mockApi({
+      'vipsystem/seasoninfo': () => ok(RUNNING),
+      'vipsystem/seasontaskbonusinfo': () => ok({ ...TASKS, list: [task] }),
+      'vipsystem/getseasontaskbonus': () => refuse(code, msg),
+      'activity/actinfo': () => ok({ aUserActInfo: { userrank: 0 } }),
+      'user/useraddress': () => ok(null),
+    });
+    renderPage('/seasonMission', 'zhh');
+    const claim = await screen.findByTestId('season-claim-1', {}, { timeout: 4000 });
+    await act(async () => fireEvent.click(claim));
+    const popup = await screen.findByTestId('season-reward-popup');
+    expect(popup).toHaveTextContent(text!);
+    expect(popup).not.toHaveTextContent(msg);
   });
 });
