@@ -117,7 +117,8 @@ describe('finance desk (docs/payments.md)', () => {
   it('names a flagged deposit\'s credit or rejection in the staff language', async () => {
     const zhh = readSkin('languages/zhh.json');
     renderFinance('zhh');
-    await act(async () => fireEvent.click(await screen.findByTestId('bo-finance-deposits')));
+    const deposits = await screen.findByTestId('bo-finance-deposits');
+    await act(async () => fireEvent.click(deposits));
     await screen.findByText('D2002');
     await act(async () => fireEvent.click(screen.getByTestId('bo-finance-open')));
     fireEvent.click(screen.getByTestId('bo-finance-credit'));
