@@ -17,9 +17,10 @@ import { useT } from '../i18n/useT';
 import { selectLanguage } from '../i18n/selectors';
 import { selectLoggedIn } from '../session/selectors';
 import {
-  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonNotStarted, seasonOfPath, seasonRefusal, SHIRT_SIZES, taskButton,
+  ADDRESS_FIELDS, addressComplete, rankClaimSteps, seasonOfPath, SHIRT_SIZES, taskButton,
   type AddressForm, type ClaimStep, type SeasonInfo, type TaskView, type RankInfo,
 } from './model';
+import { seasonNotStarted, seasonRefusal } from './pageRules';
 import { useFetched } from '../../shared/useFetched';
 import './seasons.css';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonNotStarted, seasonOfPath, seasonRefusal, taskButton, type SeasonRef } from './model';
+import { addressComplete, bannerDays, isSeasonPath, rankClaimSteps, seasonOfPath, taskButton, type SeasonRef } from './model';
+import { seasonNotStarted, seasonRefusal } from './pageRules';
 
 describe('season pages', () => {
   it('matches the named and brand-prefixed season routes only', () => {
