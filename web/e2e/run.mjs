@@ -824,6 +824,10 @@ const tests = [
         await byTestId(desk, 'bo-finance-reason').fill('documents checked');
         await desk.screenshot({ path: resolve(SHOTS, 'backoffice-finance.png'), fullPage: true });
         await byTestId(desk, 'bo-finance-approve').click();
+        // the desk names what is about to happen before money moves
+        await byTestId(desk, 'bo-finance-confirm-text').filter({ hasText: orderId }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-finance-confirm.png') });
+        await byTestId(desk, 'bo-finance-confirm-ok').click();
         await byTestId(desk, 'bo-finance-done').waitFor({ timeout: TIMEOUT_MS });
         // The sandbox payout provider pays it (DEMO: payouts = "sandbox"):
         // its signed report takes the withdrawal out of the queue.
