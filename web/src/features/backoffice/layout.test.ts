@@ -20,6 +20,15 @@ describe('back office layout on a narrow screen', () => {
     expect(rule('.bo-chips')).toMatch(/flex-wrap:\s*wrap/);
   });
 
+  it('a panel\'s children may shrink below their content, so a nested table scroller scrolls instead of widening the page', () => {
+    expect(rule('.bo-panel > *')).toMatch(/min-width:\s*0/);
+  });
+
+  it('the section links wrap on a phone (an admin has six)', () => {
+    const phone = css.slice(css.indexOf('@media (max-width: 760px)'));
+    expect(/\.bo-bar__nav\s*\{([^}]*)\}/.exec(phone)?.[1]).toMatch(/flex-wrap:\s*wrap/);
+  });
+
   it('every table sits in a horizontal scroller (bo-scroll, or the content desks\' scrolling list)', () => {
     // narrow enough for a phone as they are: the three columns of a bet's selections
     const narrow = new Set(['bo-bet-selections']);
