@@ -87,6 +87,81 @@ pub struct Db {
     pub group: crate::group_commit::GroupCommit,
 }
 
+/// SQLite has one writer at a time. The writers of this process take
+/// turns through one async mutex per database file, so they queue in
+/// order; writers that met in SQLite's busy handler instead slept in its
+/// back-off (1, 2, 5 ... 100 ms a try) and lost to the group committer's
+/// back-to-back turns: a stray write (an id block, a poll session's mark,
+/// a lease) waited up to a second, and the bets behind it with it.
+static SQLITE_WRITERS: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashMap<String, crate::group_commit::WriterLock>>,
+> = std::sync::LazyLock::new(Default::default);
+
+/// The writer turn of `pool`'s database: `Some` on SQLite (the one every
+/// handle on that file in this process shares), `None` on Postgres.
+pub fn sqlite_writer(pool: &AnyPool) -> Option<crate::group_commit::WriterLock> {
+    let options = pool.connect_options();
+    let url = options.database_url.as_str();
+    if !url.starts_with("sqlite:") {
+        return None;
+    }
+    let mut writers = SQLITE_WRITERS.lock().unwrap_or_else(|p| p.into_inner());
+    Some(writers.entry(url.to_string()).or_default().clone())
+}
+
+/// Waits for `writer`'s turn (at once on Postgres, which has none); the
+/// turn lasts as long as the guard. Take it around one write statement or
+/// transaction, never around a call that takes it again.
+pub async fn writer_turn(
+    writer: &Option<crate::group_commit::WriterLock>,
+) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+    match writer {
+        Some(lock) => Some(lock.clone().lock_owned().await),
+        None => None,
+    }
+}
+
+/// [`writer_turn`] of `pool`'s database: for a writer that runs now and
+/// then (a process manager's pass, a heartbeat), held for its transaction.
+pub async fn turn_of(pool: &AnyPool) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+    writer_turn(&sqlite_writer(pool)).await
+}
+
+/// A pooled connection to write through, taken after the writer turn
+/// (SQLite) and holding it as long as it lives: use it as
+/// `.execute(&mut *write_conn(&pool, &writer).await?)`, a temporary gone at
+/// the statement's end.
+pub struct WriteConn {
+    conn: sqlx::pool::PoolConnection<sqlx::Any>,
+    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl std::ops::Deref for WriteConn {
+    type Target = sqlx::AnyConnection;
+    fn deref(&self) -> &Self::Target {
+        &self.conn
+    }
+}
+
+impl std::ops::DerefMut for WriteConn {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.conn
+    }
+}
+
+/// The turn first, then the connection: a writer waiting for its turn
+/// holds none of the pool's connections.
+pub async fn write_conn(
+    pool: &AnyPool,
+    writer: &Option<crate::group_commit::WriterLock>,
+) -> Result<WriteConn, sqlx::Error> {
+    let turn = writer_turn(writer).await;
+    Ok(WriteConn {
+        conn: pool.acquire().await?,
+        _turn: turn,
+    })
+}
+
 #[derive(Clone, Debug)]
 pub enum StorePool {
     Postgres(PgPool),
@@ -135,9 +210,10 @@ impl Db {
             .connect(&format!("sqlite://{}", path.display()))
             .await
             .map_err(unreachable)?;
+        let writer = sqlite_writer(&any);
         let pool = StorePool::Sqlite(pool);
         Ok(Db {
-            group: crate::group_commit::GroupCommit::new(pool.clone()),
+            group: crate::group_commit::GroupCommit::new(pool.clone(), writer),
             pool,
             any,
         })
@@ -181,7 +257,7 @@ impl Db {
             .map_err(unreachable)?;
         let pool = StorePool::Postgres(pool);
         Ok(Db {
-            group: crate::group_commit::GroupCommit::new(pool.clone()),
+            group: crate::group_commit::GroupCommit::new(pool.clone(), None),
             pool,
             any,
         })

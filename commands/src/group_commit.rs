@@ -66,9 +66,10 @@ struct Inner {
 }
 
 /// SQLite has one writer at a time. Writers of this process that take
-/// their turn here (the group committer and the projection runner) queue
-/// in order instead of meeting in SQLite's busy handler, whose back-off
-/// sleeps (up to 100 ms a try) made the tail of bet placement.
+/// their turn here (the group committer, the projection runner, and the
+/// other writers through [`crate::db::writer_turn`]) queue in order instead
+/// of meeting in SQLite's busy handler, whose back-off sleeps (up to 100 ms
+/// a try) made the tail of bet placement.
 pub type WriterLock = Arc<tokio::sync::Mutex<()>>;
 
 /// How groups have gone since start (tests read it to see appends share groups).
@@ -86,10 +87,12 @@ impl std::fmt::Debug for GroupCommit {
 }
 
 impl GroupCommit {
-    pub fn new(pool: StorePool) -> Self {
+    /// `writer`: the database's writer turn (SQLite; see
+    /// [`crate::db::sqlite_writer`]), `None` on Postgres.
+    pub fn new(pool: StorePool, writer: Option<WriterLock>) -> Self {
         let writer = match pool {
             StorePool::Postgres(_) => None,
-            StorePool::Sqlite(_) => Some(WriterLock::default()),
+            StorePool::Sqlite(_) => Some(writer.unwrap_or_default()),
         };
         let in_flight = std::env::var("GROUP_COMMIT_IN_FLIGHT")
             .ok()

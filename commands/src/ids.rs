@@ -9,6 +9,8 @@ use tokio::sync::Mutex;
 
 pub struct IdBlocks {
     pool: AnyPool,
+    /// SQLite's writer turn (`crate::db::sqlite_writer`).
+    writer: Option<crate::group_commit::WriterLock>,
     name: &'static str,
     block: i64,
     /// The next id to hand out and the end of the block (exclusive).
@@ -18,6 +20,7 @@ pub struct IdBlocks {
 impl IdBlocks {
     pub fn new(pool: AnyPool, name: &'static str, block: i64) -> Self {
         Self {
+            writer: crate::db::sqlite_writer(&pool),
             pool,
             name,
             block: block.max(1),
@@ -33,7 +36,7 @@ impl IdBlocks {
             )
             .bind(self.name)
             .bind(self.block)
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
             *range = (end - self.block, end);
         }

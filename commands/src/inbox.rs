@@ -204,6 +204,7 @@ impl Inbox {
 
     /// (events read, messages written)
     async fn batch(&self) -> Result<(usize, usize), InboxError> {
+        let _turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         // Locks the checkpoint row: passes on several processes take turns.
         sqlx::query(

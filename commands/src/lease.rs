@@ -46,6 +46,8 @@ pub fn node_id() -> String {
 /// One named lease as one holder sees it.
 pub struct Lease {
     pool: AnyPool,
+    /// SQLite's writer turn (`crate::db::sqlite_writer`).
+    writer: Option<crate::group_commit::WriterLock>,
     name: String,
     holder: String,
     ttl_ms: i64,
@@ -63,6 +65,7 @@ impl Lease {
         clock: SharedClock,
     ) -> Self {
         Self {
+            writer: crate::db::sqlite_writer(&pool),
             pool,
             name: name.into(),
             holder: holder.into(),
@@ -91,18 +94,21 @@ impl Lease {
             return Ok(true);
         }
         let expires = now + self.ttl_ms;
-        let written = sqlx::query(
-            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-             WHERE leases.expires_at < $4 OR leases.holder = $2",
-        )
-        .bind(&self.name)
-        .bind(&self.holder)
-        .bind(expires)
-        .bind(now)
-        .execute(&self.pool)
-        .await
-        .map(|done| done.rows_affected() == 1);
+        let written = match crate::db::write_conn(&self.pool, &self.writer).await {
+            Ok(mut conn) => sqlx::query(
+                "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+                 WHERE leases.expires_at < $4 OR leases.holder = $2",
+            )
+            .bind(&self.name)
+            .bind(&self.holder)
+            .bind(expires)
+            .bind(now)
+            .execute(&mut *conn)
+            .await
+            .map(|done| done.rows_affected() == 1),
+            Err(e) => Err(e),
+        };
         match written {
             Ok(true) => {
                 self.held_until.store(expires, Ordering::SeqCst);
@@ -127,7 +133,7 @@ impl Lease {
         sqlx::query("UPDATE leases SET expires_at = 0 WHERE name = $1 AND holder = $2")
             .bind(&self.name)
             .bind(&self.holder)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }

@@ -24,6 +24,8 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(30);
 
 pub struct Nodes {
     pool: AnyPool,
+    /// SQLite's writer turn (`crate::db::sqlite_writer`).
+    writer: Option<crate::group_commit::WriterLock>,
     node_id: String,
     clock: SharedClock,
     ttl_ms: i64,
@@ -32,6 +34,7 @@ pub struct Nodes {
 impl Nodes {
     pub fn new(pool: AnyPool, node_id: String, clock: SharedClock, ttl: Duration) -> Self {
         Self {
+            writer: crate::db::sqlite_writer(&pool),
             pool,
             node_id,
             clock,
@@ -51,7 +54,7 @@ impl Nodes {
         )
         .bind(&self.node_id)
         .bind(self.clock.now_ms())
-        .execute(&self.pool)
+        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(())
     }
@@ -67,13 +70,13 @@ impl Nodes {
                  (SELECT node_id FROM nodes WHERE seen_ms > $1)"
             ))
             .bind(alive_since)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?
             .rows_affected();
         }
         sqlx::query("DELETE FROM nodes WHERE seen_ms <= $1")
             .bind(alive_since)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(removed)
     }
@@ -95,10 +98,12 @@ impl Nodes {
                 _ = stop.changed() => {}
             }
             if *stop.borrow() {
-                let _ = sqlx::query("DELETE FROM nodes WHERE node_id = $1")
-                    .bind(&self.node_id)
-                    .execute(&self.pool)
-                    .await;
+                if let Ok(mut conn) = crate::db::write_conn(&self.pool, &self.writer).await {
+                    let _ = sqlx::query("DELETE FROM nodes WHERE node_id = $1")
+                        .bind(&self.node_id)
+                        .execute(&mut *conn)
+                        .await;
+                }
                 return;
             }
         }

@@ -400,14 +400,25 @@ impl Seasons {
     /// matches nothing), so it waits for another writer in the busy handler
     /// instead of failing with SQLITE_BUSY when it upgrades from reading to
     /// writing while another connection writes.
-    async fn begin_write(&self) -> Result<Transaction<'static, Any>, sqlx::Error> {
+    /// The process's writer turn comes with it (SQLite), held until the
+    /// caller drops it after the commit or rollback.
+    async fn begin_write(
+        &self,
+    ) -> Result<
+        (
+            Option<tokio::sync::OwnedMutexGuard<()>>,
+            Transaction<'static, Any>,
+        ),
+        sqlx::Error,
+    > {
+        let turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         if matches!(self.backend, Backend::Sqlite) {
             sqlx::query("UPDATE season_rankings SET state = state WHERE 0 = 1")
                 .execute(&mut *tx)
                 .await?;
         }
-        Ok(tx)
+        Ok((turn, tx))
     }
 
     /// One pass of the boundary job: every season whose start or end has
@@ -421,7 +432,7 @@ impl Seasons {
                 continue;
             }
             for attempt in 0..5 {
-                let mut tx = self.begin_write().await?;
+                let (_turn, mut tx) = self.begin_write().await?;
                 let id = def.id.to_string();
                 let (aggregate, last) = Self::load_in::<Season>(&mut tx, &id).await?;
                 let events = aggregate.decide(&SeasonCommand::Boundary {
@@ -524,6 +535,7 @@ impl Seasons {
 
     /// (events read, events counted)
     async fn progress_batch(&self) -> Result<(usize, usize), SeasonFailure> {
+        let _turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
@@ -904,7 +916,7 @@ impl Seasons {
         let mut attempt = 0;
         let outcome = loop {
             attempt += 1;
-            let mut tx = self.begin_write().await?;
+            let (turn, mut tx) = self.begin_write().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Claim {
                 task: Box::new(task.clone()),
@@ -955,6 +967,8 @@ impl Seasons {
                 }
                 Err(e) if retryable(&e) && attempt < 20 => {
                     let _ = tx.rollback().await;
+                    // Other writers go first while this one waits.
+                    drop(turn);
                     tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
                 }
                 Err(e) => return Err(e.into()),
@@ -1048,7 +1062,7 @@ impl Seasons {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut tx = self.begin_write().await?;
+            let (turn, mut tx) = self.begin_write().await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Review {
                 task_id,
@@ -1083,6 +1097,8 @@ impl Seasons {
                 }
                 Err(e) if retryable(&e) && attempt < 20 => {
                     let _ = tx.rollback().await;
+                    // Other writers go first while this one waits.
+                    drop(turn);
                     tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
                 }
                 Err(e) => return Err(e.into()),
@@ -1626,6 +1642,7 @@ impl Seasons {
         def: &SeasonDef,
     ) -> Result<Option<RankingPass>, SeasonFailure> {
         let now = self.now_ms();
+        let _turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO season_rankings (season_id, state) VALUES ($1, 'live') ON CONFLICT (season_id) DO NOTHING",

@@ -279,6 +279,7 @@ impl<A: Aggregate + Clone> Store<A> {
                     .await?;
             }
             StorePool::Sqlite(pool) => {
+                let _turn = crate::db::writer_turn(&self.group.writer_lock()).await;
                 sqlx::query(&sql(""))
                     .bind(A::TYPE)
                     .bind(&loaded.aggregate_id)

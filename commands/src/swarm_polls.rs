@@ -39,11 +39,14 @@ pub struct PollSubscription {
 #[derive(Clone)]
 pub struct PollSessions {
     pool: AnyPool,
+    /// SQLite's writer turn (`crate::db::sqlite_writer`).
+    writer: Option<crate::group_commit::WriterLock>,
 }
 
 impl PollSessions {
     pub fn new(pool: AnyPool) -> Self {
-        Self { pool }
+        let writer = crate::db::sqlite_writer(&pool);
+        Self { pool, writer }
     }
 
     pub async fn open(&self, sid: &str, language: &str, now_ms: i64) -> Result<(), sqlx::Error> {
@@ -53,7 +56,7 @@ impl PollSessions {
         .bind(sid)
         .bind(language)
         .bind(now_ms)
-        .execute(&self.pool)
+        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(())
     }
@@ -81,7 +84,7 @@ impl PollSessions {
             )
             .bind(sid)
             .bind(now_ms)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         }
         Ok(Some(PollSession {
@@ -104,7 +107,7 @@ impl PollSessions {
             .bind(sid)
             .bind(user_id)
             .bind(token_hash)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }
@@ -148,13 +151,13 @@ impl PollSessions {
                 .bind(sid)
                 .bind(user_id)
                 .bind(node_id)
-                .execute(&self.pool)
+                .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
                 .await?
             }
             None => {
                 sqlx::query("DELETE FROM swarm_socket_logins WHERE sid = $1")
                     .bind(sid)
-                    .execute(&self.pool)
+                    .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
                     .await?
             }
         };
@@ -189,7 +192,7 @@ impl PollSessions {
         .bind(subid)
         .bind(params)
         .bind(data)
-        .execute(&self.pool)
+        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(true)
     }
@@ -198,7 +201,7 @@ impl PollSessions {
         let gone = sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1 AND subid = $2")
             .bind(sid)
             .bind(subid)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(gone.rows_affected() > 0)
     }
@@ -237,7 +240,7 @@ impl PollSessions {
         .bind(subid)
         .bind(was)
         .bind(now)
-        .execute(&self.pool)
+        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -245,11 +248,11 @@ impl PollSessions {
     pub async fn close(&self, sid: &str) -> Result<(), sqlx::Error> {
         sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1")
             .bind(sid)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         sqlx::query("DELETE FROM swarm_poll_sessions WHERE sid = $1")
             .bind(sid)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }
@@ -263,11 +266,11 @@ impl PollSessions {
              (SELECT sid FROM swarm_poll_sessions WHERE last_seen_ms <= $1)",
         )
         .bind(horizon)
-        .execute(&self.pool)
+        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         sqlx::query("DELETE FROM swarm_poll_sessions WHERE last_seen_ms <= $1")
             .bind(horizon)
-            .execute(&self.pool)
+            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         sqlx::query_scalar("SELECT count(*) FROM swarm_poll_sessions")
             .fetch_one(&self.pool)

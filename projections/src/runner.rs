@@ -445,11 +445,16 @@ impl Runner {
     }
 
     /// One live batch; returns how many events it covered.
-    async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
-        let _writer = match &self.writer {
+    /// SQLite: the process's writer turn (see `with_writer_lock`).
+    async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+        match &self.writer {
             Some(lock) => Some(lock.lock().await),
             None => None,
-        };
+        }
+    }
+
+    async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
+        let _writer = self.writer_turn().await;
         let mut conn = self.pool.acquire().await?;
         self.batch(
             &mut conn,
@@ -515,6 +520,7 @@ impl Runner {
     /// Seals what is visible, then catches every projection up.
     pub async fn catch_up_all(&self) -> Result<u64, ProjectionError> {
         if let Some(sealer) = &self.sealer {
+            let _writer = self.writer_turn().await;
             sealer.seal_all(&self.pool).await?;
         }
         let mut done = 0;
@@ -882,6 +888,7 @@ impl Runner {
         loop {
             let started = tokio::time::Instant::now();
             if let Some(sealer) = &self.sealer {
+                let _writer = self.writer_turn().await;
                 if let Err(e) = sealer.seal_all(&self.pool).await {
                     tracing::error!(error = %e, "sealing the event log stalled; retrying");
                 }

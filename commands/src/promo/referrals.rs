@@ -118,6 +118,7 @@ impl Promotions {
 
     /// (events read, referees linked)
     async fn link_batch(&self) -> Result<(usize, usize), PromoFailure> {
+        let _turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
