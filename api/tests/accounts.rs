@@ -28,6 +28,7 @@ commands::on_both_stores!(
     a_safety_code_goes_only_to_the_bound_contact,
     a_safety_code_needs_the_devices_own_login_so_usernames_stay_unknown,
     rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one,
+    changing_the_login_password_ends_the_members_other_sessions,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -500,6 +501,58 @@ async fn profile_changes_show_in_userinfo(kind: StoreKind) {
     assert_eq!(changed["status"], 0);
     assert_eq!(client.login(&server, "demo", "next1234").await["status"], 0);
     server.stop().await;
+}
+
+async fn changing_the_login_password_ends_the_members_other_sessions(kind: StoreKind) {
+    // Two api processes on one store: a session ends for both of them.
+    let (first, second) = commands::db::testing::fresh_pair(kind).await;
+    let a = common::start_on(first, common::config(true)).await;
+    let b = common::start_on(second, common::config(true)).await;
+    let mut changer = Client::new(&a).await;
+    assert_eq!(changer.login(&a, "demo", "demo1234").await["status"], 0);
+    let mut here = Client::new(&a).await;
+    assert_eq!(here.login(&a, "demo", "demo1234").await["status"], 0);
+    let mut there = Client::new(&b).await;
+    let there_login = there.login(&b, "demo", "demo1234").await;
+    assert_eq!(there_login["status"], 0, "{there_login}");
+    let sid = common::swarm_session(&b, &there_login).await;
+    let balance = json!({"command": "get_balance", "rid": 3});
+    assert_eq!(userinfo(&mut here, a.addr()).await, 0);
+    assert_eq!(userinfo(&mut there, b.addr()).await, 0);
+    assert_eq!(common::swarm(&b, &sid, balance.clone()).await["code"], 0);
+
+    let changed = changer
+        .post(
+            "/api/user/loginpassedit",
+            json!({"oldpass": "demo1234", "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(changed["status"], 0, "{changed}");
+
+    // The other sessions ended, on the process that made the change and on
+    // the other one, for the main API and for Swarm.
+    assert_eq!(userinfo(&mut here, a.addr()).await, -601);
+    assert_eq!(userinfo(&mut there, b.addr()).await, -601);
+    assert_eq!(userinfo(&mut here, b.addr()).await, -601);
+    let swarm_balance = common::swarm(&b, &sid, balance).await;
+    assert_eq!(swarm_balance["code"], 12, "{swarm_balance}");
+    // The session that changed it keeps working, on both processes.
+    assert_eq!(userinfo(&mut changer, a.addr()).await, 0);
+    assert_eq!(userinfo(&mut changer, b.addr()).await, 0);
+    // The old password is gone, the new one logs in.
+    assert_eq!(here.login(&a, "demo", "demo1234").await["status"], 1002);
+    assert_eq!(there.login(&b, "demo", "next1234").await["status"], 0);
+    assert_eq!(userinfo(&mut there, b.addr()).await, 0);
+    b.stop().await;
+    a.stop().await;
+}
+
+/// `userinfo`'s status for `client`'s session, asked of the server at `addr`.
+async fn userinfo(client: &mut Client, addr: std::net::SocketAddr) -> serde_json::Value {
+    let home = std::mem::replace(&mut client.addr, addr);
+    let status = client.post("/api/user/userinfo", json!({})).await["status"].clone();
+    client.addr = home;
+    status
 }
 
 async fn codes_expire_mismatch_and_wait_sixty_seconds(kind: StoreKind) {

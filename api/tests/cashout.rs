@@ -15,6 +15,7 @@ commands::on_both_stores!(
     a_full_cash_out_pays_the_formula_amount_once_and_closes_the_bet,
     a_partial_cash_out_keeps_the_rest_running_and_settlement_pays_on_it,
     a_cash_out_racing_the_settlement_lets_exactly_one_win,
+    concurrent_partial_cash_outs_never_pay_more_than_the_bet_is_worth,
     an_auto_cash_out_rule_fires_on_the_price_move_that_crosses_it,
     a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer,
     a_declined_super_bet_gives_the_stake_back,
@@ -315,6 +316,80 @@ async fn a_cash_out_racing_the_settlement_lets_exactly_one_win(kind: StoreKind) 
         });
     }
     assert_eq!(checked, 4);
+    server.stop().await;
+}
+
+async fn concurrent_partial_cash_outs_never_pay_more_than_the_bet_is_worth(kind: StoreKind) {
+    let server = server(kind).await;
+    let (_client, sid) = member(&server).await;
+    let (event_id, _, price) = selection(&server);
+    let start = main_balance(&server).await;
+    let placed = bet(&server, &sid, event_id, price, "10", 2).await;
+    let bet_id = placed["data"]["details"]["bet_id"].as_i64().unwrap();
+    // A full cash-out pays k / price x 10 x 0.9 = 9.0 now.
+    let full = dec(&quote(&server, &sid, bet_id).await);
+    assert_eq!(full, Decimal::from(9));
+    // Partial cash-outs, each quoted on the whole stake, sent at once: each
+    // alone would leave a stake worth exactly 9.0 less what it pays.
+    let partials = ["2", "3", "4", "1.5", "2.5", "3.5"];
+    let requests = partials.iter().enumerate().map(|(i, partial)| {
+        swarm(
+            &server,
+            &sid,
+            json!({"command": "cashout", "rid": 60 + i,
+            "params": {"bet_id": bet_id, "price": full.to_string(), "partial_price": partial,
+                       "request_id": format!("race-{i}")}}),
+        )
+    });
+    let answers = futures::future::join_all(requests).await;
+    let mut paid = Decimal::ZERO;
+    for answer in &answers {
+        match answer["data"]["result"].as_str() {
+            Some("Ok") => paid += dec(&answer["data"]["details"]["cash_out_amount"]),
+            Some("Fail") => {}
+            _ => panic!("neither paid nor refused with a new price: {answer}"),
+        }
+    }
+    assert!(paid > Decimal::ZERO, "one of them is paid: {answers:?}");
+    // What remains is worth what a full cash-out of it pays now.
+    let left = quote(&server, &sid, bet_id).await;
+    let left = if left.is_null() {
+        Decimal::ZERO
+    } else {
+        dec(&left)
+    };
+    assert!(
+        paid + left <= full,
+        "paid {paid} and {left} left: more than the {full} the bet was worth ({answers:?})"
+    );
+    // The money moved is the money the cash-outs recorded, once each.
+    let events = server
+        .running
+        .state
+        .betting
+        .bets
+        .events(&bet_id.to_string())
+        .await
+        .unwrap();
+    let (recorded, stake_given_up, remaining) = events.iter().fold(
+        (Decimal::ZERO, Decimal::ZERO, Decimal::from(10)),
+        |(sum, given, left), e| match e {
+            domain::bet::BetEvent::BetCashedOut {
+                amount,
+                stake_part,
+                remaining_stake,
+                ..
+            } => (sum + amount, given + stake_part, *remaining_stake),
+            _ => (sum, given, left),
+        },
+    );
+    assert_eq!(recorded, paid);
+    assert_eq!(stake_given_up + remaining, Decimal::from(10));
+    assert_eq!(
+        main_balance(&server).await,
+        start - Decimal::from(10) + paid,
+        "the wallet holds the stake taken and the cash-outs paid, nothing else"
+    );
     server.stop().await;
 }
 

@@ -15,6 +15,7 @@ commands::on_both_stores!(
     a_sandbox_deposit_credits_once_though_its_callback_arrives_three_times_and_out_of_order,
     callbacks_with_a_bad_signature_a_stale_timestamp_or_a_wrong_amount_credit_nothing,
     deposits_keep_their_channel_limits_and_members_cancel_only_their_own_open_orders,
+    deposit_records_count_only_the_members_own_orders,
     the_sandbox_pay_page_pays_and_its_own_callbacks_credit_the_order,
     a_usdt_deposit_credits_after_its_confirmations_at_the_quote_and_a_late_one_is_requoted,
     a_withdrawal_freezes_at_once_and_finance_pays_or_rejects_it,
@@ -366,6 +367,57 @@ async fn deposits_keep_their_channel_limits_and_members_cancel_only_their_own_op
         .unwrap()
         .unwrap();
     assert_eq!(order.status, "expired");
+    server.stop().await;
+}
+
+/// `report/depositrecordsdel` for `client`: the order ids listed and the
+/// total answered.
+async fn deposit_records(client: &Client, params: Value) -> (Vec<String>, i64) {
+    let answer = client.post("/api/report/depositrecordsdel", params).await;
+    assert_eq!(answer["status"], 0, "{answer}");
+    let ids = answer["data"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["orderid"].as_str().unwrap().to_string())
+        .collect();
+    (ids, answer["data"]["total"].as_i64().unwrap())
+}
+
+async fn deposit_records_count_only_the_members_own_orders(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let (client, _) = member(&server).await;
+    let mut mine = Vec::new();
+    for amount in ["500", "600"] {
+        let order = client
+            .post("/api/emaildeposit/chongzhi", json!({"amount": amount}))
+            .await;
+        assert_eq!(order["status"], 0, "{order}");
+        mine.push(order["data"]["orderid"].as_str().unwrap().to_string());
+    }
+    let mut other = Client::new(&server).await;
+    let registered = other
+        .register_phone(&server, "13500135000", "secret123")
+        .await;
+    assert_eq!(registered["status"], 0, "{registered}");
+    let theirs = other
+        .post("/api/emaildeposit/chongzhi", json!({"amount": "700"}))
+        .await;
+    assert_eq!(theirs["status"], 0, "{theirs}");
+    let theirs = theirs["data"]["orderid"].as_str().unwrap().to_string();
+    settle(&server).await;
+    // The list and its total: the member's own deposits only.
+    let (ids, total) = deposit_records(&client, json!({})).await;
+    assert_eq!((ids.len(), total), (2, 2), "{ids:?}");
+    let (ids, total) = deposit_records(&other, json!({})).await;
+    assert_eq!((ids, total), (vec![theirs.clone()], 1));
+    // Asked by id: another member's order is not found, nor counted.
+    let (ids, total) = deposit_records(&other, json!({"orderid": mine[0]})).await;
+    assert_eq!((ids, total), (vec![], 0));
+    let (ids, total) = deposit_records(&client, json!({"orderid": theirs})).await;
+    assert_eq!((ids, total), (vec![], 0));
+    let (ids, total) = deposit_records(&client, json!({"orderid": mine[1]})).await;
+    assert_eq!((ids, total), (vec![mine[1].clone()], 1));
     server.stop().await;
 }
 

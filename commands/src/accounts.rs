@@ -922,9 +922,13 @@ impl AccountService {
             .unwrap_or(Market::Eng)
     }
 
+    /// Changes the login password from the session of `auth_token`: the
+    /// member's other sessions end (whoever held the old password is logged
+    /// out everywhere), that one keeps working.
     pub async fn change_login_password(
         &self,
         user_id: &str,
+        auth_token: &str,
         old: &str,
         new: &str,
         confirm: &str,
@@ -945,7 +949,9 @@ impl AccountService {
                 password_hash: hash,
             },
         )
-        .await
+        .await?;
+        self.sessions.close_others(user_id, auth_token).await?;
+        Ok(())
     }
 
     pub async fn set_fund_password(

@@ -6,6 +6,12 @@
 //! (`bet:{id}:take`), or releases it (`bet:{id}:release`) and, for a
 //! counter offer with a lower stake, holds and takes the offered stake
 //! (`bet:{id}:offer`, `bet:{id}:offer:take`).
+//!
+//! A cash-out is quoted on the bet's remaining stake and the command names
+//! that stake; the Bet refuses it when another cash-out changed the stake
+//! first, and the request (or the auto cash-out rule) is quoted again on
+//! what is left, a bounded number of times (`REQUOTES`). So cash-outs racing
+//! on one bet never pay more than the bet is worth.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -31,6 +37,17 @@ pub enum CashOutAnswer {
         new_price: Decimal,
     },
     NotAvailable,
+}
+
+/// How many times a cash-out is quoted again when another cash-out of the
+/// same bet committed between its quote and its decision.
+const REQUOTES: usize = 5;
+
+/// What one quoted cash-out attempt came to.
+enum Tried {
+    Answer(CashOutAnswer),
+    /// Quoted on a remaining stake the bet no longer has: quote again.
+    Stale,
 }
 
 /// Who decides on a held super bet, for the event metadata.
@@ -190,6 +207,13 @@ impl BetService {
 
     /// Cashes out the member's bet (all, or `partial` of it) at
     /// `client_price`, the full amount the client showed.
+    ///
+    /// The amount is quoted on the bet's remaining stake, and the Bet
+    /// refuses a quote whose stake another cash-out changed meanwhile (two
+    /// requests racing on one bet): the request is then quoted again on the
+    /// stake left, at most `REQUOTES` times. A quote that moved from what the
+    /// client showed answers `Fail` with the new amount, as any price move
+    /// does; so does a request still outrun after the last requote.
     pub async fn cash_out(
         &self,
         member_id: &str,
@@ -199,7 +223,7 @@ impl BetService {
         request_id: Option<&str>,
         outcomes: &BTreeMap<u64, SelectionOutcome>,
     ) -> Result<CashOutAnswer, PlaceError> {
-        let Some(bet) = self.own_bet(member_id, bet_id).await? else {
+        let Some(mut bet) = self.own_bet(member_id, bet_id).await? else {
             return Ok(CashOutAnswer::NotAvailable);
         };
         // The client's request id makes a repeated request (a lost answer
@@ -208,25 +232,37 @@ impl BetService {
             Some(id) => format!("cashout:{member_id}:{id}"),
             None => format!("cashout:{}", crate::sessions::token()),
         };
-        if bet.cashouts.contains(&request_id) {
-            return self.replayed(bet_id, &request_id).await;
+        for _ in 0..=REQUOTES {
+            if bet.cashouts.contains(&request_id) {
+                return self.replayed(bet_id, &request_id).await;
+            }
+            let Some(current) = bet.cashout_amount(&self.live_prices(&bet), outcomes) else {
+                return Ok(CashOutAnswer::NotAvailable);
+            };
+            let command = BetCommand::CashOut {
+                request_id: request_id.clone(),
+                quoted_stake: bet.remaining_stake(),
+                current_amount: current,
+                client_price,
+                partial,
+                by_rule: false,
+                at_ms: self.clock.now_ms(),
+            };
+            match self.run_cash_out(&bet, bet_id, command).await? {
+                // The same request, committed meanwhile by a twin.
+                Tried::Answer(CashOutAnswer::NotAvailable) => {
+                    return self.replayed(bet_id, &request_id).await
+                }
+                Tried::Answer(answer) => return Ok(answer),
+                Tried::Stale => bet = self.load(bet_id).await?,
+            }
         }
-        let Some(current) = bet.cashout_amount(&self.live_prices(&bet), outcomes) else {
-            return Ok(CashOutAnswer::NotAvailable);
-        };
-        let command = BetCommand::CashOut {
-            request_id: request_id.clone(),
-            current_amount: current,
-            client_price,
-            partial,
-            by_rule: false,
-            at_ms: self.clock.now_ms(),
-        };
-        match self.run_cash_out(&bet, bet_id, command).await? {
-            // The same request, committed meanwhile by a twin.
-            CashOutAnswer::NotAvailable => self.replayed(bet_id, &request_id).await,
-            answer => Ok(answer),
-        }
+        // Other cash-outs of the bet kept committing first: the amount the
+        // stake left is worth now, for the client to confirm.
+        let now = bet.cashout_amount(&self.live_prices(&bet), outcomes);
+        Ok(now.map_or(CashOutAnswer::NotAvailable, |new_price| {
+            CashOutAnswer::Fail { new_price }
+        }))
     }
 
     /// The outcome of the cash-out made under `request_id`, if any.
@@ -256,7 +292,7 @@ impl BetService {
         bet: &Bet,
         bet_id: &str,
         command: BetCommand,
-    ) -> Result<CashOutAnswer, PlaceError> {
+    ) -> Result<Tried, PlaceError> {
         match self.bet_tx(bet, bet_id, command, HashMap::new()).await {
             Ok(done) => {
                 let cashed = done.events.iter().find_map(|e| match e {
@@ -267,40 +303,57 @@ impl BetService {
                     } => Some((*amount, *remaining_stake)),
                     _ => None,
                 });
-                match cashed {
-                    Some((amount, remaining_stake)) => Ok(CashOutAnswer::Ok {
+                Ok(Tried::Answer(match cashed {
+                    Some((amount, remaining_stake)) => CashOutAnswer::Ok {
                         amount,
                         remaining_stake,
                         status: done.bet.status,
-                    }),
-                    None => Ok(CashOutAnswer::NotAvailable),
-                }
+                    },
+                    None => CashOutAnswer::NotAvailable,
+                }))
             }
+            Err(TxError::Bet(BetError::StaleQuote)) => Ok(Tried::Stale),
             Err(TxError::Bet(BetError::PriceChanged { new_price })) => {
-                Ok(CashOutAnswer::Fail { new_price })
+                Ok(Tried::Answer(CashOutAnswer::Fail { new_price }))
             }
-            Err(TxError::Bet(_)) => Ok(CashOutAnswer::NotAvailable),
+            Err(TxError::Bet(_)) => Ok(Tried::Answer(CashOutAnswer::NotAvailable)),
             Err(e) => Err(PlaceError::Internal(e.to_string())),
         }
     }
 
     /// Fires the bet's auto cash-out rule if the current amount reaches
-    /// it. Returns the cash-out made, if any.
+    /// it. Returns the cash-out made, if any. The rule is judged on the
+    /// amount of the stake the bet has when it fires: when another cash-out
+    /// of the bet commits first, the amount is quoted again on the stake
+    /// left (at most `REQUOTES` times; past that, the next pass looks).
     pub async fn fire_auto_cashout(
         &self,
         bet_id: &str,
         outcomes: &BTreeMap<u64, SelectionOutcome>,
     ) -> Result<Option<CashOutAnswer>, PlaceError> {
-        let bet = self.load(bet_id).await?;
-        let Some(current) = bet.cashout_amount(&self.live_prices(&bet), outcomes) else {
-            return Ok(None);
-        };
-        let Some(command) = domain::bet::auto_cashout_due(&bet, current, self.clock.now_ms())
-        else {
-            return Ok(None);
-        };
-        let answer = self.run_cash_out(&bet, bet_id, command).await?;
-        if let (CashOutAnswer::Ok { amount, .. }, Some(placed)) = (&answer, &bet.placement) {
+        let mut bet = self.load(bet_id).await?;
+        for _ in 0..=REQUOTES {
+            let Some(current) = bet.cashout_amount(&self.live_prices(&bet), outcomes) else {
+                return Ok(None);
+            };
+            let Some(command) = domain::bet::auto_cashout_due(&bet, current, self.clock.now_ms())
+            else {
+                return Ok(None);
+            };
+            match self.run_cash_out(&bet, bet_id, command).await? {
+                Tried::Answer(answer) => {
+                    self.tell_auto_cashout(&bet, bet_id, &answer).await;
+                    return Ok(Some(answer));
+                }
+                Tried::Stale => bet = self.load(bet_id).await?,
+            }
+        }
+        Ok(None)
+    }
+
+    /// Tells the member their rule cashed out (a failed notice is logged).
+    async fn tell_auto_cashout(&self, bet: &Bet, bet_id: &str, answer: &CashOutAnswer) {
+        if let (CashOutAnswer::Ok { amount, .. }, Some(placed)) = (answer, &bet.placement) {
             let body = json!({"subject": "cashout", "id": bet_id, "money": placed.currency.round(*amount).to_string(), "time": self.clock.now_ms()});
             if let Err(e) = self
                 .notifications
@@ -310,7 +363,6 @@ impl BetService {
                 tracing::warn!(bet_id, error = %e, "auto cash-out notice not sent");
             }
         }
-        Ok(Some(answer))
     }
 
     /// Sets the member's auto cash-out rule on a bet.

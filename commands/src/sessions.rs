@@ -157,10 +157,22 @@ impl Sessions {
         Ok(())
     }
 
-    /// Ends every session of a member (password change, staff lock).
+    /// Ends every session of a member (password reset, staff lock).
     pub async fn close_all(&self, user_id: &str) -> Result<(), SessionError> {
         sqlx::query("DELETE FROM sessions WHERE user_id = $1")
             .bind(user_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Ends every session of a member but the one of `keep_token` (a login
+    /// password changed from that session). Sessions live in the shared
+    /// database, so they end for every process at once.
+    pub async fn close_others(&self, user_id: &str, keep_token: &str) -> Result<(), SessionError> {
+        sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")
+            .bind(user_id)
+            .bind(token_hash(keep_token))
             .execute(&self.pool)
             .await?;
         Ok(())

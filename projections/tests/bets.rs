@@ -69,9 +69,11 @@ fn place(bet_id: &str, bet: ValidBet) -> BetCommand {
     }
 }
 
+/// A cash-out quoted on the whole stake of a 10.00 bet.
 fn cash_out(request_id: &str, current: Decimal, partial: Option<Decimal>) -> BetCommand {
     BetCommand::CashOut {
         request_id: request_id.into(),
+        quoted_stake: dec!(10),
         current_amount: current,
         client_price: current,
         partial,

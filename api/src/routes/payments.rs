@@ -480,14 +480,18 @@ async fn deposit_records(
 ) -> Answer {
     let order_id = bounded(&params, "orderid", 40)?;
     if !order_id.is_empty() {
-        let order = state
+        // The member's own deposit of that id, counted as the list counts.
+        let filter = OrderFilter {
+            member_id: Some(member.user_id.clone()),
+            order_id: Some(order_id),
+            kind: Some("deposit".into()),
+            ..OrderFilter::default()
+        };
+        let (list, total) = state
             .payments
-            .order(&order_id)
-            .await?
-            .filter(|o| o.member_id == member.user_id && o.kind == "deposit");
-        return Ok(ok(
-            json!({"list": order.into_iter().collect::<Vec<_>>(), "total": 1}),
-        ));
+            .orders(&filter, Page { page: 1, size: 1 })
+            .await?;
+        return Ok(ok(json!({"list": list, "total": total})));
     }
     list_orders(&state, &member, &params, Some("deposit"), vec![]).await
 }

@@ -185,6 +185,7 @@ async fn login_password(
         .accounts
         .change_login_password(
             &member.user_id,
+            &member.auth_token,
             &body.oldpass,
             &body.newpass,
             &body.confirm_newpass,

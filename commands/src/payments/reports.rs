@@ -139,6 +139,9 @@ const ORDER_COLUMNS: &str = "order_id, member_id, kind, channel, currency, amoun
 #[derive(Debug, Clone, Default)]
 pub struct OrderFilter {
     pub member_id: Option<String>,
+    /// One order (still only if the other conditions hold: a member's
+    /// lookup of an order id counts none of another member's orders).
+    pub order_id: Option<String>,
     pub kind: Option<String>,
     pub statuses: Vec<String>,
     pub flagged_only: bool,
@@ -158,6 +161,10 @@ impl Payments {
         if let Some(m) = &filter.member_id {
             binds.push(Bind::Text(m.clone()));
             clauses.push(format!("member_id = ${}", binds.len()));
+        }
+        if let Some(id) = &filter.order_id {
+            binds.push(Bind::Text(id.clone()));
+            clauses.push(format!("order_id = ${}", binds.len()));
         }
         if let Some(k) = &filter.kind {
             binds.push(Bind::Text(k.clone()));

@@ -200,6 +200,7 @@ impl Bet {
             } => self.decide_settle(result_version, outcomes, sp_prices, at_ms),
             BetCommand::CashOut {
                 request_id,
+                quoted_stake,
                 current_amount,
                 client_price,
                 partial,
@@ -207,6 +208,7 @@ impl Bet {
                 at_ms,
             } => self.decide_cash_out(
                 request_id,
+                quoted_stake,
                 current_amount,
                 client_price,
                 partial,
@@ -432,9 +434,11 @@ impl Bet {
         }])
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn decide_cash_out(
         &self,
         request_id: String,
+        quoted_stake: Decimal,
         current_amount: Decimal,
         client_price: Decimal,
         partial: Option<Decimal>,
@@ -447,6 +451,12 @@ impl Bet {
         }
         if !self.is_cashable() || current_amount <= Decimal::ZERO {
             return Err(BetError::NotAvailable);
+        }
+        // The amount is worth the stake it was quoted on: paid against a
+        // smaller one (a cash-out committed meanwhile), the member would be
+        // paid twice for the same stake.
+        if quoted_stake != self.remaining_stake() {
+            return Err(BetError::StaleQuote);
         }
         let current = at_one_place(current_amount);
         if by_rule

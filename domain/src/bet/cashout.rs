@@ -35,6 +35,11 @@
 //!   the currency (so a member never keeps stake a cash-out paid for; a
 //!   tiny partial always gives up at least 0.01). A partial cash-out that
 //!   would leave less than 0.01 of stake is a full one (pays `current`).
+//! - A cash-out command names the remaining stake its amount was quoted on;
+//!   the aggregate refuses it when the bet's remaining stake is another
+//!   (`BetError::StaleQuote`: a cash-out committed since the quote), and the
+//!   service quotes again. Two partial cash-outs racing on one bet can thus
+//!   never both be paid on the same stake.
 //! - Auto cash-out bounds: `[current x 1.01 rounded up, possible win x 0.99
 //!   rounded down]` at the currency's places; the partial amount (if any)
 //!   is > 0 and at most the trigger amount. Amounts must already be at the
@@ -244,7 +249,9 @@ pub fn auto_cashout_bounds(
 /// execute when it does: a cash-out by the rule of the whole current amount
 /// or of the rule's partial amount. Its request id (`auto:{number}`) is the
 /// same for every firing of one rule, so two workers firing it at once cash
-/// out once.
+/// out once. `current_amount` must be quoted on `bet` as it is (its
+/// remaining stake now): the command carries that stake, and the aggregate
+/// refuses it once another cash-out has changed it.
 pub fn auto_cashout_due(bet: &Bet, current_amount: Decimal, at_ms: i64) -> Option<BetCommand> {
     if !bet.is_cashable() || current_amount <= Decimal::ZERO {
         return None;
@@ -255,6 +262,7 @@ pub fn auto_cashout_due(bet: &Bet, current_amount: Decimal, at_ms: i64) -> Optio
     }
     Some(BetCommand::CashOut {
         request_id: format!("auto:{}", rule.number),
+        quoted_stake: bet.remaining_stake(),
         current_amount,
         client_price: current_amount,
         partial: rule.partial_amount.filter(|p| *p < current_amount),

@@ -81,9 +81,21 @@ fn decide(history: &[BetEvent], command: BetCommand) -> Result<Vec<BetEvent>, Be
     state(history).decide(command)
 }
 
+/// A cash-out quoted on the whole stake of the express (10.00).
 fn cash_out(request_id: &str, current: Decimal, partial: Option<Decimal>) -> BetCommand {
+    cash_out_on(request_id, dec!(10.00), current, partial)
+}
+
+/// A cash-out of `current`, quoted on a remaining stake of `stake`.
+fn cash_out_on(
+    request_id: &str,
+    stake: Decimal,
+    current: Decimal,
+    partial: Option<Decimal>,
+) -> BetCommand {
     BetCommand::CashOut {
         request_id: request_id.into(),
+        quoted_stake: stake,
         current_amount: current,
         client_price: current,
         partial,
@@ -411,7 +423,7 @@ fn a_partial_cash_out_scales_the_stake_and_the_settlement_pays_on_the_rest() {
     // gives up 5 x 2 / 4.1 = 2.439 -> 2.44.
     BetTest::with(())
         .given(vec![placed(), half.clone()])
-        .when(cash_out("c2", dec!(4.1), Some(dec!(2.00))))
+        .when(cash_out_on("c2", dec!(5.00), dec!(4.1), Some(dec!(2.00))))
         .then_expect_events(vec![cashed(
             "c2",
             2,
@@ -450,7 +462,11 @@ fn a_partial_cash_out_of_the_whole_amount_or_leaving_less_than_a_cent_is_full() 
     // A tiny partial always gives up some stake: 1 x 0.01 / 500 = 0.00002
     // gives up 0.01.
     let one = placed_with(valid(AcceptMode::NoChanges, dec!(1), &[dec!(600)]));
-    let events = decide(&[one], cash_out("c1", dec!(500), Some(dec!(0.01)))).unwrap();
+    let events = decide(
+        &[one],
+        cash_out_on("c1", dec!(1.00), dec!(500), Some(dec!(0.01))),
+    )
+    .unwrap();
     let BetEvent::BetCashedOut {
         stake_part, full, ..
     } = &events[0]
@@ -473,6 +489,52 @@ fn a_partial_cash_out_of_the_whole_amount_or_leaving_less_than_a_cent_is_full() 
         (*amount, *full, *remaining_stake),
         (dec!(1000.00), true, dec!(0.00))
     );
+}
+
+#[test]
+fn a_cash_out_quoted_on_a_stake_the_bet_no_longer_has_is_refused() {
+    // Two partial cash-outs quoted at once on the whole stake (10.00,
+    // current 8.1); the first commits and leaves 5.00 running.
+    let first = cashed(
+        "c1",
+        1,
+        dec!(4.05),
+        dec!(5.00),
+        dec!(5.00),
+        dec!(30.00),
+        false,
+        false,
+    );
+    BetTest::with(())
+        .given(vec![placed()])
+        .when(cash_out("c1", dec!(8.1), Some(dec!(4.05))))
+        .then_expect_events(vec![first.clone()]);
+    // The second, still quoted on 10.00, would be paid 4.05 for 2.50 of
+    // stake (5.00 x 4.05 / 8.1): refused, to be quoted again.
+    BetTest::with(())
+        .given(vec![placed(), first.clone()])
+        .when(cash_out("c2", dec!(8.1), Some(dec!(4.05))))
+        .then_expect_error(BetError::StaleQuote);
+    // A full one too.
+    BetTest::with(())
+        .given(vec![placed(), first.clone()])
+        .when(cash_out("c2", dec!(8.1), None))
+        .then_expect_error(BetError::StaleQuote);
+    // Quoted again on the 5.00 left, it goes through.
+    assert!(decide(
+        &[placed(), first.clone()],
+        cash_out_on("c2", dec!(5.00), dec!(4.1), Some(dec!(2.00)))
+    )
+    .is_ok());
+    // An auto cash-out rule fired on the amount of the whole stake is
+    // refused the same way once a partial cash-out committed.
+    let rule = rule_set(dec!(8), None);
+    let due = auto_cashout_due(&state(&[placed(), rule.clone()]), dec!(8.1), AT + 60).unwrap();
+    assert_eq!(
+        decide(&[placed(), rule, first], due),
+        Err(BetError::StaleQuote)
+    );
+    assert_eq!(BetError::StaleQuote.code(), Code::ODDS_CHANGED);
 }
 
 #[test]
@@ -516,6 +578,7 @@ fn a_repeated_cash_out_request_changes_nothing() {
 fn a_cash_out_at_a_price_the_client_did_not_see_is_refused_with_the_new_price() {
     let moved = BetCommand::CashOut {
         request_id: "c1".into(),
+        quoted_stake: dec!(10.00),
         current_amount: dec!(8.1),
         client_price: dec!(8.2),
         partial: None,
@@ -531,6 +594,7 @@ fn a_cash_out_at_a_price_the_client_did_not_see_is_refused_with_the_new_price() 
     // The same at one decimal place is the same price.
     let same = BetCommand::CashOut {
         request_id: "c1".into(),
+        quoted_stake: dec!(10.00),
         current_amount: dec!(8.1),
         client_price: dec!(8.14),
         partial: None,
@@ -821,6 +885,7 @@ fn an_auto_cashout_rule_fires_when_the_current_amount_reaches_its_trigger() {
         due,
         Some(BetCommand::CashOut {
             request_id: "auto:1".into(),
+            quoted_stake: dec!(10.00),
             current_amount: dec!(10.0),
             client_price: dec!(10.0),
             partial: None,
@@ -882,6 +947,7 @@ fn a_cash_out_by_a_rule_the_bet_no_longer_has_is_refused() {
     ];
     let fire = BetCommand::CashOut {
         request_id: "auto:1".into(),
+        quoted_stake: dec!(10.00),
         current_amount: dec!(10.0),
         client_price: dec!(10.0),
         partial: None,
@@ -892,6 +958,7 @@ fn a_cash_out_by_a_rule_the_bet_no_longer_has_is_refused() {
     // Nor below its trigger.
     let below = BetCommand::CashOut {
         request_id: "auto:1".into(),
+        quoted_stake: dec!(10.00),
         current_amount: dec!(9.9),
         client_price: dec!(9.9),
         partial: None,
@@ -1535,8 +1602,9 @@ fn cash_outs_plus_the_settlement_never_pay_more_than_the_possible_win() {
                 let p = Decimal::new(1 + rng.below(cents.try_into().unwrap()) as i64, 2);
                 Some(p)
             };
+            let quoted = bet.remaining_stake();
             let events = bet
-                .decide(cash_out(&format!("c{step}"), current, partial))
+                .decide(cash_out_on(&format!("c{step}"), quoted, current, partial))
                 .unwrap();
             cashouts += 1;
             history.extend(events);

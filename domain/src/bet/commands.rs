@@ -44,9 +44,14 @@ pub enum BetCommand {
     /// `partial` above `current_amount`, is refused with the new price. A
     /// repeat of a `request_id` already cashed out changes nothing. `by_rule`:
     /// fired by the bet's auto cash-out rule (see `auto_cashout_due`), which
-    /// it spends.
+    /// it spends. `quoted_stake` is the remaining stake `current_amount`
+    /// was computed on (`Bet::remaining_stake` when quoted): a command
+    /// quoted on another stake is refused (`BetError::StaleQuote`), so two
+    /// cash-outs racing on one bet are never both paid on the stake only
+    /// one of them may take.
     CashOut {
         request_id: String,
+        quoted_stake: Decimal,
         current_amount: Decimal,
         client_price: Decimal,
         partial: Option<Decimal>,

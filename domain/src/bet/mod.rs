@@ -180,6 +180,11 @@ pub enum BetError {
     /// partial amount is above it: `new_price` is the current amount.
     #[error("Cannot cash out")]
     PriceChanged { new_price: Decimal },
+    /// The cash-out was quoted on a remaining stake the bet no longer has
+    /// (another cash-out of it committed meanwhile): the amount must be
+    /// quoted again on the stake that is left.
+    #[error("Cannot cash out")]
+    StaleQuote,
     /// An amount that is not positive, not at the currency's precision or
     /// above what it may be (a counter-offer stake above the stake asked
     /// for, an offer with neither stake nor price).
@@ -208,7 +213,7 @@ impl BetError {
     pub fn code(&self) -> Code {
         match self {
             BetError::NotPlaced => Code::UNKNOWN_BET,
-            BetError::PriceChanged { .. } => Code::ODDS_CHANGED,
+            BetError::PriceChanged { .. } | BetError::StaleQuote => Code::ODDS_CHANGED,
             BetError::WrongAmount | BetError::WrongAutoCashout { .. } => Code::WRONG_AMOUNT,
             BetError::WrongCoefficient => Code::WRONG_COEFFICIENT,
             // The back office reads 1027 as "not on hold" (contract).
