@@ -344,7 +344,8 @@ impl AppState {
             clock.clone(),
             commands::nodes::DEFAULT_TTL,
         ));
-        let realtime = crate::realtime::Realtime::new(db.any.clone(), node_id.clone());
+        let realtime =
+            crate::realtime::Realtime::new(db.any.clone(), node_id.clone(), clock.clone());
         hub.set_node_id(node_id.clone());
         let client_logs = Arc::new(commands::limits::RateLimit::new(
             db.any.clone(),

@@ -30,14 +30,21 @@ pub struct Realtime {
     pool: sqlx::AnyPool,
     /// This process's id: its rows go when it stops beating (commands::nodes).
     node_id: String,
+    /// The sessions' clock: a binding lives as long as its session.
+    clock: commands::clock::SharedClock,
     clients: Mutex<HashMap<String, Client>>,
 }
 
 impl Realtime {
-    pub fn new(pool: sqlx::AnyPool, node_id: String) -> Arc<Self> {
+    pub fn new(
+        pool: sqlx::AnyPool,
+        node_id: String,
+        clock: commands::clock::SharedClock,
+    ) -> Arc<Self> {
         Arc::new(Self {
             pool,
             node_id,
+            clock,
             clients: Mutex::new(HashMap::new()),
         })
     }
@@ -67,30 +74,41 @@ impl Realtime {
         Ok(())
     }
 
-    /// Binds a connected client (on any process) to a member; false for a
-    /// client id no socket holds.
-    pub async fn bind(&self, client_id: &str, user_id: &str) -> Result<bool, sqlx::Error> {
-        let bound =
-            sqlx::query("UPDATE ws_bindings SET user_id = $2, bound_ms = $3 WHERE client_id = $1")
-                .bind(client_id)
-                .bind(user_id)
-                .bind(now_ms())
-                .execute(&self.pool)
-                .await?;
+    /// Binds a connected client (on any process) to a member, for as long
+    /// as the login session `auth_token` lives; false for a client id no
+    /// socket holds.
+    pub async fn bind(
+        &self,
+        client_id: &str,
+        user_id: &str,
+        auth_token: &str,
+    ) -> Result<bool, sqlx::Error> {
+        let bound = sqlx::query(
+            "UPDATE ws_bindings SET user_id = $2, bound_ms = $3, token_hash = $4 WHERE client_id = $1",
+        )
+        .bind(client_id)
+        .bind(user_id)
+        .bind(now_ms())
+        .bind(commands::sessions::token_hash(auth_token))
+        .execute(&self.pool)
+        .await?;
         Ok(bound.rows_affected() == 1)
     }
 
-    /// The client ids bound to each of `users`.
+    /// The client ids bound to each of `users` by a login session that is
+    /// still alive (an ended or expired one binds nothing).
     async fn bound(&self, users: &[&str]) -> Result<Vec<(String, String)>, sqlx::Error> {
         if users.is_empty() {
             return Ok(Vec::new());
         }
-        let marks: Vec<String> = (1..=users.len()).map(|i| format!("${i}")).collect();
+        let marks: Vec<String> = (2..=users.len() + 1).map(|i| format!("${i}")).collect();
         let sql = format!(
-            "SELECT client_id, user_id FROM ws_bindings WHERE user_id IN ({})",
+            "SELECT b.client_id, b.user_id FROM ws_bindings b
+             JOIN sessions s ON s.token_hash = b.token_hash AND s.user_id = b.user_id
+             WHERE b.user_id IN ({}) AND s.expires_ms > $1",
             marks.join(", ")
         );
-        let mut query = sqlx::query(&sql);
+        let mut query = sqlx::query(&sql).bind(self.clock.now_ms());
         for user in users {
             query = query.bind(*user);
         }

@@ -520,6 +520,9 @@ async fn changing_the_login_password_ends_the_members_other_sessions(kind: Store
     assert_eq!(userinfo(&mut here, a.addr()).await, 0);
     assert_eq!(userinfo(&mut there, b.addr()).await, 0);
     assert_eq!(common::swarm(&b, &sid, balance.clone()).await["code"], 0);
+    let profile =
+        json!({"command": "get", "rid": 4, "params": {"source": "user", "what": {"profile": []}}});
+    assert_eq!(common::swarm(&b, &sid, profile.clone()).await["code"], 0);
 
     let changed = changer
         .post(
@@ -534,6 +537,9 @@ async fn changing_the_login_password_ends_the_members_other_sessions(kind: Store
     assert_eq!(userinfo(&mut here, a.addr()).await, -601);
     assert_eq!(userinfo(&mut there, b.addr()).await, -601);
     assert_eq!(userinfo(&mut here, b.addr()).await, -601);
+    // The profile is not readable through the ended login either.
+    let swarm_profile = common::swarm(&b, &sid, profile).await;
+    assert_eq!(swarm_profile["code"], 12, "{swarm_profile}");
     let swarm_balance = common::swarm(&b, &sid, balance).await;
     assert_eq!(swarm_balance["code"], 12, "{swarm_balance}");
     // The session that changed it keeps working, on both processes.

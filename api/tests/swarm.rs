@@ -450,5 +450,38 @@ async fn realtime_notifications_reach_the_bound_socket() {
     assert_eq!(pushed["type"], 1004);
     assert_eq!(pushed["data"]["money"], "12.00");
     assert_eq!(pushed["client_id"], client_id.as_str());
+
+    // The binding lives as long as the login that made it: after logout
+    // the socket gets no more of the member's notifications.
+    assert_eq!(client.post("/api/logout", json!({})).await["status"], 0);
+    server
+        .running
+        .state
+        .notifications
+        .send(
+            &user_id,
+            commands::notify::WIN,
+            &json!({"subject": "win", "id": 8, "money": "13.00", "bonus": "0.00"}),
+        )
+        .await
+        .unwrap();
+    ws.send(Message::Text(r#"{"type":"p"}"#.into()))
+        .await
+        .unwrap();
+    // Whatever arrives before the ping's answer must not be the notification.
+    let after = tokio::time::timeout(std::time::Duration::from_secs(3), async {
+        loop {
+            let message = next(&mut ws).await;
+            if message["type"] == "p" {
+                return None;
+            }
+            if message["type"] == 1004 {
+                return Some(message);
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(after, None, "a logged-out socket got {after:?}");
     server.stop().await;
 }

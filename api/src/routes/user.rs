@@ -478,7 +478,7 @@ async fn bind_ws(
     if body.client_id.len() > 64
         || !state
             .realtime
-            .bind(&body.client_id, &member.user_id)
+            .bind(&body.client_id, &member.user_id, &member.auth_token)
             .await?
     {
         return Err(ApiError::field(

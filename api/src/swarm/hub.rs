@@ -583,35 +583,8 @@ impl Hub {
             | Command::GetBalance
                 if self.betting.get().is_some() =>
             {
-                // The login must still be alive: an expired or ended main
-                // API session ends the Swarm login too.
-                let token = session
-                    .token
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .clone();
-                let alive = match (token, &session.sink) {
-                    (None, _) => false,
-                    // Read with the session in this request.
-                    (Some(_), Sink::Poll { login_expires_ms }) => {
-                        login_expires_ms.is_some_and(|e| e > self.clock.now_ms())
-                    }
-                    (Some(token), Sink::Socket(_)) => {
-                        self.sessions.authenticate_hashed(&token).await.is_ok()
-                    }
-                };
-                if !alive {
-                    if session.is_poll() {
-                        if let Err(e) = self.polls.set_login(&session.sid, None, None).await {
-                            return self.store_failed(request, e);
-                        }
-                    }
-                    *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
-                    return Answer::error(
-                        request.rid.clone(),
-                        swarm::NOT_LOGGED_IN,
-                        "not logged in",
-                    );
+                if let Err(refused) = self.login_alive(session, request).await {
+                    return refused;
                 }
                 let betting = self.betting.get().expect("checked");
                 let user = session.user().unwrap_or_default();
@@ -746,6 +719,41 @@ impl Hub {
     }
 
     /// `get` from `user`, `partner.config` or `config.currency`.
+    /// The Swarm login must still be alive: an expired or ended main API
+    /// session (logout, expiry, a password change) ends it too, and the
+    /// session forgets its member. `Err` is the answer to send.
+    async fn login_alive(&self, session: &Arc<Session>, request: &Request) -> Result<(), Answer> {
+        let token = session
+            .token
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let alive = match (token, &session.sink) {
+            (None, _) => false,
+            // Read with the session in this request.
+            (Some(_), Sink::Poll { login_expires_ms }) => {
+                login_expires_ms.is_some_and(|e| e > self.clock.now_ms())
+            }
+            (Some(token), Sink::Socket(_)) => {
+                self.sessions.authenticate_hashed(&token).await.is_ok()
+            }
+        };
+        if alive {
+            return Ok(());
+        }
+        if session.is_poll() {
+            if let Err(e) = self.polls.set_login(&session.sid, None, None).await {
+                return Err(self.store_failed(request, e));
+            }
+        }
+        *session.user.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        Err(Answer::error(
+            request.rid.clone(),
+            swarm::NOT_LOGGED_IN,
+            "not logged in",
+        ))
+    }
+
     async fn get_source(&self, session: &Arc<Session>, request: &Request) -> Answer {
         let source = other_source(request).unwrap_or_default();
         let subscribe = match request.params.get("subscribe") {
@@ -788,6 +796,9 @@ impl Hub {
                         "not logged in",
                     );
                 };
+                if let Err(refused) = self.login_alive(session, request).await {
+                    return refused;
+                }
                 match super::sources::user_profile(betting, &user).await {
                     Ok(data) => data,
                     Err(e) => return Answer::error(request.rid.clone(), swarm::INVALID_PARAMS, e),
