@@ -212,3 +212,4 @@ export function BetRecordPanel() {
     </div>
   );
 }
+export { BetDataPage } from './BetDataPage';
