@@ -29,6 +29,11 @@ commands::on_both_stores!(
     a_safety_code_needs_the_devices_own_login_so_usernames_stay_unknown,
     rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one,
     changing_the_login_password_ends_the_members_other_sessions,
+    a_login_password_is_set_after_a_safety_code_without_the_old_one,
+    a_login_password_is_set_after_the_security_answer,
+    security_answers_have_five_tries_in_fifteen_minutes,
+    a_contact_is_unbound_with_a_code_from_it_and_the_other_one_stays,
+    a_birth_date_is_set_once_within_the_age_rule,
 );
 
 const PASSWORD: &str = "abc12345";
@@ -1081,5 +1086,394 @@ async fn a_safety_code_needs_the_devices_own_login_so_usernames_stay_unknown(kin
         .advance(commands::accounts::SAFETY_CHALLENGE_MS + 61_000);
     let again = json!({"type": 8, "valtype": 1, "username": "13900139000", "mobile": ""});
     assert_eq!(newcomer.post("/api/sendcode", again).await, unknown);
+    server.stop().await;
+}
+
+/// A checked safety code (type 8) of the member's own phone: its uid for
+/// the calls that take one.
+async fn safety_uid(
+    server: &common::Server,
+    member: &Client,
+    username: &str,
+    valtype: i64,
+) -> String {
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": valtype, "username": username}),
+        )
+        .await;
+    let (uid, code) = code_of(server, &sent).await;
+    let checked = member
+        .post("/api/checkcode", json!({"uid": uid, "type": 8, "valtype": valtype, "username": username, "checkCode": code}))
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    uid
+}
+
+/// A phone or e-mail bound with a type-2 code (no old one to prove).
+async fn bind_email(server: &common::Server, member: &Client, email: &str) {
+    let sent = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 2, "valtype": 2, "email": email}),
+        )
+        .await;
+    let (uid, code) = code_of(server, &sent).await;
+    let checked = member
+        .post(
+            "/api/checkcode",
+            json!({"uid": uid, "type": 2, "valtype": 2, "email": email, "checkCode": code}),
+        )
+        .await;
+    assert_eq!(checked["status"], 0, "{checked}");
+    let bound = member
+        .post(
+            "/api/user/emailupdate",
+            json!({"email": email, "uid": uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(bound["status"], 0, "{bound}");
+}
+
+/// `/setting/changeloginsteps/1`: a code to the bound phone, then the new
+/// password without the old one; the code is used once.
+async fn a_login_password_is_set_after_a_safety_code_without_the_old_one(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(
+        member
+            .register_phone(&server, "13900139000", PASSWORD)
+            .await["status"],
+        0
+    );
+    // Another session of the member (on this verified device), logged in
+    // with the old password.
+    let mut elsewhere = Client::new(&server).await;
+    elsewhere.device_id = member.device_id.clone();
+    assert_eq!(
+        elsewhere.login(&server, "13900139000", PASSWORD).await["status"],
+        0
+    );
+    let uid = safety_uid(&server, &member, "13900139000", 1).await;
+    // A refused new password spends nothing.
+    let weak = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 1, "newpass": "abcdefgh", "confirm_newpass": "abcdefgh"}),
+        )
+        .await;
+    assert_eq!(weak["status"], 1010, "{weak}");
+    // The e-mail way: nothing bound there.
+    let no_email = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 2, "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(no_email["status"], -10101, "{no_email}");
+    assert_eq!(no_email["data"]["field"], "valtype");
+    let other = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 7, "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(other["status"], -10101, "{other}");
+    let changed = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 1, "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(changed["status"], 0, "{changed}");
+    // As with the old password: the other session ends, this one works.
+    let addr = server.addr();
+    assert_eq!(userinfo(&mut elsewhere, addr).await, -601);
+    assert_eq!(userinfo(&mut member, addr).await, 0);
+    let again = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": "1", "newpass": "next5678", "confirm_newpass": "next5678"}),
+        )
+        .await;
+    assert_eq!(
+        again,
+        json!({"status": 1009, "msg": "code expired", "data": {"field": "uid"}})
+    );
+    assert_eq!(
+        member.login(&server, "13900139000", "next1234").await["status"],
+        0
+    );
+    server.stop().await;
+}
+
+/// `/setting/changeloginsteps/3`: userinfo shows the member's question;
+/// a right answer gives a uid that sets the password once.
+async fn a_login_password_is_set_after_the_security_answer(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let no_question = member
+        .post(
+            "/api/user/questioncheck",
+            json!({"question": "Pet?", "answer": "Rex"}),
+        )
+        .await;
+    assert_eq!(no_question["status"], -10101, "{no_question}");
+    let set = member
+        .post(
+            "/api/user/questionupdate",
+            json!({"question": "Pet?", "answer": "Rex", "loginpass": "demo1234"}),
+        )
+        .await;
+    assert_eq!(set["status"], 0, "{set}");
+    let info = member.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["security_question"], "Pet?", "{info}");
+    let wrong = member
+        .post(
+            "/api/user/questioncheck",
+            json!({"question": "Pet?", "answer": "Max"}),
+        )
+        .await;
+    assert_eq!(wrong["status"], 21, "{wrong}");
+    assert_eq!(wrong["data"]["field"], "answer");
+    let right = member
+        .post(
+            "/api/user/questioncheck",
+            json!({"question": "Pet?", "answer": " rex "}),
+        )
+        .await;
+    assert_eq!(right["status"], 0, "{right}");
+    let uid = right["data"]["uid"].as_str().unwrap().to_string();
+    assert_eq!(uid.len(), 16);
+    // A refused confirmation spends nothing.
+    let differ = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 3, "newpass": "next1234", "confirm_newpass": "next9999"}),
+        )
+        .await;
+    assert_eq!(
+        differ,
+        json!({"status": -10101, "msg": "Two passwords are inconsistent", "data": {"field": "repassword"}})
+    );
+    let changed = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 3, "newpass": "next1234", "confirm_newpass": "next1234"}),
+        )
+        .await;
+    assert_eq!(changed["status"], 0, "{changed}");
+    let again = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": uid, "valtype": 3, "newpass": "next4321", "confirm_newpass": "next4321"}),
+        )
+        .await;
+    assert_eq!(again["status"], 1009, "{again}");
+    // A made-up uid proves nothing either.
+    let made_up = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": "AAAAAAAAAAAAAAAA", "valtype": 3, "newpass": "next4321", "confirm_newpass": "next4321"}),
+        )
+        .await;
+    assert_eq!(made_up["status"], 1009, "{made_up}");
+    let too_long = member
+        .post(
+            "/api/user/loginpassedit",
+            json!({"uid": "A".repeat(5000), "valtype": 3, "newpass": "next4321", "confirm_newpass": "next4321"}),
+        )
+        .await;
+    assert_eq!(too_long["status"], 21, "{too_long}");
+    assert_eq!(member.login(&server, "demo", "next1234").await["status"], 0);
+    server.stop().await;
+}
+
+/// The answer is guessed at most five times in fifteen minutes, wherever
+/// the tries land (the count is in the store).
+async fn security_answers_have_five_tries_in_fifteen_minutes(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let set = member
+        .post(
+            "/api/user/questionupdate",
+            json!({"question": "Pet?", "answer": "Rex", "loginpass": "demo1234"}),
+        )
+        .await;
+    assert_eq!(set["status"], 0, "{set}");
+    for guess in ["a", "b", "c", "d", "e"] {
+        let wrong = member
+            .post(
+                "/api/user/questioncheck",
+                json!({"question": "Pet?", "answer": guess}),
+            )
+            .await;
+        assert_eq!(wrong["status"], 21, "{wrong}");
+    }
+    let waiting = member
+        .post(
+            "/api/user/questioncheck",
+            json!({"question": "Pet?", "answer": "Rex"}),
+        )
+        .await;
+    assert_eq!(waiting["status"], -10108, "{waiting}");
+    assert!(waiting["data"]["wait"].as_i64().unwrap() > 0, "{waiting}");
+    server
+        .clock
+        .advance(commands::accounts::ANSWER_WINDOW_MS + 1_000);
+    // (The session did not outlive the quarter of an hour.)
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let right = member
+        .post(
+            "/api/user/questioncheck",
+            json!({"question": "Pet?", "answer": "rex"}),
+        )
+        .await;
+    assert_eq!(right["status"], 0, "{right}");
+    server.stop().await;
+}
+
+/// `/setting/untiedphone` and `/setting/untiedmail`: the password and a
+/// code from the contact itself; the account keeps one of the two.
+async fn a_contact_is_unbound_with_a_code_from_it_and_the_other_one_stays(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    let phone = "13900139000";
+    assert_eq!(
+        member.register_phone(&server, phone, PASSWORD).await["status"],
+        0
+    );
+    let uid = safety_uid(&server, &member, phone, 1).await;
+    let wrong = member
+        .post(
+            "/api/user/mobileunbind",
+            json!({"uid": uid, "loginpass": "wrong999"}),
+        )
+        .await;
+    assert_eq!(
+        wrong,
+        json!({"status": 1003, "msg": "Wrong password", "data": {"field": "loginpass"}})
+    );
+    let no_code = member
+        .post("/api/user/mobileunbind", json!({"loginpass": PASSWORD}))
+        .await;
+    assert_eq!(no_code["status"], 21, "{no_code}");
+    assert_eq!(no_code["data"]["field"], "uid");
+    let only_one = member
+        .post(
+            "/api/user/mobileunbind",
+            json!({"uid": uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(
+        only_one,
+        json!({"status": -10106, "msg": "Bind another phone number or e-mail address before unbinding this one", "data": {"field": "mobile"}})
+    );
+    let no_email = member
+        .post(
+            "/api/user/emailunbind",
+            json!({"uid": uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(no_email["status"], -10105, "{no_email}");
+    assert_eq!(no_email["data"]["field"], "email");
+
+    bind_email(&server, &member, "me@example.com").await;
+    // The code (not spent by the refusals) unbinds the phone now (the body
+    // names the phone: not the -66666 repeat of the refused one).
+    let unbound = member
+        .post(
+            "/api/user/mobileunbind",
+            json!({"uid": uid, "loginpass": PASSWORD, "mobile": phone}),
+        )
+        .await;
+    assert_eq!(unbound["status"], 0, "{unbound}");
+    let info = member.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["phone"], "", "{info}");
+    assert_eq!(info["data"]["email"], "m***@example.com", "{info}");
+    // The phone is no verification channel any more: a safety code has
+    // nowhere to go (it stays the account's login name, registered by it).
+    let none = member
+        .post(
+            "/api/sendcode",
+            json!({"type": 8, "valtype": 1, "username": phone, "mobile": ""}),
+        )
+        .await;
+    assert_eq!(none["status"], 1134, "{none}");
+    // The e-mail is the last contact: it stays.
+    let mail_uid = safety_uid(&server, &member, phone, 2).await;
+    let last = member
+        .post(
+            "/api/user/emailunbind",
+            json!({"uid": mail_uid, "loginpass": PASSWORD}),
+        )
+        .await;
+    assert_eq!(last["status"], -10106, "{last}");
+    server.stop().await;
+}
+
+/// `/setting/mybirth`: 18 to 100 years old on today's date, set once.
+async fn a_birth_date_is_set_once_within_the_age_rule(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let today = domain::account::Date::from_epoch_ms(server.clock_now());
+    let years_ago = |years: i32, days: i64| {
+        let date =
+            domain::account::Date::new(today.year() - years, today.month(), today.day().min(28))
+                .unwrap();
+        domain::account::Date::from_days_since_epoch(date.days_since_epoch() + days).to_string()
+    };
+    for (value, message) in [
+        (
+            years_ago(17, 0),
+            format!("Value {} is not valid.", years_ago(17, 0)),
+        ),
+        (
+            years_ago(101, -1),
+            format!("Value {} is not valid.", years_ago(101, -1)),
+        ),
+        (
+            "1990-02-30".to_string(),
+            "Value 1990-02-30 is not valid.".to_string(),
+        ),
+        (
+            "20/05/1990".to_string(),
+            "Value 20/05/1990 is not valid.".to_string(),
+        ),
+        (String::new(), "Required".to_string()),
+    ] {
+        let refused = member
+            .post("/api/user/birthdateupdate", json!({ "birth_date": value }))
+            .await;
+        assert_eq!(
+            refused,
+            json!({"status": -10101, "msg": message, "data": {"field": "birth_date"}}),
+            "{value}"
+        );
+    }
+    let eighteen = years_ago(18, -1);
+    let set = member
+        .post(
+            "/api/user/birthdateupdate",
+            json!({ "birth_date": eighteen }),
+        )
+        .await;
+    assert_eq!(set["status"], 0, "{set}");
+    let info = member.post("/api/user/userinfo", json!({})).await;
+    assert_eq!(info["data"]["birth_date"], eighteen, "{info}");
+    let again = member
+        .post(
+            "/api/user/birthdateupdate",
+            json!({"birth_date": "1990-05-20"}),
+        )
+        .await;
+    assert_eq!(
+        again,
+        json!({"status": -10107, "msg": "The birth date is already set and cannot be changed", "data": {"field": "birth_date"}})
+    );
     server.stop().await;
 }

@@ -17,6 +17,7 @@ commands::on_both_stores!(
     a_bet_and_its_stake_commit_together_or_not_at_all,
     a_repeated_do_bet_request_id_answers_the_first_bet_and_takes_one_stake,
     metrics_show_bets_placed_and_refused_stakes_and_the_open_liability,
+    betting_statistics_fold_the_members_bet_history,
 );
 
 use common::{member, pick, swarm};
@@ -474,4 +475,121 @@ async fn metrics_show_bets_placed_and_refused_stakes_and_the_open_liability(kind
         "{liability} vs {win}"
     );
     server.stop().await;
+}
+
+/// `report/betanalytics` (the `/betdata` page): turnover, payout, profit,
+/// outcomes and splits of the member's bets in a period, from the bet
+/// history read model; the period is bounded.
+async fn betting_statistics_fold_the_members_bet_history(kind: StoreKind) {
+    let server = start(kind).await;
+    let (client, sid) = member(&server).await;
+    let (event_id, market_id, game_id, price) = pick(&server);
+    let mut bet_ids = vec![];
+    for (rid, amount) in [(3, "100"), (4, "50")] {
+        let placed = swarm(
+            &server,
+            &sid,
+            json!({"command": "do_bet", "rid": rid, "params": {
+            "type": 1, "mode": 2, "amount": amount, "each_way": false, "source": 42,
+            "bets": [{"event_id": event_id, "price": price.to_string(), "banker": false}]}}),
+        )
+        .await;
+        assert_eq!(placed["data"]["result"], "OK", "{placed}");
+        bet_ids.push(placed["data"]["details"]["bet_id"].as_i64().unwrap());
+    }
+    caught_up(&server).await;
+    let open = client.post("/api/report/betanalytics", json!({})).await;
+    assert_eq!(open["status"], 0, "{open}");
+    let data = &open["data"];
+    assert_eq!(data["total"]["count"], 2, "{open}");
+    assert_eq!(data["total"]["stake"], "150.00");
+    assert_eq!(data["total"]["payout"], "0.00");
+    assert_eq!(
+        data["total"]["profit"], "0.00",
+        "open bets have not paid yet"
+    );
+    assert_eq!(data["open"], 2);
+    assert_eq!(data["win_rate"], Value::Null);
+    assert_eq!(data["currency"], "CNY");
+
+    let won = Finished {
+        game_id,
+        score: FinalScore {
+            team1: 1,
+            team2: 0,
+            first_half: None,
+            corners: None,
+        },
+        selections: vec![SelectionResult {
+            event_id,
+            market_id,
+            outcome: SelectionOutcome::Won,
+            sp_price: None,
+        }],
+    };
+    server.running.state.results.record(won, 1).await.unwrap();
+    for bet_id in &bet_ids {
+        settle_until(&server, &client, *bet_id, 3).await;
+    }
+    let settled = client.post("/api/report/betanalytics", json!({})).await;
+    let data = &settled["data"];
+    let payout = (Decimal::from(150) * price).round_dp(2);
+    assert_eq!(data["total"]["payout"], format!("{payout:.2}"), "{settled}");
+    assert_eq!(
+        data["total"]["profit"],
+        format!("{:.2}", payout - Decimal::from(150))
+    );
+    assert_eq!(
+        (data["won"].as_i64(), data["open"].as_i64()),
+        (Some(2), Some(0))
+    );
+    assert_eq!(data["win_rate"], "100");
+    assert_eq!(
+        data["biggest_win"],
+        format!("{:.2}", (Decimal::from(100) * price).round_dp(2))
+    );
+    assert_eq!(data["by_type"][0]["type"], 1);
+    assert_eq!(data["by_type"][0]["count"], 2);
+    assert_eq!(data["by_sport"][0]["count"], 2);
+    assert!(!data["by_sport"][0]["sport"].as_str().unwrap().is_empty());
+
+    // A period before the bets: nothing; a reversed or too long one: -70009.
+    let now = server.clock_now_s();
+    let before = client
+        .post(
+            "/api/report/betanalytics",
+            json!({"from_date": now - 10 * 86_400, "to_date": now - 9 * 86_400}),
+        )
+        .await;
+    assert_eq!(before["data"]["total"]["count"], 0, "{before}");
+    for bad in [
+        json!({"from_date": now, "to_date": now - 1}),
+        json!({"from_date": now - 367 * 86_400, "to_date": now}),
+        json!({"from_date": "yesterday"}),
+    ] {
+        let refused = client.post("/api/report/betanalytics", bad.clone()).await;
+        assert_eq!(refused["status"], -70009, "{bad}: {refused}");
+    }
+    // Another member sees none of these bets.
+    let mut other = Client::new(&server).await;
+    assert_eq!(
+        other
+            .register_phone(&server, "13700137001", "abc12345")
+            .await["status"],
+        0
+    );
+    let theirs = other.post("/api/report/betanalytics", json!({})).await;
+    assert_eq!(theirs["data"]["total"]["count"], 0, "{theirs}");
+    server.stop().await;
+}
+
+trait ClockSeconds {
+    fn clock_now_s(&self) -> i64;
+}
+
+impl ClockSeconds for common::Server {
+    fn clock_now_s(&self) -> i64 {
+        use commands::clock::Clock;
+        self.clock.now_ms() / 1000
+    }
 }

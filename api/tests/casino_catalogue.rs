@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 
 commands::on_both_stores!(
     the_catalogue_lists_games_with_the_contract_fields_by_section_category_and_type,
+    the_demo_page_lists_only_games_with_fun_mode,
     search_answers_total_count_and_games,
     favourites_are_kept_per_member,
     a_guest_asking_for_real_mode_gets_the_login_form,
@@ -31,6 +32,38 @@ async fn member(server: &common::Server) -> Client {
     let mut c = Client::new(server).await;
     assert_eq!(c.login(server, "demo", "demo1234").await["status"], 0);
     c
+}
+
+/// `/demo`: `thirdgamelist {mode: "fun"}` across every section, no login.
+async fn the_demo_page_lists_only_games_with_fun_mode(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let guest = Client::new(&server).await;
+    let all = guest
+        .post("/api/thirdgamelist", json!({"pagesize": 200}))
+        .await;
+    let fun = guest
+        .post(
+            "/api/thirdgamelist",
+            json!({"mode": "fun", "pagesize": 200}),
+        )
+        .await;
+    assert_eq!(fun["status"], 0, "{fun}");
+    let games = fun["data"]["list"].as_array().unwrap();
+    assert!(!games.is_empty());
+    assert!(games.iter().all(|g| g["types"]["funMode"] == 1), "{fun}");
+    let with_fun = all["data"]["list"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["types"]["funMode"] == 1)
+        .count();
+    assert_eq!(fun["data"]["total_count"], with_fun);
+    assert!(with_fun < all["data"]["total_count"].as_u64().unwrap() as usize);
+    let bad = guest
+        .post("/api/thirdgamelist", json!({"mode": "real"}))
+        .await;
+    assert_eq!(bad["status"], -70009, "{bad}");
+    server.stop().await;
 }
 
 async fn the_catalogue_lists_games_with_the_contract_fields_by_section_category_and_type(

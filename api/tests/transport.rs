@@ -86,6 +86,7 @@ const READ_ROUTES: &[&str] = &[
     "/api/user/messagesconfig",
     "/api/user/renewsession",
     "/api/report/betrecods",
+    "/api/report/betanalytics",
     "/api/vipsystem/allvipdetail",
     "/api/vipsystem/vipdetail",
     "/api/vipsystem/vipxporders",

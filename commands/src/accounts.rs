@@ -12,8 +12,8 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use domain::account::{
     check_repassword, parse_summary, validate_registration, Account, AccountCommand, AccountError,
-    Address, Date, Email, FieldError, LockKind, LoginPolicy, Market, Nickname, Password, Phone,
-    RealName, RealNameRule, RegistrationForm, RegistrationRules, RegistrationVariant,
+    Address, BirthDate, Date, Email, FieldError, LockKind, LoginPolicy, Market, Nickname, Password,
+    Phone, RealName, RealNameRule, RegistrationForm, RegistrationRules, RegistrationVariant,
 };
 use serde::Serialize;
 use sqlx::{AnyPool, Row};
@@ -145,6 +145,39 @@ impl From<sqlx::Error> for AccountFailure {
 
 pub type AccountResult<T> = Result<T, AccountFailure>;
 
+/// Security answers a member may try in `ANSWER_WINDOW_MS` before
+/// `check_security_question` waits (-10108): the answer is a password in
+/// all but name, and a short one.
+pub const MAX_ANSWER_TRIES: usize = 5;
+pub const ANSWER_WINDOW_MS: i64 = 900_000;
+
+/// How a member proves who they are to set a new login password without
+/// the old one (`change_login_password_verified`): a checked safety code
+/// (type 8) sent to the bound phone or e-mail, or a passed security answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verification {
+    Phone,
+    Email,
+    Question,
+}
+
+impl Verification {
+    /// `valtype` on the wire: 1 phone, 2 e-mail (as `sendcode`), 3 question.
+    pub fn from_valtype(v: i64) -> Option<Self> {
+        match v {
+            1 => Some(Verification::Phone),
+            2 => Some(Verification::Email),
+            3 => Some(Verification::Question),
+            _ => None,
+        }
+    }
+}
+
+/// The target a passed security answer is recorded under.
+fn question_target(user_id: &str) -> String {
+    format!("question:{user_id}")
+}
+
 /// What a member shows to bind a phone or e-mail (`change_contact`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ContactProof<'a> {
@@ -231,6 +264,19 @@ fn not_bound(channel: Channel) -> AccountFailure {
     }
 }
 
+/// A proof uid that is not a checked, unused code of what it should prove
+/// (1009 'code expired', with the field that carried it).
+fn spent(field: &'static str) -> impl Fn(CodeError) -> AccountFailure {
+    move |e: CodeError| match e {
+        CodeError::Expired | CodeError::NoPriorSend => AccountFailure::Refused {
+            code: 1009,
+            msg: domain::Code(1009).message(),
+            field: Some(field),
+        },
+        other => other.into(),
+    }
+}
+
 /// How the caller proves control of the contact it registers with.
 pub enum Proof<'a> {
     /// `checkcode` uid for the phone or e-mail (type 2).
@@ -272,6 +318,8 @@ pub struct AccountService {
     unknown_failures: RateLimit,
     register_by_ip: RateLimit,
     sendcode_by_ip: RateLimit,
+    /// Security answer tries per member (`check_security_question`).
+    answer_tries: RateLimit,
 }
 
 pub(crate) fn hash_password(password: &str) -> Result<String, String> {
@@ -371,6 +419,12 @@ impl AccountService {
             login_by_account: RateLimit::new(db.any.clone(), "login_account", 10, 60_000),
             register_by_ip: RateLimit::new(db.any.clone(), "register_ip", 20, 3_600_000),
             sendcode_by_ip: RateLimit::new(db.any.clone(), "sendcode_ip", 10, 600_000),
+            answer_tries: RateLimit::new(
+                db.any.clone(),
+                "question_tries",
+                MAX_ANSWER_TRIES,
+                ANSWER_WINDOW_MS,
+            ),
         }
     }
 
@@ -1004,27 +1058,146 @@ impl AccountService {
         .await
     }
 
+    /// Checks the member's security answer; on success answers a uid that
+    /// stands for the check (`Verification::Question`) for
+    /// `VERIFIED_LIFETIME_MS`. A member has `MAX_ANSWER_TRIES` tries in
+    /// `ANSWER_WINDOW_MS`; beyond them every try waits (-10108, `wait`
+    /// seconds) until the window ends.
     pub async fn check_security_question(
         &self,
         user_id: &str,
         question: &str,
         answer: &str,
-    ) -> AccountResult<()> {
+    ) -> AccountResult<String> {
         let account = self.load(user_id).await?;
         let Some(stored) = &account.security_question else {
             return Err(FieldError::rule("question", "Required").into());
         };
+        let now = self.clock.now_ms();
+        // The try is counted before the answer is compared, so answers
+        // sent in parallel are weighed at most `MAX_ANSWER_TRIES` times.
+        self.answer_tries
+            .hit(user_id, now)
+            .await?
+            .map_err(|wait| AccountFailure::Wait {
+                code: domain::Code::TOO_MANY_ANSWERS.0,
+                msg: format!("Too many wrong answers, please try again in {wait} seconds"),
+                wait,
+            })?;
+        // Bounded before the hash: an answer is at most 100 characters.
+        let answer = answer.trim();
         let matches = stored.question == question.trim()
-            && verify_off_thread(answer.trim().to_lowercase(), stored.answer_hash.clone()).await?;
-        if matches {
-            Ok(())
-        } else {
-            Err(AccountFailure::Refused {
+            && answer.chars().count() <= 100
+            && verify_off_thread(answer.to_lowercase(), stored.answer_hash.clone()).await?;
+        if !matches {
+            return Err(AccountFailure::Refused {
                 code: 21,
                 msg: domain::Code(21).message(),
                 field: Some("answer"),
-            })
+            });
         }
+        Ok(self
+            .codes
+            .issue_checked(CodeKind::Question, &question_target(user_id))
+            .await?)
+    }
+
+    /// Sets a new login password without the old one, after the member
+    /// proved who they are (`way`, `uid`): a checked safety code sent to
+    /// the bound phone or e-mail, or a passed security answer. The new
+    /// password's rules come first: no proof is spent on a refused one.
+    /// As with the old password, the member's sessions other than
+    /// `auth_token`'s end.
+    pub async fn change_login_password_verified(
+        &self,
+        user_id: &str,
+        auth_token: &str,
+        way: Verification,
+        uid: &str,
+        new: &str,
+        confirm: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        let username = account
+            .profile
+            .as_ref()
+            .map(|p| p.username.as_str())
+            .unwrap_or_default();
+        let password = Password::parse_registration(new, username)?;
+        check_repassword(new, confirm)?;
+        let (kind, target) = match way {
+            Verification::Phone => (CodeKind::Safety, bound_contact(&account, Channel::Phone)),
+            Verification::Email => (CodeKind::Safety, bound_contact(&account, Channel::Email)),
+            Verification::Question => (
+                CodeKind::Question,
+                account
+                    .security_question
+                    .as_ref()
+                    .map(|_| question_target(user_id)),
+            ),
+        };
+        let Some(target) = target else {
+            return Err(FieldError::rule("valtype", "Value valtype is not valid.").into());
+        };
+        self.codes
+            .consume(uid.trim(), kind, &target)
+            .await
+            .map_err(spent("uid"))?;
+        let hash = hash_off_thread(password.expose().to_string()).await?;
+        self.execute(
+            user_id,
+            AccountCommand::ChangeLoginPassword {
+                password_hash: hash,
+            },
+        )
+        .await?;
+        self.sessions.close_others(user_id, auth_token).await?;
+        Ok(())
+    }
+
+    /// Unbinds the member's phone or e-mail. Proof: the login password and
+    /// `uid`, a checked type-8 code sent to that contact. The other one
+    /// must stay bound (the account's rule, checked before any code is
+    /// spent).
+    pub async fn unbind_contact(
+        &self,
+        user_id: &str,
+        channel: Channel,
+        uid: &str,
+        password: &str,
+    ) -> AccountResult<()> {
+        let account = self.load(user_id).await?;
+        self.check_password(&account, password, "loginpass").await?;
+        let command = |contact_verified| match channel {
+            Channel::Phone => AccountCommand::UnbindPhone { contact_verified },
+            Channel::Email => AccountCommand::UnbindEmail { contact_verified },
+        };
+        let named = !uid.trim().is_empty();
+        account
+            .decide(command(named), &self.settings.policy)
+            .map_err(AccountFailure::from)?;
+        let Some(bound) = bound_contact(&account, channel) else {
+            return Err(AccountFailure::Internal("bound contact vanished".into()));
+        };
+        self.codes
+            .consume(uid.trim(), CodeKind::Safety, &bound)
+            .await
+            .map_err(spent("uid"))?;
+        self.execute(user_id, command(true)).await?;
+        let kind = match channel {
+            Channel::Phone => "phone",
+            Channel::Email => "email",
+        };
+        self.release(kind, &bound, user_id).await
+    }
+
+    /// Sets the member's birth date once, within `rules`' age range on
+    /// today's date.
+    pub async fn set_birth_date(&self, user_id: &str, value: &str) -> AccountResult<()> {
+        let rules = &self.settings.rules;
+        let birth_date = BirthDate::parse(value, self.today(), rules.min_age, rules.max_age)?;
+        self.execute(user_id, AccountCommand::SetBirthDate(birth_date))
+            .await
     }
 
     /// Binds a phone or e-mail to the member. Proof: the login password,
@@ -1055,26 +1228,16 @@ impl AccountService {
         account
             .decide(contact.command(old_named), &self.settings.policy)
             .map_err(AccountFailure::from)?;
-        let expired = |field: &'static str| {
-            move |e: CodeError| match e {
-                CodeError::Expired | CodeError::NoPriorSend => AccountFailure::Refused {
-                    code: 1009,
-                    msg: domain::Code(1009).message(),
-                    field: Some(field),
-                },
-                other => other.into(),
-            }
-        };
         if let (Some(bound), true) = (&bound, old_named) {
             self.codes
                 .consume(proof.old_uid.trim(), CodeKind::Safety, bound)
                 .await
-                .map_err(expired("old_uid"))?;
+                .map_err(spent("old_uid"))?;
         }
         self.codes
             .consume(proof.uid.trim(), CodeKind::Registration, &value)
             .await
-            .map_err(expired("uid"))?;
+            .map_err(spent("uid"))?;
         if !self.claim(kind, &value, user_id).await? {
             return Err(match channel {
                 Channel::Email => AccountFailure::Refused {

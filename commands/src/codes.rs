@@ -21,6 +21,10 @@ pub enum CodeKind {
     Registration = 2,
     Reset = 5,
     Safety = 8,
+    /// Not a send type: a passed security-question check
+    /// (`user/questioncheck`), kept like a checked code so the member can
+    /// hand its uid on (`user/loginpassedit`, docs/protocol.md).
+    Question = 100,
 }
 
 impl CodeKind {
@@ -367,6 +371,26 @@ impl Codes {
         } else {
             Err(CodeError::Expired)
         }
+    }
+
+    /// Records a check passed by other means than a sent code (a security
+    /// answer): a checked uid for `kind` and `target`, used up by `consume`
+    /// like any checked code, within `VERIFIED_LIFETIME_MS`.
+    pub async fn issue_checked(&self, kind: CodeKind, target: &str) -> Result<String, CodeError> {
+        let now = self.clock.now_ms();
+        let uid = random_id(16);
+        sqlx::query(
+            "INSERT INTO verification_codes (uid, kind, valtype, target, username, code_hash, sent_ms, expires_ms, verified_ms)
+             VALUES ($1, $2, 0, $3, '', $4, $5, $5, $5)",
+        )
+        .bind(&uid)
+        .bind(kind as i64)
+        .bind(target)
+        .bind(digest(&uid, &random_id(16)))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(uid)
     }
 
     /// A new image code for `uid` (replacing any earlier one).

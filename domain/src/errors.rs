@@ -48,6 +48,17 @@ impl Code {
     pub const ACCOUNT_NOT_REGISTERED: Code = Code(-10102);
     /// Platform-defined: a second registration under the same user id.
     pub const ACCOUNT_ALREADY_REGISTERED: Code = Code(-10103);
+    /// Platform-defined: unbinding a phone or e-mail the account has none of.
+    pub const NOTHING_BOUND: Code = Code(-10105);
+    /// Platform-defined: unbinding the account's only phone or e-mail (it
+    /// keeps one for the safety verification and password recovery).
+    pub const LAST_CONTACT: Code = Code(-10106);
+    /// Platform-defined: the birth date is set once (spec 001 section 3:
+    /// read-only in the personal details).
+    pub const BIRTH_DATE_SET: Code = Code(-10107);
+    /// Platform-defined: too many wrong security answers; try again in
+    /// `data.wait` seconds.
+    pub const TOO_MANY_ANSWERS: Code = Code(-10108);
 
     // Bet placement (spec 000 sections 5 and 8). The spec's codes first,
     // then platform-defined codes (19xx) for the betslip messages the spec
@@ -127,6 +138,16 @@ const CATALOGUE: &[(i32, &str)] = &[
     (-10101, "This field is not valid"),
     (-10102, "Account is not registered"),
     (-10103, "Account is already registered"),
+    (-10105, "There is nothing bound to unbind"),
+    (
+        -10106,
+        "Bind another phone number or e-mail address before unbinding this one",
+    ),
+    (
+        -10107,
+        "The birth date is already set and cannot be changed",
+    ),
+    (-10108, "Too many wrong answers, please try again later"),
     (-70009, "Invalid request parameters"),
     (12, "Not logged in"),
     (20, "balance less than withdrawal"),

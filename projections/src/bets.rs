@@ -716,6 +716,62 @@ enum Bind {
     Int(i64),
 }
 
+/// The most bet records `analytics` folds, newest first: a period with
+/// more is answered from these and marked `partial`.
+pub const ANALYTICS_MAX_BETS: i64 = 10_000;
+
+/// A member's betting statistics (`report/betanalytics`).
+#[derive(Debug, Clone, Default)]
+pub struct Analytics {
+    pub stats: domain::bet::stats::BetStats,
+    /// More bets than `ANALYTICS_MAX_BETS` fell in the period.
+    pub partial: bool,
+}
+
+/// The statistics of a member's bets placed from `from_date` to `to_date`
+/// (unix seconds, both included), folded from the records this read model
+/// keeps (`domain::bet::stats`).
+pub async fn analytics(
+    pool: &sqlx::AnyPool,
+    member_id: &str,
+    from_date: i64,
+    to_date: i64,
+) -> Result<Analytics, sqlx::Error> {
+    let rows = sqlx::query(&format!(
+        "SELECT record FROM bets WHERE member_id = $1 AND date_time >= $2 AND date_time <= $3
+         ORDER BY date_time DESC, bet_id DESC LIMIT {}",
+        ANALYTICS_MAX_BETS + 1
+    ))
+    .bind(member_id)
+    .bind(from_date)
+    .bind(to_date)
+    .fetch_all(pool)
+    .await?;
+    let partial = rows.len() as i64 > ANALYTICS_MAX_BETS;
+    let mut stats = domain::bet::stats::BetStats::default();
+    for row in rows.iter().take(ANALYTICS_MAX_BETS as usize) {
+        let text: String = row.try_get("record")?;
+        // A record this version cannot read is left out, not fatal.
+        let Ok(record) = serde_json::from_str::<BetRecord>(&text) else {
+            continue;
+        };
+        let money = |s: &str| s.parse::<Decimal>().unwrap_or_default();
+        stats.add(&domain::bet::stats::BetFacts {
+            status: record.outcome,
+            bet_type: record.bet_type,
+            stake: money(&record.amount),
+            payout: money(&record.payout),
+            odds: record.k.as_deref().and_then(|k| k.parse().ok()),
+            sports: record
+                .events
+                .iter()
+                .map(|e| e.sport_name.as_str())
+                .collect(),
+        });
+    }
+    Ok(Analytics { stats, partial })
+}
+
 /// Every row (rebuild comparisons).
 pub async fn all(pool: &sqlx::AnyPool) -> Result<Vec<(String, String)>, sqlx::Error> {
     let rows = sqlx::query("SELECT bet_id, record FROM bets ORDER BY bet_id")

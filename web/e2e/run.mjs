@@ -1284,6 +1284,133 @@ const tests = [
       }
     },
   },
+  {
+    name: 'security pages: the login password by code and by the security answer, the check before rebinding, unbinding, the birth date',
+    async run(page, baseUrl) {
+      const go = (path) => page.goto(new URL(path, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      const stamp = String(Date.now()).slice(-8);
+      const phone = `137${stamp}`;
+      const [mailA, mailB] = [`a${stamp}@example.com`, `b${stamp}@example.com`];
+      const password = 'abc12345';
+      const code = (type, to) => outboxCode(page, baseUrl, (e) => e.type === type && String(e.to).endsWith(to), `type ${type} code to ${to}`);
+      const sendAndFill = async (type, to) => {
+        await byTestId(page, 'send-code').click();
+        await byTestId(page, 'field-code').fill(await code(type, to));
+      };
+      // A member of its own (registered by phone, so the phone is bound; no birth date yet).
+      await go('/#action=register');
+      await byTestId(page, 'register-popup').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'field-phone').fill(phone);
+      await sendAndFill(2, phone);
+      await byTestId(page, 'field-password').fill(password);
+      await byTestId(page, 'field-repassword').fill(password);
+      await byTestId(page, 'field-gender').selectOption('F');
+      await byTestId(page, 'field-birth_date').fill('1991-03-08');
+      await byTestId(page, 'field-agree').check();
+      await byTestId(page, 'register-submit').click();
+      await byTestId(page, 'register-success-ok').click();
+      await byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS });
+      // An e-mail and a security question, so that every way is there.
+      await go('/setting/mailbind');
+      await byTestId(page, 'field-email').fill(mailA);
+      await sendAndFill(2, mailA);
+      await byTestId(page, 'field-loginpass').fill(password);
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+      await go('/setting/setsecurity');
+      await byTestId(page, 'field-question').selectOption({ index: 1 });
+      await byTestId(page, 'field-answer').fill('Rex');
+      await byTestId(page, 'field-loginpass').fill(password);
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+      await go('/setting/chosewayset');
+      await byTestId(page, 'way-question').locator('a').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'chosewayset.png') });
+      // The new password after a code to the bound phone ...
+      await byTestId(page, 'way-phone').locator('a').click();
+      await byTestId(page, 'verify-identity').waitFor({ timeout: TIMEOUT_MS });
+      await sendAndFill(8, phone);
+      await page.screenshot({ path: resolve(SHOTS, 'changeloginsteps-verify.png') });
+      await byTestId(page, 'verify-submit').click();
+      await byTestId(page, 'new-password').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'field-newpass').fill('next12345');
+      await byTestId(page, 'field-confirm').fill('next12345');
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'steps-done').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'changeloginsteps-done.png') });
+      // ... and back after the security answer.
+      await go('/setting/changeloginsteps/3');
+      await byTestId(page, 'field-answer').fill('rex');
+      await page.screenshot({ path: resolve(SHOTS, 'changeloginsteps-question.png') });
+      await byTestId(page, 'verify-submit').click();
+      await byTestId(page, 'field-newpass').fill(password);
+      await byTestId(page, 'field-confirm').fill(password);
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'steps-done').waitFor({ timeout: TIMEOUT_MS });
+      // The check before changing the bound e-mail, then the new one bound without the old code.
+      await go('/setting/emailadress');
+      await byTestId(page, 'email-change').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'emailadress.png') });
+      await byTestId(page, 'email-change').click();
+      await byTestId(page, 'verify-identity').waitFor({ timeout: TIMEOUT_MS });
+      await sendAndFill(8, mailA);
+      await page.screenshot({ path: resolve(SHOTS, 'safecertificate.png') });
+      await byTestId(page, 'verify-submit').click();
+      await byTestId(page, 'certified').waitFor({ timeout: TIMEOUT_MS });
+      if (new URL(page.url()).pathname !== '/setting/mailbind') throw new Error(`the check led to ${page.url()}`);
+      await byTestId(page, 'field-email').fill(mailB);
+      await sendAndFill(2, mailB);
+      await byTestId(page, 'field-loginpass').fill(password);
+      await page.screenshot({ path: resolve(SHOTS, 'mailbind-certified.png') });
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'settings-ok').waitFor({ timeout: TIMEOUT_MS });
+      // Unbinding the e-mail; then the phone is the last contact and stays.
+      await go('/setting/untiedmail');
+      await byTestId(page, 'untie-form').waitFor({ timeout: TIMEOUT_MS });
+      // The same sendcode body within 3 s is a repeated submission (-66666), whatever its target.
+      await page.waitForTimeout(3_100);
+      await sendAndFill(8, mailB);
+      await byTestId(page, 'field-loginpass').fill(password);
+      await page.screenshot({ path: resolve(SHOTS, 'untiedmail.png') });
+      await byTestId(page, 'settings-submit').click();
+      await byTestId(page, 'untie-done').waitFor({ timeout: TIMEOUT_MS });
+      await go('/setting/untiedphone');
+      await byTestId(page, 'untie-blocked').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'untiedphone-blocked.png') });
+      // The birth date given at registration is read-only.
+      await go('/setting/mybirth');
+      await byTestId(page, 'birth-date').filter({ hasText: '08/03/1991' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'mybirth.png') });
+    },
+  },
+  {
+    name: 'the Tokyo special, a bet from it, the betting statistics, the demo games and the USDT help',
+    async run(page, baseUrl) {
+      const go = (path) => page.goto(new URL(path, baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await go('/prematchTokyo');
+      await logIn(page, baseUrl, 'demo', 'demo1234');
+      await byTestId(page, 'special-count').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'game-row').first().waitFor({ timeout: TIMEOUT_MS });
+      if ((await byTestId(page, 'footer').count()) !== 0) throw new Error('the footer shows on /prematchTokyo');
+      await page.screenshot({ path: resolve(SHOTS, 'prematch-tokyo.png') });
+      await pickOpenPrice(page);
+      await placeSlip(page, ['2', '0']);
+      await byTestId(page, 'bet-success-continue').click();
+      await go('/betdata');
+      await byTestId(page, 'range-today').click();
+      await byTestId(page, 'betdata-count').filter({ hasText: /[1-9]/ }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'betdata.png'), fullPage: true });
+      await go('/demo');
+      await byTestId(page, 'demo-game').first().waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'demo.png') });
+      await byTestId(page, 'demo-play').first().click();
+      await page.locator('[data-testid=casino-frame][data-mode=fun]').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'casino-frame-close').click();
+      await go('/usdthelp');
+      await byTestId(page, 'usdthelp-page').filter({ hasText: 'USDT' }).locator('.pay__rows').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'usdthelp.png'), fullPage: true });
+    },
+  },
 ];
 
 /**

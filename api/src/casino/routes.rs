@@ -109,9 +109,9 @@ async fn favorites_of(state: &AppState, member: &Option<Member>) -> Result<Vec<i
     }
 }
 
-/// `thirdgamelist {section, category, provider, type, favorite, page,
-/// pagesize}`: `data.list` (games), `total_count`, `providers`,
-/// `categories`.
+/// `thirdgamelist {section, category, provider, type, favorite, mode,
+/// page, pagesize}`: `data.list` (games), `total_count`, `providers`,
+/// `categories`. `mode: "fun"` lists only games with fun mode (`/demo`).
 #[utoipa::path(post, path = "/api/thirdgamelist", operation_id = "casino_list", tag = crate::openapi::MEMBER, request_body = Object, responses(crate::openapi::MemberAnswers))]
 async fn list(
     State(state): State<AppState>,
@@ -125,8 +125,14 @@ async fn list(
     if favorites_only && member.0.is_none() {
         return Err(ApiError::Code(domain::Code::NOT_LOGGED_IN));
     }
+    let fun_only = match text(get("mode"), 10)?.as_deref() {
+        None => false,
+        Some("fun") => true,
+        Some(_) => return Err(invalid("mode is fun or absent")),
+    };
     let filter = Filter {
         section: text(get("section"), 40)?,
+        fun_only,
         category: text(get("category"), 40)?,
         provider: text(get("provider"), 40)?,
         game_type: text(get("type"), 10)?.or(text(get("game_type"), 10)?),

@@ -4,7 +4,7 @@ use axum::extract::State;
 use axum::http::Method;
 use axum::routing::post;
 use axum::{Json, Router};
-use commands::accounts::ContactProof;
+use commands::accounts::{ContactProof, Verification};
 use commands::codes::Channel;
 use domain::account::Address;
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,9 @@ pub fn router() -> Router<AppState> {
         .route("/api/user/emailupdate", post(email_update))
         .route("/api/user/mobileupdate", post(mobile_update))
         .route("/api/user/mobileinsert", post(mobile_update))
+        .route("/api/user/emailunbind", post(email_unbind))
+        .route("/api/user/mobileunbind", post(mobile_unbind))
+        .route("/api/user/birthdateupdate", post(birth_date_update))
         .route("/api/user/nicknameupdate", post(nickname_update))
         .route("/api/user/realnameupdate", post(real_name_update))
         .route("/api/user/setusersummary", post(summary_update))
@@ -59,6 +62,9 @@ struct UserInfo {
     userrank: i64,
     has_fund_password: bool,
     has_security_question: bool,
+    /// The member's own security question (empty when none is set): the
+    /// password change by security answer shows it.
+    security_question: String,
     summary: String,
     created: i64,
     unread_count: i64,
@@ -106,6 +112,11 @@ async fn user_info(State(state): State<AppState>, member: Member) -> Answer<User
         userrank,
         has_fund_password: account.fund_password_hash.is_some(),
         has_security_question: account.security_question.is_some(),
+        security_question: account
+            .security_question
+            .as_ref()
+            .map(|q| q.question.clone())
+            .unwrap_or_default(),
         summary: account.summary.clone(),
         created: account.registered_at_ms,
         unread_count: unread,
@@ -115,6 +126,14 @@ async fn user_info(State(state): State<AppState>, member: Member) -> Answer<User
             .await
             .unwrap_or(false),
     }))
+}
+
+fn number(v: &Value) -> Option<i64> {
+    match v {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
 }
 
 trait IfEmpty {
@@ -165,6 +184,9 @@ async fn balance(State(state): State<AppState>, member: Member) -> Answer<Balanc
     Ok(ok(balance_of(&state, &member.user_id).await?))
 }
 
+/// The old password, or (the step-by-step change, `/setting/changeloginsteps`)
+/// `uid` and `valtype`: a checked type-8 code sent to the bound phone
+/// (`valtype` 1) or e-mail (2), or the uid `questioncheck` answered (3).
 #[derive(Deserialize, utoipa::ToSchema)]
 struct PasswordBody {
     #[serde(default)]
@@ -173,6 +195,24 @@ struct PasswordBody {
     newpass: String,
     #[serde(default)]
     confirm_newpass: String,
+    #[serde(default)]
+    uid: String,
+    #[serde(default)]
+    valtype: Value,
+}
+
+/// A proof uid: the 16 letters or digits `sendcode` / `questioncheck` answer.
+fn proof_uid<'a>(uid: &'a str, field: &'static str) -> Result<&'a str, ApiError> {
+    let uid = uid.trim();
+    if uid.len() == 16 && uid.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        Ok(uid)
+    } else {
+        Err(ApiError::field(
+            21,
+            "Please enter the 4-digit verification code",
+            field,
+        ))
+    }
 }
 
 #[utoipa::path(post, path = "/api/user/loginpassedit", operation_id = "user_login_password", tag = crate::openapi::MEMBER, request_body = PasswordBody, responses(crate::openapi::MemberAnswers))]
@@ -181,6 +221,23 @@ async fn login_password(
     member: Member,
     Payload(body): Payload<PasswordBody>,
 ) -> Answer<Value> {
+    if body.oldpass.is_empty() && !body.uid.trim().is_empty() {
+        let way = number(&body.valtype)
+            .and_then(Verification::from_valtype)
+            .ok_or_else(|| ApiError::field(-10101, "Value valtype is not valid.", "valtype"))?;
+        state
+            .accounts
+            .change_login_password_verified(
+                &member.user_id,
+                &member.auth_token,
+                way,
+                proof_uid(&body.uid, "uid")?,
+                &body.newpass,
+                &body.confirm_newpass,
+            )
+            .await?;
+        return Ok(ok(Value::Null));
+    }
     state
         .accounts
         .change_login_password(
@@ -238,11 +295,11 @@ async fn question_check(
     member: Member,
     Payload(body): Payload<QuestionBody>,
 ) -> Answer<Value> {
-    state
+    let uid = state
         .accounts
         .check_security_question(&member.user_id, &body.question, &body.answer)
         .await?;
-    Ok(ok(Value::Null))
+    Ok(ok(json!({ "uid": uid })))
 }
 
 #[utoipa::path(post, path = "/api/user/questionupdate", operation_id = "user_question_update", tag = crate::openapi::MEMBER, request_body = QuestionBody, responses(crate::openapi::MemberAnswers))]
@@ -312,6 +369,74 @@ async fn mobile_update(
     state
         .accounts
         .change_contact(&member.user_id, Channel::Phone, &body.mobile, body.proof())
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+/// Unbinding a phone or e-mail: `uid` of a checked type-8 code sent to it
+/// and the login password.
+#[derive(Deserialize, utoipa::ToSchema)]
+struct UnbindBody {
+    #[serde(default)]
+    uid: String,
+    #[serde(default)]
+    loginpass: String,
+}
+
+async fn unbind(
+    state: &AppState,
+    member: &Member,
+    channel: Channel,
+    body: &UnbindBody,
+) -> Answer<Value> {
+    // The password first (as `change_contact`): a missing uid after it.
+    let uid = if body.uid.trim().is_empty() {
+        ""
+    } else {
+        proof_uid(&body.uid, "uid")?
+    };
+    state
+        .accounts
+        .unbind_contact(&member.user_id, channel, uid, &body.loginpass)
+        .await?;
+    Ok(ok(Value::Null))
+}
+
+#[utoipa::path(post, path = "/api/user/emailunbind", operation_id = "user_email_unbind", tag = crate::openapi::MEMBER, request_body = UnbindBody, responses(crate::openapi::MemberAnswers))]
+async fn email_unbind(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<UnbindBody>,
+) -> Answer<Value> {
+    unbind(&state, &member, Channel::Email, &body).await
+}
+
+#[utoipa::path(post, path = "/api/user/mobileunbind", operation_id = "user_mobile_unbind", tag = crate::openapi::MEMBER, request_body = UnbindBody, responses(crate::openapi::MemberAnswers))]
+async fn mobile_unbind(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<UnbindBody>,
+) -> Answer<Value> {
+    unbind(&state, &member, Channel::Phone, &body).await
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+struct BirthDateBody {
+    /// YYYY-MM-DD
+    #[serde(default)]
+    birth_date: String,
+}
+
+/// Sets the birth date once (spec 001 sections 3 and 5: age 18 to 100).
+#[utoipa::path(post, path = "/api/user/birthdateupdate", operation_id = "user_birth_date_update", tag = crate::openapi::MEMBER, request_body = BirthDateBody, responses(crate::openapi::MemberAnswers))]
+async fn birth_date_update(
+    State(state): State<AppState>,
+    member: Member,
+    Payload(body): Payload<BirthDateBody>,
+) -> Answer<Value> {
+    state
+        .accounts
+        .set_birth_date(&member.user_id, &body.birth_date)
         .await?;
     Ok(ok(Value::Null))
 }
@@ -502,6 +627,9 @@ pub(crate) fn doc() -> utoipa::openapi::OpenApi {
         question_update,
         email_update,
         mobile_update,
+        email_unbind,
+        mobile_unbind,
+        birth_date_update,
         nickname_update,
         real_name_update,
         summary_update,

@@ -202,6 +202,8 @@ pub struct Filter {
     pub game_type: Option<String>,
     pub name: Option<String>,
     pub favorites_of: Option<String>,
+    /// Only games that offer fun mode (the `/demo` page).
+    pub fun_only: bool,
     pub include_disabled: bool,
     pub offset: i64,
     pub limit: i64,
@@ -445,6 +447,9 @@ impl Catalogue {
             clauses.push("enabled = 1".into());
             clauses
                 .push("provider IN (SELECT code FROM casino_providers WHERE enabled = 1)".into());
+        }
+        if filter.fun_only {
+            clauses.push("fun_mode = 1".into());
         }
         let mut add = |clause: &str, value: String| {
             binds.push(value);

@@ -219,7 +219,29 @@ impl Account {
                 }
                 E::PhoneChanged { phone }
             }
+            C::UnbindEmail { contact_verified } => {
+                self.unbind(Unbind::Email, contact_verified)?;
+                E::EmailUnbound
+            }
+            C::UnbindPhone { contact_verified } => {
+                self.unbind(Unbind::Phone, contact_verified)?;
+                E::PhoneUnbound
+            }
             C::SetNickname(nickname) => E::NicknameSet { nickname },
+            C::SetBirthDate(birth_date) => {
+                if self
+                    .profile
+                    .as_ref()
+                    .is_some_and(|p| p.birth_date.is_some())
+                {
+                    return Err(AccountError::Field(FieldError::new(
+                        "birth_date",
+                        crate::Code::BIRTH_DATE_SET,
+                        crate::Code::BIRTH_DATE_SET.message(),
+                    )));
+                }
+                E::BirthDateSet { birth_date }
+            }
             C::SetRealName(real_name) => E::RealNameSet { real_name },
             C::SetSummary(summary) => E::SummarySet {
                 summary: parse_summary(&summary)?,
@@ -238,6 +260,59 @@ impl Account {
             }
         };
         Ok(vec![event])
+    }
+}
+
+/// Which contact an unbinding removes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unbind {
+    Phone,
+    Email,
+}
+
+impl Account {
+    /// The rules of unbinding a phone or e-mail: one must be bound, a code
+    /// sent to it must have been checked, and the other one must stay
+    /// bound (the account keeps a contact for the safety verification and
+    /// for password recovery).
+    fn unbind(&self, which: Unbind, contact_verified: bool) -> Result<(), AccountError> {
+        let profile = self.profile.as_ref().ok_or(AccountError::NotRegistered)?;
+        let (bound, other_bound, field, nothing) = match which {
+            Unbind::Phone => (
+                profile.phone.is_some(),
+                profile.email.is_some(),
+                "mobile",
+                "There is no phone number bound to this account",
+            ),
+            Unbind::Email => (
+                profile.email.is_some(),
+                profile.phone.is_some(),
+                "email",
+                "There is no e-mail address bound to this account",
+            ),
+        };
+        if !bound {
+            return Err(AccountError::Field(FieldError::new(
+                field,
+                crate::Code::NOTHING_BOUND,
+                nothing,
+            )));
+        }
+        if !contact_verified {
+            return Err(AccountError::Field(FieldError::new(
+                "uid",
+                crate::Code::VERIFY_CODE_MISMATCH,
+                "Please enter the 4-digit verification code",
+            )));
+        }
+        if !other_bound {
+            return Err(AccountError::Field(FieldError::new(
+                field,
+                crate::Code::LAST_CONTACT,
+                crate::Code::LAST_CONTACT.message(),
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -326,6 +401,21 @@ impl Aggregate for Account {
             PhoneChanged { phone } => {
                 if let Some(p) = profile {
                     p.phone = Some(phone);
+                }
+            }
+            EmailUnbound => {
+                if let Some(p) = profile {
+                    p.email = None;
+                }
+            }
+            PhoneUnbound => {
+                if let Some(p) = profile {
+                    p.phone = None;
+                }
+            }
+            BirthDateSet { birth_date } => {
+                if let Some(p) = profile {
+                    p.birth_date = Some(birth_date);
                 }
             }
             NicknameSet { nickname } => {

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::rules::{parse_required_text, Email, FieldError, Nickname, Phone, RealName};
+use super::rules::{parse_required_text, BirthDate, Email, FieldError, Nickname, Phone, RealName};
 use super::Registration;
 
 /// What the account is asked to record. Times are milliseconds since the
@@ -50,8 +50,20 @@ pub enum AccountCommand {
         phone: Phone,
         old_contact_verified: bool,
     },
+    /// Unbinds the e-mail. `contact_verified`: the caller checked a code
+    /// sent to it (type 8). The phone must stay bound.
+    UnbindEmail {
+        contact_verified: bool,
+    },
+    /// Unbinds the phone; as `UnbindEmail`, the e-mail must stay bound.
+    UnbindPhone {
+        contact_verified: bool,
+    },
     SetNickname(Nickname),
     SetRealName(RealName),
+    /// Sets the birth date (parsed against the age rule by the caller,
+    /// which knows today). Set once: refused when one is set.
+    SetBirthDate(BirthDate),
     /// At most 200 characters, checked by the aggregate.
     SetSummary(String),
     SetAddress(Address),

@@ -1,7 +1,7 @@
 use cqrs_es::DomainEvent;
 use serde::{Deserialize, Serialize};
 
-use super::rules::{Email, Nickname, Phone, RealName};
+use super::rules::{BirthDate, Email, Nickname, Phone, RealName};
 use super::{Address, Profile};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -46,8 +46,13 @@ pub enum AccountEvent {
     PhoneChanged {
         phone: Phone,
     },
+    EmailUnbound,
+    PhoneUnbound,
     NicknameSet {
         nickname: Nickname,
+    },
+    BirthDateSet {
+        birth_date: BirthDate,
     },
     RealNameSet {
         real_name: RealName,
@@ -79,7 +84,10 @@ impl DomainEvent for AccountEvent {
             SecurityQuestionSet { .. } => "AccountSecurityQuestionSet",
             EmailChanged { .. } => "AccountEmailChanged",
             PhoneChanged { .. } => "AccountPhoneChanged",
+            EmailUnbound => "AccountEmailUnbound",
+            PhoneUnbound => "AccountPhoneUnbound",
             NicknameSet { .. } => "AccountNicknameSet",
+            BirthDateSet { .. } => "AccountBirthDateSet",
             RealNameSet { .. } => "AccountRealNameSet",
             SummarySet { .. } => "AccountSummarySet",
             AddressSet { .. } => "AccountAddressSet",

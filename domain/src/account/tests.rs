@@ -969,3 +969,100 @@ fn events_round_trip_and_carry_versioned_names() {
     assert_eq!(json["Registered"]["profile"]["currency"], "CNY");
     assert_eq!(serde_json::from_value::<AccountEvent>(json).unwrap(), event);
 }
+
+fn with_email() -> AccountEvent {
+    AccountEvent::EmailChanged {
+        email: Email::parse("me@x.com", Market::Eng).unwrap(),
+    }
+}
+
+#[test]
+fn unbinding_a_contact_needs_a_code_from_it() {
+    AccountTest::with(policy())
+        .given(vec![registered(), with_email()])
+        .when(AccountCommand::UnbindPhone {
+            contact_verified: false,
+        })
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "uid",
+            crate::Code(21),
+            "Please enter the 4-digit verification code",
+        )));
+    AccountTest::with(policy())
+        .given(vec![registered(), with_email()])
+        .when(AccountCommand::UnbindPhone {
+            contact_verified: true,
+        })
+        .then_expect_events(vec![AccountEvent::PhoneUnbound]);
+    AccountTest::with(policy())
+        .given(vec![registered(), with_email()])
+        .when(AccountCommand::UnbindEmail {
+            contact_verified: true,
+        })
+        .then_expect_events(vec![AccountEvent::EmailUnbound]);
+    let account = account_after(vec![registered(), with_email(), AccountEvent::PhoneUnbound]);
+    let profile = account.profile.as_ref().unwrap();
+    assert_eq!(profile.phone, None);
+    assert!(profile.email.is_some());
+    assert_eq!(account.verification_channels(), vec!["email"]);
+}
+
+#[test]
+fn the_only_bound_contact_stays_bound() {
+    // Registered by phone, no e-mail: the phone is the last contact.
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::UnbindPhone {
+            contact_verified: true,
+        })
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "mobile",
+            crate::Code(-10106),
+            "Bind another phone number or e-mail address before unbinding this one",
+        )));
+    AccountTest::with(policy())
+        .given(vec![registered(), with_email(), AccountEvent::PhoneUnbound])
+        .when(AccountCommand::UnbindEmail {
+            contact_verified: true,
+        })
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "email",
+            crate::Code(-10106),
+            "Bind another phone number or e-mail address before unbinding this one",
+        )));
+}
+
+#[test]
+fn unbinding_needs_something_bound() {
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::UnbindEmail {
+            contact_verified: true,
+        })
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "email",
+            crate::Code(-10105),
+            "There is no e-mail address bound to this account",
+        )));
+}
+
+#[test]
+fn a_birth_date_is_set_once() {
+    let birth = BirthDate::parse("1990-05-20", today(), 18, 100).unwrap();
+    AccountTest::with(policy())
+        .given(vec![registered()])
+        .when(AccountCommand::SetBirthDate(birth))
+        .then_expect_events(vec![AccountEvent::BirthDateSet { birth_date: birth }]);
+    let set = AccountEvent::BirthDateSet { birth_date: birth };
+    let other = BirthDate::parse("1991-01-01", today(), 18, 100).unwrap();
+    AccountTest::with(policy())
+        .given(vec![registered(), set.clone()])
+        .when(AccountCommand::SetBirthDate(other))
+        .then_expect_error(AccountError::Field(FieldError::new(
+            "birth_date",
+            crate::Code(-10107),
+            "The birth date is already set and cannot be changed",
+        )));
+    let profile = account_after(vec![registered(), set]).profile.unwrap();
+    assert_eq!(profile.birth_date, Some(birth));
+}

@@ -11,6 +11,8 @@
 //! - `settle`: the payout of a `ValidBet` from its selections' outcomes
 //!   (single, express, system, chain, each-way, SP), optional express bonus.
 //! - `request_id`: the client's id of one attempt at a command.
+//! - `stats`: a member's betting statistics over a period, folded from bet
+//!   records (`report/betanalytics`).
 //! - `cashout`: the cash-out amount of a bet from live prices, partial
 //!   cash-out and auto cash-out arithmetic, counter-offer terms.
 //! - `Bet` aggregate (`aggregate`, `commands`, `events`): one per bet id;
@@ -40,6 +42,7 @@ mod settle_tests;
 mod slip;
 #[cfg(test)]
 mod slip_tests;
+pub mod stats;
 #[cfg(test)]
 mod tests;
 

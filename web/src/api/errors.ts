@@ -74,6 +74,10 @@ const CATALOGUE: Record<number, Message['key']> = {
   1119: 'validation.email_exists',
   [-601]: 'error.session_expired',
   [-10010]: 'error.safety_required',
+  // unbinding and the birth date (docs/protocol.md, platform-defined)
+  [-10105]: 'error.-10105',
+  [-10106]: 'error.-10106',
+  [-10107]: 'error.-10107',
   [CLIENT_CODES.NETWORK]: 'error.network',
   [CLIENT_CODES.TIMEOUT]: 'error.network',
   [CLIENT_CODES.BAD_RESPONSE]: 'error.bad_response',
@@ -139,7 +143,7 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
  * one; 1134 is a phone that is not the bound one).
  */
 export const SERVER_TEXT_CODES: ReadonlySet<number> = new Set([
-  -66666, -66667, -66668, -10101, -10201, -10202, 1119, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
+  -66666, -66667, -66668, -10101, -10108, -10201, -10202, 1119, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
 ]);
 
 /** The message for a code; codes outside the catalogue give 'Unknown error ({1})'. */

@@ -21,7 +21,7 @@ import { NoticeToast } from '../features/shell/Notice';
 import { Popups } from '../features/shell/Popups';
 import { useAppSelector } from './hooks';
 import { isNativeApp, matchRoute, setActiveNavigate, usePathname, useScrollTopOnPathChange } from './router';
-import { ROUTE_TABLE, type Route, type RouteSpec, type Screen, type SettingPage } from './routes';
+import { ROUTE_TABLE, type Route, type RouteSpec, type Screen } from './routes';
 
 type Render = (route: Route) => ReactNode;
 
@@ -36,27 +36,17 @@ const RENDERERS: Record<Exclude<Screen, 'fallback'>, () => Promise<Render>> = {
   sport: () => import('../features/sport/screens').then((m) => (r) => {
     if (r.page === 'sport') return <m.SportPage key={`${r.section}/${r.esportsType ?? ''}`} {...r} />;
     if (r.page === 'game') return <m.GamePage key={r.gameId} gameId={r.gameId} />;
+    if (r.page === 'special') return <m.SpecialEventPage name={r.name} />;
     return r.page === 'scores' ? <m.ScoresPage id={r.id} /> : null;
   }),
-  account: () => import('../features/account/settings/SettingsPages').then((m) => {
-    const settings: Record<SettingPage, ComponentType> = {
-      changenickname: m.ChangeNickname, changelogin: m.ChangeLoginPassword, changetrade: m.ChangeTradePassword,
-      setsecurity: m.SetSecurityQuestion, phonebind: m.PhoneBind, mailbind: m.MailBind, changerealname: m.ChangeRealName,
-    };
-    return (r) => {
-      if (r.page === 'usercenter') return <m.UserCenter />;
-      if (r.page === 'userinfo') return <m.UserInfoPage />;
-      if (r.page !== 'setting') return null;
-      const Page = settings[r.name];
-      return <Page />;
-    };
-  }),
+  account: () => import('../features/account/settings/screens').then((m) => (r) => <m.AccountScreen route={r} />),
   history: () => import('../features/history/HistoryPages').then((m) => (r) =>
-    r.page === 'historyBet' ? <m.HistoryBetPage id={r.id} /> : <m.HistoryBetsPage />),
+    r.page === 'historyBet' ? <m.HistoryBetPage id={r.id} /> : r.page === 'betdata' ? <m.BetDataPage /> : <m.HistoryBetsPage />),
   messages: () => import('../features/messages/MessagesPage').then((m) => () => <m.MessagesPage />),
   vip: () => import('../features/vip/HallPages').then((m) => (r) => (r.page === 'honor' ? <m.HallOfHonor sub={r.sub} /> : null)),
   casino: () => import('../features/casino/CasinoPage').then((m) => (r) =>
-    r.page === 'casino' ? <m.CasinoPage key={`${r.section}/${r.type ?? ''}`} section={r.section} type={r.type} /> : null),
+    r.page !== 'casino' ? null : r.section === 'demo' ? <m.DemoGamesPage />
+      : <m.CasinoPage key={`${r.section}/${r.type ?? ''}`} section={r.section} type={r.type} />),
   seasons: () => import('../features/seasons/SeasonPages').then((m) => (r) => {
     if (r.page === 'season') return <m.SeasonPage key={r.path} path={r.path} />;
     if (r.page === 'homeTeam') return <m.HomeTeamPage />;
@@ -98,7 +88,7 @@ const routeObject = (spec: RouteSpec): RouteObject => ({
 });
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
-const SLIP_PAGES = ['home', 'sport', 'game'];
+const SLIP_PAGES = ['home', 'sport', 'game', 'special'];
 const BetRecordPanel = lazy(() => import('../features/history/HistoryPages').then((m) => ({ default: m.BetRecordPanel })));
 // Runtime popups and the download banner (features/content) load after the first paint.
 const runtime = () => import('../features/content/RuntimePopups');

@@ -7,7 +7,7 @@ const NOT_FOUND: Route = { page: 'notFound' };
 
 /**
  * Spec 001 section 2.1, path by path (a sample value in each {parameter}), and what it shows:
- * a screen, or the fallback page on purpose (a named page this product has no screen for yet).
+ * a screen, or the fallback page on purpose (a parameter out of range, or the old version's link).
  */
 const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   // home and sport
@@ -50,19 +50,25 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/fortunecenter/flowreport', { page: 'payments', name: 'flowreport' }],
   // settings
   ['/setting/changelogin', { page: 'setting', name: 'changelogin' }],
-  ['/setting/changeloginsteps/1', NOT_FOUND],
+  ['/setting/changeloginsteps/1', { page: 'loginSteps', way: 'phone' }],
+  ['/setting/changeloginsteps/2', { page: 'loginSteps', way: 'email' }],
+  ['/setting/changeloginsteps/3', { page: 'loginSteps', way: 'question' }],
+  ['/setting/changeloginsteps/4', NOT_FOUND],
+  ['/setting/changeloginsteps/01', NOT_FOUND],
   ['/setting/changetrade', { page: 'setting', name: 'changetrade' }],
-  ['/setting/safecertificate/1', NOT_FOUND],
+  ['/setting/safecertificate/1', { page: 'safeCertificate', item: 'phone' }],
+  ['/setting/safecertificate/2', { page: 'safeCertificate', item: 'email' }],
+  ['/setting/safecertificate/3', NOT_FOUND],
   ['/setting/phonebind', { page: 'setting', name: 'phonebind' }],
-  ['/setting/untiedphone', NOT_FOUND],
+  ['/setting/untiedphone', { page: 'setting', name: 'untiedphone' }],
   ['/setting/mailbind', { page: 'setting', name: 'mailbind' }],
-  ['/setting/untiedmail', NOT_FOUND],
+  ['/setting/untiedmail', { page: 'setting', name: 'untiedmail' }],
   ['/setting/setsecurity', { page: 'setting', name: 'setsecurity' }],
-  ['/setting/chosewayset', NOT_FOUND],
+  ['/setting/chosewayset', { page: 'setting', name: 'chosewayset' }],
   ['/setting/changenickname', { page: 'setting', name: 'changenickname' }],
   ['/setting/changerealname', { page: 'setting', name: 'changerealname' }],
-  ['/setting/mybirth', NOT_FOUND],
-  ['/setting/emailadress', NOT_FOUND],
+  ['/setting/mybirth', { page: 'setting', name: 'mybirth' }],
+  ['/setting/emailadress', { page: 'setting', name: 'emailadress' }],
   // honor, news, scores and others
   ['/hallofhonor', { page: 'honor', sub: 'main' }],
   ['/hallofhonor/growup', { page: 'honor', sub: 'growup' }],
@@ -72,20 +78,20 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/news/3', { page: 'newsDetail', id: 3 }],
   ['/scores', { page: 'scores' }],
   ['/scores/12', { page: 'scores', id: 12 }],
-  ['/betdata', NOT_FOUND],
+  ['/betdata', { page: 'betdata' }],
   ['/recommendedgift', { page: 'promo', route: { name: 'recommendedgift' } }],
   ['/helpcenter', { page: 'helpcenter' }],
   ['/catmin', { page: 'casino', section: 'catmin' }],
   ['/PPSlots', { page: 'casino', section: 'ppslots' }],
   ['/specialty', { page: 'casino', section: 'specialty' }],
   ['/specialty/4', { page: 'casino', section: 'specialty', type: '4' }],
-  ['/demo', NOT_FOUND],
+  ['/demo', { page: 'casino', section: 'demo' }],
   ['/history/bets', { page: 'historyBets' }],
   ['/history/bet/abc-1', { page: 'historyBet', id: 'abc-1' }],
   ['/thirdparty/8pb', { page: 'casino', section: 'thirdparty', type: '8pb' }],
   ['/novicetask', { page: 'promo', route: { name: 'novicetask' } }],
   ['/downpage', { page: 'downpage' }],
-  ['/prematchTokyo', NOT_FOUND],
+  ['/prematchTokyo', { page: 'special', name: 'prematchTokyo' }],
   ['/page/help-root-eng/terms', { page: 'helpPage', lang: 'eng', slug: 'terms' }],
   ['/old/', NOT_FOUND],
   // promotions: the lists, the named campaign pages (one template), pages of this product
@@ -102,6 +108,7 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ...['s1Report', 's2Report', 's3Report', 's4season', 's5season', 'nextSeason', 'seasonMission', 'nextSeasonThird', 's6Season',
     's6seasonMission', 'S2022season', 'S2022seasonMission', 'JadeSeason', 'JadeSeasonMissions']
     .map((name): [string, Route] => [`/${name}`, { page: 'season', path: `/${name}` }]),
+  ['/usdthelp', { page: 'payments', name: 'usdthelp' }],
   ['/hometeam', { page: 'homeTeam' }],
   // the staff back office (DESIGN.md), and any other path
   ['/backoffice/queue/12', { page: 'backoffice' }],

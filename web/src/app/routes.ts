@@ -18,18 +18,26 @@ export type SportSection = (typeof SPORT_SECTIONS)[number];
 /** /esports/{esportsType}: which games of the esports. */
 export const ESPORTS_TYPES = ['prematch', 'live', 'today'];
 
-/** Account pages under /setting/ (spec 001 section 2.1) that exist so far. */
+/** Account pages under /setting/ (spec 001 section 2.1). */
 export const SETTING_PAGES = [
   'changenickname', 'changelogin', 'changetrade', 'setsecurity', 'phonebind', 'mailbind', 'changerealname',
+  'untiedphone', 'untiedmail', 'chosewayset', 'mybirth', 'emailadress',
 ] as const;
 export type SettingPage = (typeof SETTING_PAGES)[number];
+/** /setting/changeloginsteps/{changetype}: how the member proves who they are (docs/client.md). */
+export const LOGIN_WAYS = ['phone', 'email', 'question'] as const;
+export type LoginWay = (typeof LOGIN_WAYS)[number];
+/** /setting/safecertificate/{changetype}: the secured item the check opens. */
+export const CERTIFIED_ITEMS = ['phone', 'email'] as const;
+export type CertifiedItem = (typeof CERTIFIED_ITEMS)[number];
 
 /** Payment pages under /usercenter and /fortunecenter (spec 001 section 2.1). */
 export const USERCENTER_PAYMENT_PAGES = ['deposit', 'depositprogress', 'withdraw', 'transfer', 'monthlyCard'] as const;
 export const WITHDRAW_PAGES = ['managebankcard', 'manageusdt', 'addbankcard', 'addusdt', 'withdrawprogress', 'submitwithdraw'] as const;
 export const FORTUNE_PAGES = ['reportcenter', 'flowreport'] as const;
 export type PaymentPage =
-  | (typeof USERCENTER_PAYMENT_PAGES)[number] | (typeof WITHDRAW_PAGES)[number] | (typeof FORTUNE_PAGES)[number] | 'fortunecenter';
+  | (typeof USERCENTER_PAYMENT_PAGES)[number] | (typeof WITHDRAW_PAGES)[number] | (typeof FORTUNE_PAGES)[number] | 'fortunecenter'
+  | 'usdthelp';
 
 /** Third-party game types (spec 000 section 9). */
 export const THIRD_PARTY_TYPES = ['4', '6', '8', '8pb', '9', '12'];
@@ -41,10 +49,14 @@ export type Route =
   | { page: 'game'; section: SportSection | 'game'; gameId: number; esportsType?: string }
   | { page: 'scores'; id?: number }
   | { page: 'setting'; name: SettingPage }
+  | { page: 'loginSteps'; way: LoginWay }
+  | { page: 'safeCertificate'; item: CertifiedItem }
   | { page: 'usercenter' }
   | { page: 'userinfo' }
   | { page: 'historyBets' }
   | { page: 'historyBet'; id: string }
+  | { page: 'betdata' }
+  | { page: 'special'; name: string }
   | { page: 'backoffice' }
   | { page: 'messages' }
   | { page: 'honor'; sub: 'main' | 'growup' | 'mbdetails' | 'newhonor' }
@@ -75,7 +87,14 @@ const toId = (text: string | undefined) => (text && /^\d+$/.test(text) ? Number(
 const sectionAllowed = (section: string, menu: readonly string[]) =>
   menu.includes(section) || ALWAYS_ALLOWED.includes(section);
 const fixed = (path: string, screen: Screen, route: Route): RouteSpec => ({ path, screen, resolve: () => route });
-/** Spec paths without a screen in this product yet: the fallback page, on purpose. */
+/** A parameter numbering `names` from 1 (out of range: the fallback page). */
+const numbered = <T extends string>(path: string, names: readonly T[], route: (name: T) => Route): RouteSpec => ({
+  path, screen: 'account', resolve: (params) => {
+    const name = names[Number(params.changetype) - 1];
+    return name && /^\d$/.test(params.changetype ?? '') ? route(name) : NOT_FOUND;
+  },
+});
+/** Spec paths without a screen in this product: the fallback page, on purpose. */
 const fallback = (path: string): RouteSpec => ({ path, screen: 'fallback', resolve: () => NOT_FOUND });
 
 /** The sport list and game shapes of one section (spec 000 section 2). */
@@ -153,6 +172,7 @@ export const ROUTE_TABLE: RouteSpec[] = [
   casino('/specialty', 'specialty'),
   casinoType('/specialty/:type', 'specialty'),
   casinoType('/thirdparty/:type', 'thirdparty'),
+  casino('/demo', 'demo'),
   // messages and user centre
   fixed('/messages', 'messages', { page: 'messages' }),
   fixed('/usercenter', 'account', { page: 'usercenter' }),
@@ -160,15 +180,18 @@ export const ROUTE_TABLE: RouteSpec[] = [
   ...USERCENTER_PAYMENT_PAGES.map((name) => fixed(`/usercenter/${name}`, 'payments', { page: 'payments', name })),
   ...WITHDRAW_PAGES.map((name) => fixed(`/usercenter/withdraw/${name}`, 'payments', { page: 'payments', name })),
   fixed('/fortunecenter', 'payments', { page: 'payments', name: 'fortunecenter' }),
+  fixed('/usdthelp', 'payments', { page: 'payments', name: 'usdthelp' }),
   ...FORTUNE_PAGES.map((name) => fixed(`/fortunecenter/${name}`, 'payments', { page: 'payments', name })),
   // settings
   ...SETTING_PAGES.map((name) => fixed(`/setting/${name}`, 'account', { page: 'setting', name })),
-  ...['/setting/changeloginsteps/:changetype', '/setting/safecertificate/:changetype', '/setting/untiedphone',
-    '/setting/untiedmail', '/setting/chosewayset', '/setting/mybirth', '/setting/emailadress'].map(fallback),
+  // {changetype} is 1, 2, 3 (phone, e-mail, security question) and 1, 2 (phone, e-mail)
+  numbered('/setting/changeloginsteps/:changetype', LOGIN_WAYS, (way) => ({ page: 'loginSteps', way })),
+  numbered('/setting/safecertificate/:changetype', CERTIFIED_ITEMS, (item) => ({ page: 'safeCertificate', item })),
   // honor, history
   fixed('/hallofhonor', 'vip', { page: 'honor', sub: 'main' }),
   ...(['growup', 'mbdetails', 'newhonor'] as const).map((sub) => fixed(`/hallofhonor/${sub}`, 'vip', { page: 'honor', sub })),
   fixed('/history/bets', 'history', { page: 'historyBets' }),
+  fixed('/betdata', 'history', { page: 'betdata' }),
   {
     path: '/history/bet/:id', screen: 'history',
     resolve: (params) => (params.id && /^[\w-]+$/.test(params.id) ? { page: 'historyBet', id: params.id } : NOT_FOUND),
@@ -213,8 +236,9 @@ export const ROUTE_TABLE: RouteSpec[] = [
     },
   },
   fixed('/downpage', 'content', { page: 'downpage' }),
-  // named by the spec, no screen in this product yet: the fallback page
-  ...['/betdata', '/demo', '/prematchTokyo', '/old/*'].map(fallback),
+  fixed('/prematchTokyo', 'sport', { page: 'special', name: 'prematchTokyo' }),
+  // the old version's link (spec 001 section 2.1): no old version here, the fallback page
+  fallback('/old/*'),
   {
     // one segment: a season page, a configured main-menu section without a screen, or nothing
     path: '/:segment', screen: 'seasons',

@@ -247,7 +247,7 @@ function SelectField({ name, label, value, onChange, options, error, onBlur }: {
 }
 
 /** Birth date: a native date picker shown as DD/MM/YYYY, bounded by the age rule. */
-function DateField({ label, value, onChange, onBlur, error, min, max }: {
+export function DateField({ label, value, onChange, onBlur, error, min, max }: {
   label: string; value: string; onChange: (v: string) => void; onBlur: () => void; error?: Message | string | null; min: string; max: string;
 }) {
   return (

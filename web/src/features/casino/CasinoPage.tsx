@@ -12,7 +12,8 @@ import { selectLoggedIn } from '../session/selectors';
 import { uiActions } from '../shell/uiSlice';
 import { Balance } from '../balance/Balance';
 import { balanceActions } from '../balance/balanceSlice';
-import { launchGame, listGames, modesOf, setFavorite, type CasinoGame, type GameList, type Mode } from './api';
+import { Link } from '../../app/router';
+import { launchGame, listFunGames, listGames, modesOf, sectionsOf, setFavorite, type CasinoGame, type GameList, type Mode } from './api';
 import { SearchPanel } from './SearchPanel';
 import './casino.css';
 
@@ -105,7 +106,7 @@ export function CasinoPage({ section, type }: { section: string; type?: string }
           {t('casino.search')}
         </button>
       </div>
-      <p className="casino__demo">{t('casino.demo_note')}</p>
+      <p className="casino__demo">{t('casino.demo_note')} <Link href="/demo" data-testid="demo-link">{t('casino.demo_link')}</Link></p>
       <div className="casino__tabs" role="tablist">
         <Tab id="all" current={tab} onPick={setTab} label={t('casino.all')} />
         {data?.categories.map((c) => <Tab key={c.code} id={c.code} current={tab} onPick={setTab} label={t(`casino.category.${c.code}`)} />)}
@@ -140,6 +141,57 @@ export function CasinoPage({ section, type }: { section: string; type?: string }
           onPick={(mode) => { setChooser(null); void launcher.launch(chooser, mode); }} />
       )}
       {searching && <SearchPanel section={section} onClose={() => setSearching(false)} onPlay={(g) => { setSearching(false); play(g); }} />}
+      {launcher.frame && <GameFrame {...launcher.frame} onClose={launcher.close} />}
+    </section>
+  );
+}
+
+/**
+ * /demo (spec 001 sections 2.1, 4 and 6): every game with fun mode, played with play money.
+ * No login needed and no real balance moves; the frame says 'Fun' and shows no balance.
+ */
+export function DemoGamesPage() {
+  const t = useT();
+  const loggedIn = useAppSelector(selectLoggedIn);
+  const [games, setGames] = useState<CasinoGame[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [tab, setTab] = useState('all');
+  const launcher = useLauncher();
+  useEffect(() => {
+    let live = true;
+    listFunGames().then((list) => live && setGames(list.list)).catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const shown = (games ?? []).filter((g) => tab === 'all' || g.section === tab);
+  return (
+    <section className="casino casino--demo" data-testid="demo-page">
+      <div className="casino-demo__hero">
+        <h1 className="casino__title">{t('casino.demo_title')}</h1>
+        <p>{t('casino.demo_intro')}</p>
+        {!loggedIn && <p className="casino-demo__hint">{t('casino.demo_login')}</p>}
+        <Link href="/casino" className="casino-demo__real">{t('casino.demo_real')}</Link>
+      </div>
+      <p className="casino__demo">{t('casino.demo_note')}</p>
+      <div className="casino__tabs" role="tablist">
+        <Tab id="all" current={tab} onPick={setTab} label={t('casino.all')} />
+        {sectionsOf(games ?? []).map((s) => <Tab key={s} id={s} current={tab} onPick={setTab} label={t(`casino.section.${s}`)} />)}
+      </div>
+      {!games && !failed && <div className="page-loading" aria-busy="true" />}
+      {(failed || (games && shown.length === 0)) && <p className="casino__empty" data-testid="casino-empty">{t(failed ? 'casino.error' : 'empty.no_data')}</p>}
+      <ul className="casino__grid">
+        {shown.map((g) => (
+          <li key={g.id} className="game-card" data-testid="demo-game" data-game={g.extearnal_game_id}>
+            <img src={g.icon_1} alt="" loading="lazy" className="game-card__icon" />
+            <span className="game-card__name">{g.name}</span>
+            <button type="button" className="btn btn--gold btn--sm game-card__play" data-testid="demo-play"
+              disabled={launcher.maintenance.includes(g.id)} onClick={() => void launcher.launch(g, 'fun')}>
+              {launcher.maintenance.includes(g.id) ? t('casino.maintenance') : t('casino.demo_play')}
+            </button>
+          </li>
+        ))}
+      </ul>
       {launcher.frame && <GameFrame {...launcher.frame} onClose={launcher.close} />}
     </section>
   );

@@ -41,6 +41,12 @@ export interface CasinoView { section: string; type?: string }
 export const listGames = (view: CasinoView, extra: Record<string, unknown> = {}) =>
   apiPost<GameList>('thirdgamelist', { section: view.section, ...(view.type ? { type: view.type } : {}), pagesize: 200, ...extra });
 
+/** /demo: every game that offers fun mode, across the sections. */
+export const listFunGames = () => apiPost<GameList>('thirdgamelist', { mode: 'fun', pagesize: 200 });
+
+/** The sections the fun games come from, in the order they first appear. */
+export const sectionsOf = (games: Pick<CasinoGame, 'section'>[]) => [...new Set(games.map((g) => g.section))];
+
 export const searchGames = (query: string, section?: string) =>
   apiPost<SearchResult>('casino/search', { query, ...(section ? { section } : {}), pagesize: 50 });
 

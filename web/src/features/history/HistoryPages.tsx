@@ -213,3 +213,4 @@ export function BetRecordPanel() {
     </div>
   );
 }
+export { BetDataPage } from './BetDataPage';

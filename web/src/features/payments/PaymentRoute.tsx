@@ -2,6 +2,7 @@ import './payments.css';
 import type { PaymentPage } from '../../app/router';
 import { DepositPage, DepositProgressPage } from './DepositPages';
 import { FlowReportPage, FortuneCenterPage, MonthlyCardPage, ReportCenterPage } from './ReportPages';
+import { UsdtHelpPage } from './UsdtHelp';
 import { AccountsPage, AddAccountPage, TransferPage, WithdrawPage, WithdrawProgressPage } from './WithdrawPages';
 
 /** One payment page by its route name. */
@@ -21,5 +22,6 @@ export function PaymentRoute({ name }: { name: PaymentPage }) {
     case 'fortunecenter': return <FortuneCenterPage />;
     case 'reportcenter': return <ReportCenterPage />;
     case 'flowreport': return <FlowReportPage />;
+    case 'usdthelp': return <UsdtHelpPage />;
   }
 }

@@ -49,6 +49,11 @@ export function SportPage({ section, esportsType, sportAlias, regionAlias, compe
     <div className="sport-page" data-testid={`sport-page-${section}`}>
       {sports.length > 0 && <SportChips sports={sports} base={base} active={activeAlias} />}
       {competitionId ? <SeasonBanner /> : null}
+      {section === 'prematch' && !competitionId && (
+        <Link href="/prematchTokyo" className="special-link" data-testid="special-link">
+          <span className="special-link__sun" aria-hidden="true" />{t('special.tokyo.title')}<span aria-hidden="true">›</span>
+        </Link>
+      )}
       {section === 'esports' && <EsportsTypes active={esportsType} />}
       {loading && groups.length === 0 ? (
         <Skeleton />

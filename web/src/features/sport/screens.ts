@@ -3,3 +3,4 @@ export { SportPage } from './SportPage';
 export { GamePage } from './GamePage';
 export { ScoresPage } from './ScoresPage';
 export { HomeSport } from './HomeSport';
+export { SpecialEventPage } from './SpecialEventPage';

@@ -16,10 +16,11 @@ import { selectLanguage } from '../../i18n/selectors';
 import { selectLoggedIn, selectProfile } from '../../session/selectors';
 import { sessionActions } from '../../session/sessionSlice';
 import { uiActions } from '../../shell/uiSlice';
-import type { FormRequest } from '../formsSlice';
+import { formsActions, type FormRequest } from '../formsSlice';
+import { selectForm } from '../selectors';
 import { useFormCall, useSendCode } from '../useSendCode';
+import { SAFETY_TYPE, certificateHref, certificateId } from './security';
 
-const SAFETY_TYPE = 8;
 const NEW_CONTACT_TYPE = 2;
 
 interface FieldSpec {
@@ -30,7 +31,7 @@ interface FieldSpec {
   rule: (value: string, values: Record<string, string>, market: string) => Message | null;
 }
 
-function MemberPage({ title, children }: { title: string; children: ReactNode }) {
+export function MemberPage({ title, children }: { title: string; children: ReactNode }) {
   const t = useT();
   const dispatch = useAppDispatch();
   const loggedIn = useAppSelector(selectLoggedIn);
@@ -101,7 +102,7 @@ function FieldsForm({ id, fields, request, submitLabel }: {
   );
 }
 
-function Outcome({ call }: { call: ReturnType<typeof useFormCall> }) {
+export function Outcome({ call }: { call: ReturnType<typeof useFormCall> }) {
   const t = useT();
   if (call.error) return <ErrorText error={errorText(t, call.error)} testId="settings-error" />;
   if (call.status === 'done') return <p className="form__ok" role="status" data-testid="settings-ok">{t('settings.saved')}</p>;
@@ -133,6 +134,9 @@ export function ChangeLoginPassword() {
       <FieldsForm id="loginpass" fields={fields} request={(v) => ({
         path: 'user/loginpassedit', params: { oldpass: v.oldpass, newpass: v.newpass, confirm_newpass: v.confirm },
       })} />
+      <Link href="/setting/chosewayset" className="link-list__item" data-testid="forgot-old">
+        {t('security.forgot_old')}<span aria-hidden="true">›</span>
+      </Link>
     </MemberPage>
   );
 }
@@ -184,12 +188,16 @@ export function ChangeRealName() {
 /**
  * Phone or e-mail binding: a code to the new target (type 2), and when one is
  * bound already a code to that one (type 8, the safety verification), then the
- * update with both checkcode uids (uid, old_uid) and the login password.
+ * update with both checkcode uids (uid, old_uid) and the login password. A check
+ * passed just before on /setting/safecertificate/{1|2} stands for the old code.
  */
 function BindForm({ channel }: { channel: 'phone' | 'email' }) {
   const t = useT();
+  const dispatch = useAppDispatch();
   const market = useAppSelector(selectLanguage) ?? 'zhh';
   const profile = useAppSelector(selectProfile);
+  const certificate = useAppSelector(selectForm(certificateId(channel)));
+  const certified = (certificate.data as { uid?: string } | null)?.uid ?? '';
   const sender = useSendCode(`sendcode:bind-${channel}`);
   const oldSender = useSendCode(`sendcode:bind-old-${channel}`);
   const call = useFormCall(`bind-${channel}`);
@@ -199,9 +207,13 @@ function BindForm({ channel }: { channel: 'phone' | 'email' }) {
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState({ target: false, code: false, oldCode: false, password: false });
   const current = channel === 'phone' ? profile?.phone : profile?.email;
+  // Once bound, the certificate is spent: forget it.
+  useEffect(() => {
+    if (call.successes > 0) dispatch(formsActions.reset(certificateId(channel)));
+  }, [call.successes, channel, dispatch]);
   const targetError = channel === 'phone' ? rules.phone(target, market) : rules.email(target, market);
   const codeError = rules.verifyCode(code, market);
-  const oldCodeError = current ? rules.verifyCode(oldCode, market) : null;
+  const oldCodeError = current && !certified ? rules.verifyCode(oldCode, market) : null;
   const passwordError = rules.loginPassword(password, market);
   const valtype = channel === 'phone' ? 1 : 2;
   const key = channel === 'phone' ? 'mobile' : 'email';
@@ -217,18 +229,22 @@ function BindForm({ channel }: { channel: 'phone' | 'email' }) {
     setTouched({ target: true, code: true, oldCode: true, password: true });
     if (targetError || codeError || oldCodeError || passwordError || call.pending) return;
     const path = channel === 'email' ? 'user/emailupdate' : profile?.phone ? 'user/mobileupdate' : 'user/mobileinsert';
-    const old = current
+    const old = current && !certified
       ? [{ uidField: 'old_uid', params: { uid: oldSender.uid, type: SAFETY_TYPE, valtype, checkCode: oldCode, username } }]
       : [];
     call.submit({
-      path, after: 'profile', params: { [key]: target.trim(), loginpass: password },
+      path, after: 'profile', params: { [key]: target.trim(), loginpass: password, ...(current && certified ? { old_uid: certified } : {}) },
       verify: [...old, { uidField: 'uid', params: { uid: sender.uid, type: NEW_CONTACT_TYPE, valtype, checkCode: code, [key]: target.trim() } }],
     });
   };
   return (
     <form className="form" onSubmit={submit} noValidate>
       {current && <p className="form__note">{t('settings.current_value', current)}</p>}
-      {current && (
+      {current && certified && <p className="form__ok" data-testid="certified">{t('security.certified')}</p>}
+      {current && !certified && (
+        <Link href={certificateHref(channel)} className="form__link">{t('security.verify_first')}</Link>
+      )}
+      {current && !certified && (
         <CodeField name="old_code" label={t('settings.old_code', current)} value={oldCode} onChange={setOldCode}
           error={touched.oldCode ? oldCodeError : null} onBlur={() => setTouched((x) => ({ ...x, oldCode: true }))}
           onSend={sendOld} sending={oldSender.sending} running={oldSender.running} remaining={oldSender.remaining} />
@@ -303,7 +319,12 @@ const SETTINGS_LINKS: Array<[string, string]> = [
   ['/setting/changetrade', 'settings.change_trade'],
   ['/setting/setsecurity', 'settings.set_security'],
   ['/setting/phonebind', 'settings.phone_bind'],
+  ['/setting/untiedphone', 'security.untie_phone'],
   ['/setting/mailbind', 'settings.mail_bind'],
+  ['/setting/emailadress', 'security.email_address'],
+  ['/setting/mybirth', 'security.birth_title'],
+  ['/setting/chosewayset', 'security.chose_way'],
+  ['/betdata', 'betdata.title'],
 ];
 
 /** /usercenter: the way into the account pages. */
