@@ -566,6 +566,9 @@ async fn betting_statistics_fold_the_members_bet_history(kind: StoreKind) {
         json!({"from_date": now, "to_date": now - 1}),
         json!({"from_date": now - 367 * 86_400, "to_date": now}),
         json!({"from_date": "yesterday"}),
+        // Extreme dates: refused, not an overflow.
+        json!({"from_date": -1, "to_date": i64::MAX}),
+        json!({"from_date": i64::MIN, "to_date": 0}),
     ] {
         let refused = client.post("/api/report/betanalytics", bad.clone()).await;
         assert_eq!(refused["status"], -70009, "{bad}: {refused}");

@@ -452,7 +452,27 @@ async fn realtime_notifications_reach_the_bound_socket() {
     assert_eq!(pushed["client_id"], client_id.as_str());
 
     // The binding lives as long as the login that made it: after logout
-    // the socket gets no more of the member's notifications.
+    // the socket gets no more of the member's notifications, while a socket
+    // bound by another live login of the member does.
+    let (mut live_ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr()))
+        .await
+        .unwrap();
+    live_ws
+        .send(Message::Text(r#"{"type":"init"}"#.into()))
+        .await
+        .unwrap();
+    let live_id = next(&mut live_ws).await["client_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut other = Client::new(&server).await;
+    assert_eq!(other.login(&server, "demo", "demo1234").await["status"], 0);
+    assert_eq!(
+        other
+            .post("/api/user/bindws", json!({"client_id": live_id}))
+            .await["status"],
+        0
+    );
     assert_eq!(client.post("/api/logout", json!({})).await["status"], 0);
     server
         .running
@@ -465,10 +485,22 @@ async fn realtime_notifications_reach_the_bound_socket() {
         )
         .await
         .unwrap();
+    let delivered = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            let message = next(&mut live_ws).await;
+            if message["type"] == 1004 {
+                return message;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(delivered["data"]["money"], "13.00");
+    // Delivered in the same pass: whatever the logged-out socket got
+    // before the answer to a ping sent now must not be the notification.
     ws.send(Message::Text(r#"{"type":"p"}"#.into()))
         .await
         .unwrap();
-    // Whatever arrives before the ping's answer must not be the notification.
     let after = tokio::time::timeout(std::time::Duration::from_secs(3), async {
         loop {
             let message = next(&mut ws).await;

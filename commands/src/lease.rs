@@ -93,8 +93,11 @@ impl Lease {
         if until - now > self.ttl_ms * 2 / 3 {
             return Ok(true);
         }
+        let connection = crate::db::write_conn(&self.pool, &self.writer).await;
+        // The time is read again once the turn is ours (SQLite).
+        let now = self.clock.now_ms();
         let expires = now + self.ttl_ms;
-        let written = match crate::db::write_conn(&self.pool, &self.writer).await {
+        let written = match connection {
             Ok(mut conn) => sqlx::query(
                 "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
                  ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at

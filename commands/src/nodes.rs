@@ -48,13 +48,16 @@ impl Nodes {
 
     /// Writes that this process is alive now.
     pub async fn beat(&self) -> Result<(), sqlx::Error> {
+        // The time is read once the turn is ours: a beat that waited must
+        // not write when it started waiting.
+        let mut conn = crate::db::write_conn(&self.pool, &self.writer).await?;
         sqlx::query(
             "INSERT INTO nodes (node_id, seen_ms) VALUES ($1, $2)
              ON CONFLICT (node_id) DO UPDATE SET seen_ms = excluded.seen_ms",
         )
         .bind(&self.node_id)
         .bind(self.clock.now_ms())
-        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+        .execute(&mut *conn)
         .await?;
         Ok(())
     }

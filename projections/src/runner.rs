@@ -520,8 +520,9 @@ impl Runner {
     /// Seals what is visible, then catches every projection up.
     pub async fn catch_up_all(&self) -> Result<u64, ProjectionError> {
         if let Some(sealer) = &self.sealer {
-            let _writer = self.writer_turn().await;
-            sealer.seal_all(&self.pool).await?;
+            sealer
+                .seal_all_in_turns(&self.pool, self.writer.as_ref())
+                .await?;
         }
         let mut done = 0;
         for projection in &self.projections {
@@ -888,8 +889,10 @@ impl Runner {
         loop {
             let started = tokio::time::Instant::now();
             if let Some(sealer) = &self.sealer {
-                let _writer = self.writer_turn().await;
-                if let Err(e) = sealer.seal_all(&self.pool).await {
+                if let Err(e) = sealer
+                    .seal_all_in_turns(&self.pool, self.writer.as_ref())
+                    .await
+                {
                     tracing::error!(error = %e, "sealing the event log stalled; retrying");
                 }
             }

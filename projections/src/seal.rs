@@ -136,9 +136,24 @@ impl Sealer {
 
     /// Seals everything visible now; returns how many events it sealed.
     pub async fn seal_all(&self, pool: &AnyPool) -> Result<u64, ProjectionError> {
-        let mut conn = pool.acquire().await?;
+        self.seal_all_in_turns(pool, None).await
+    }
+
+    /// As `seal_all`, taking SQLite's writer turn (`writer`, the process's
+    /// one for this database) for each batch, not for the whole backlog:
+    /// bets, leases and heartbeats get their turns in between.
+    pub async fn seal_all_in_turns(
+        &self,
+        pool: &AnyPool,
+        writer: Option<&std::sync::Arc<tokio::sync::Mutex<()>>>,
+    ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
+            let _turn = match writer {
+                Some(lock) => Some(lock.lock().await),
+                None => None,
+            };
+            let mut conn = pool.acquire().await?;
             let n = self.seal_batch(&mut conn).await?;
             if n == 0 {
                 return Ok(done);

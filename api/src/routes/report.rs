@@ -77,11 +77,17 @@ async fn bet_analytics(
 ) -> Result<Json<Envelope<Value>>, ApiError> {
     let now = state.clock.now_ms().div_euclid(1000);
     let to = seconds(&params, "to_date")?.unwrap_or(now);
-    let from = seconds(&params, "from_date")?.unwrap_or(to - DEFAULT_PERIOD_S);
+    let from = match seconds(&params, "from_date")? {
+        Some(from) => from,
+        None => to.saturating_sub(DEFAULT_PERIOD_S),
+    };
     if from > to {
         return Err(bad("from_date is after to_date"));
     }
-    if to - from > MAX_PERIOD_S {
+    if to
+        .checked_sub(from)
+        .is_none_or(|period| period > MAX_PERIOD_S)
+    {
         return Err(bad("the period is at most 366 days"));
     }
     let account = state.accounts.load(&member.user_id).await?;
