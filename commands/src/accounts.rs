@@ -996,6 +996,18 @@ impl AccountService {
             .unwrap_or_default();
         let password = Password::parse_registration(new, username)?;
         check_repassword(new, confirm)?;
+        self.replace_login_password(user_id, auth_token, password)
+            .await
+    }
+
+    /// Stores the new login password (checked by the caller) and ends the
+    /// member's sessions other than `auth_token`'s, on every process.
+    async fn replace_login_password(
+        &self,
+        user_id: &str,
+        auth_token: &str,
+        password: Password,
+    ) -> AccountResult<()> {
         let hash = hash_off_thread(password.expose().to_string()).await?;
         self.execute(
             user_id,
@@ -1143,16 +1155,8 @@ impl AccountService {
             .consume(uid.trim(), kind, &target)
             .await
             .map_err(spent("uid"))?;
-        let hash = hash_off_thread(password.expose().to_string()).await?;
-        self.execute(
-            user_id,
-            AccountCommand::ChangeLoginPassword {
-                password_hash: hash,
-            },
-        )
-        .await?;
-        self.sessions.close_others(user_id, auth_token).await?;
-        Ok(())
+        self.replace_login_password(user_id, auth_token, password)
+            .await
     }
 
     /// Unbinds the member's phone or e-mail. Proof: the login password and
