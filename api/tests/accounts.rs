@@ -32,6 +32,7 @@ commands::on_both_stores!(
     a_login_password_is_set_after_a_safety_code_without_the_old_one,
     a_login_password_is_set_after_the_security_answer,
     security_answers_have_five_tries_in_fifteen_minutes,
+    passwords_confirming_an_action_have_five_tries_in_fifteen_minutes,
     a_contact_is_unbound_with_a_code_from_it_and_the_other_one_stays,
     a_birth_date_is_set_once_within_the_age_rule,
 );
@@ -1047,6 +1048,20 @@ async fn rebinding_a_contact_needs_the_password_and_a_code_from_the_old_one(kind
         )
         .await;
     assert_eq!(bound["status"], 0, "{bound}");
+    // The new phone is a login name now: nobody registers it as a
+    // username (a login would then match two accounts).
+    let newcomer = Client::new(&server).await;
+    let (uid, code) = newcomer.captcha(&server).await;
+    let taken = newcomer
+        .post(
+            "/api/default/register",
+            json!({"username": new_phone, "password": PASSWORD, "repassword": PASSWORD,
+                "country_code": "CN", "currency_name": "CNY", "agree": "1", "language": "zhh",
+                "uid": uid, "captcha": code}),
+        )
+        .await;
+    assert_eq!(taken["status"], 1118, "{taken}");
+    assert_eq!(taken["data"]["field"], "username", "{taken}");
     server.stop().await;
 }
 
@@ -1333,6 +1348,65 @@ async fn security_answers_have_five_tries_in_fifteen_minutes(kind: StoreKind) {
         )
         .await;
     assert_eq!(right["status"], 0, "{right}");
+    server.stop().await;
+}
+
+/// A stolen session cannot guess the login password that confirms an
+/// action (a fund password, unbinding a contact, ...): five wrong ones in
+/// fifteen minutes, counted in the store across every such call, then
+/// every try waits; a right one clears the count.
+async fn passwords_confirming_an_action_have_five_tries_in_fifteen_minutes(kind: StoreKind) {
+    let server = start(kind).await;
+    let mut member = Client::new(&server).await;
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let fund = |login: &str| json!({"fundpass": "fund1234", "confirm_fundpass": "fund1234", "loginpass": login});
+    // Wrong, wrong, right: the right one clears the count.
+    for guess in ["guess001", "guess002"] {
+        let wrong = member.post("/api/user/fundpassset", fund(guess)).await;
+        assert_eq!(wrong["status"], 1003, "{wrong}");
+    }
+    let right = member.post("/api/user/fundpassset", fund("demo1234")).await;
+    assert_eq!(right["status"], 0, "{right}");
+    // Five wrong ones, over two different calls.
+    for guess in ["guess003", "guess004", "guess005"] {
+        let wrong = member.post("/api/user/fundpassset", fund(guess)).await;
+        assert_eq!(wrong["status"], 1003, "{wrong}");
+    }
+    for guess in ["guess006", "guess007"] {
+        let wrong = member
+            .post(
+                "/api/user/mobileunbind",
+                json!({"uid": "abcdefgh12345678", "loginpass": guess}),
+            )
+            .await;
+        assert_eq!(wrong["status"], 1003, "{wrong}");
+    }
+    // The sixth waits, even with the right password (another fund
+    // password: not a repeat of the first call within 3 s).
+    let waiting = member
+        .post(
+            "/api/user/fundpassset",
+            json!({"fundpass": "fund5678", "confirm_fundpass": "fund5678", "loginpass": "demo1234"}),
+        )
+        .await;
+    assert_eq!(waiting["status"], -10109, "{waiting}");
+    assert!(waiting["data"]["wait"].as_i64().unwrap() > 0, "{waiting}");
+    assert!(waiting["msg"]
+        .as_str()
+        .unwrap()
+        .starts_with("Too many wrong passwords"));
+    server
+        .clock
+        .advance(commands::accounts::PASSWORD_WINDOW_MS + 1_000);
+    // (The session did not outlive the quarter of an hour.)
+    assert_eq!(member.login(&server, "demo", "demo1234").await["status"], 0);
+    let after = member
+        .post(
+            "/api/user/fundpassset",
+            json!({"fundpass": "fund9999", "confirm_fundpass": "fund9999", "loginpass": "demo1234"}),
+        )
+        .await;
+    assert_eq!(after["status"], 0, "{after}");
     server.stop().await;
 }
 

@@ -403,6 +403,64 @@ async fn a_member_is_logged_in_on_at_most_the_configured_sessions() {
     server.stop().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_login_that_ended_elsewhere_no_longer_counts_toward_the_session_cap() {
+    let mut config = common::config(true);
+    config.swarm.max_sessions_per_member = 2;
+    let server = start_with(StoreKind::Sqlite, config).await;
+    let new_sid = || async {
+        swarm(
+            &server,
+            "",
+            json!({"command": "request_session", "rid": 1, "params": {}}),
+        )
+        .await["data"]["sid"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // A socket logged in with username and password counts, like one
+    // restored with a token.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/swarm", server.addr()))
+        .await
+        .unwrap();
+    assert_eq!(
+        ask(
+            &mut ws,
+            json!({"command": "request_session", "rid": 1, "params": {}})
+        )
+        .await["code"],
+        0
+    );
+    let by_password = ask(
+        &mut ws,
+        json!({"command": "login", "rid": 2, "params": {"username": "demo", "password": "demo1234"}}),
+    )
+    .await;
+    assert_eq!(by_password["code"], 0, "{by_password}");
+    // A long-poll session restored from a main API login is the second.
+    let mut web = common::Client::new(&server).await;
+    let login = web.login(&server, "demo", "demo1234").await;
+    let restore = json!({"command": "restore_login", "rid": 2, "params": {
+        "user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}});
+    let polled = new_sid().await;
+    assert_eq!(swarm(&server, &polled, restore.clone()).await["code"], 0);
+    // A third is refused...
+    let mut other = common::Client::new(&server).await;
+    let third_login = other.login(&server, "demo", "demo1234").await;
+    let third = json!({"command": "restore_login", "rid": 2, "params": {
+        "user_id": third_login["data"]["user_id"], "auth_token": third_login["data"]["auth_token"]}});
+    let third_sid = new_sid().await;
+    assert_eq!(swarm(&server, &third_sid, third.clone()).await["code"], 29);
+    // ...until the second's main API login ends (logout on the web site):
+    // its Swarm session is no longer logged in, whether or not it has
+    // polled since, and no longer takes a place.
+    assert_eq!(web.post("/api/logout", json!({})).await["status"], 0);
+    let now = swarm(&server, &third_sid, third.clone()).await;
+    assert_eq!(now["code"], 0, "{now}");
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn every_answer_names_its_request_id_and_json_is_compressed_for_clients_that_take_gzip() {
     let server = start(StoreKind::Sqlite).await;

@@ -151,6 +151,13 @@ pub type AccountResult<T> = Result<T, AccountFailure>;
 pub const MAX_ANSWER_TRIES: usize = 5;
 pub const ANSWER_WINDOW_MS: i64 = 900_000;
 
+/// Wrong login passwords a member may give in `PASSWORD_WINDOW_MS` to
+/// confirm an action (unbinding or changing a contact, the fund password,
+/// the security question, a password change) before every try waits
+/// (-10109).
+pub const MAX_PASSWORD_TRIES: usize = 5;
+pub const PASSWORD_WINDOW_MS: i64 = 900_000;
+
 /// How a member proves who they are to set a new login password without
 /// the old one (`change_login_password_verified`): a checked safety code
 /// (type 8) sent to the bound phone or e-mail, or a passed security answer.
@@ -320,6 +327,7 @@ pub struct AccountService {
     sendcode_by_ip: RateLimit,
     /// Security answer tries per member (`check_security_question`).
     answer_tries: RateLimit,
+    password_tries: RateLimit,
 }
 
 pub(crate) fn hash_password(password: &str) -> Result<String, String> {
@@ -425,6 +433,12 @@ impl AccountService {
                 MAX_ANSWER_TRIES,
                 ANSWER_WINDOW_MS,
             ),
+            password_tries: RateLimit::new(
+                db.any.clone(),
+                "password_tries",
+                MAX_PASSWORD_TRIES,
+                PASSWORD_WINDOW_MS,
+            ),
         }
     }
 
@@ -480,6 +494,12 @@ impl AccountService {
     }
 
     /// Claims `value` of `kind` for `user_id`; false when someone has it.
+    /// Usernames and phone numbers share one login namespace (`find`: a
+    /// username may be all digits): a phone that is another account's
+    /// username, or a username that is another account's phone, is taken
+    /// too. The other kind is checked after the insert, so two claims of
+    /// the same value under different kinds racing on several processes
+    /// see each other and at most one stays.
     async fn claim(&self, kind: &str, value: &str, user_id: &str) -> AccountResult<bool> {
         let claimed = sqlx::query(
             "INSERT INTO account_identities (kind, value, user_id) VALUES ($1, $2, $3)
@@ -490,7 +510,28 @@ impl AccountService {
         .bind(user_id)
         .execute(&self.pool)
         .await?;
-        Ok(claimed.rows_affected() == 1)
+        if claimed.rows_affected() != 1 {
+            return Ok(false);
+        }
+        let other = match kind {
+            "username" => "phone",
+            "phone" => "username",
+            _ => return Ok(true),
+        };
+        let clash: Option<String> = sqlx::query_scalar(
+            "SELECT user_id FROM account_identities
+             WHERE kind = $1 AND value = $2 AND user_id <> $3 LIMIT 1",
+        )
+        .bind(other)
+        .bind(value)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        if clash.is_some() {
+            self.release(kind, value, user_id).await?;
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     async fn release(&self, kind: &str, value: &str, user_id: &str) -> AccountResult<()> {
@@ -951,13 +992,31 @@ impl AccountService {
         Ok(())
     }
 
+    /// Checks the login password a member confirms an action with. Each
+    /// try is counted before the password is compared (so tries sent in
+    /// parallel are weighed at most `MAX_PASSWORD_TRIES` times); a right
+    /// one clears the count, and beyond `MAX_PASSWORD_TRIES` in
+    /// `PASSWORD_WINDOW_MS` every try waits (-10109, `wait` seconds): a
+    /// stolen session cannot guess the password to unbind a contact or
+    /// set a fund password.
     async fn check_password(
         &self,
+        user_id: &str,
         account: &Account,
         password: &str,
         field: &'static str,
     ) -> AccountResult<()> {
+        let now = self.clock.now_ms();
+        self.password_tries
+            .hit(user_id, now)
+            .await?
+            .map_err(|wait| AccountFailure::Wait {
+                code: domain::Code::TOO_MANY_PASSWORDS.0,
+                msg: format!("Too many wrong passwords, please try again in {wait} seconds"),
+                wait,
+            })?;
         if verify_off_thread(password.to_string(), account.password_hash.clone()).await? {
+            self.password_tries.clear(user_id).await?;
             Ok(())
         } else {
             Err(AccountFailure::Refused {
@@ -988,7 +1047,8 @@ impl AccountService {
         confirm: &str,
     ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        self.check_password(&account, old, "oldpass").await?;
+        self.check_password(user_id, &account, old, "oldpass")
+            .await?;
         let username = account
             .profile
             .as_ref()
@@ -1028,7 +1088,7 @@ impl AccountService {
         login_password: &str,
     ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        self.check_password(&account, login_password, "loginpass")
+        self.check_password(user_id, &account, login_password, "loginpass")
             .await?;
         let username = account
             .profile
@@ -1050,7 +1110,7 @@ impl AccountService {
         login_password: &str,
     ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        self.check_password(&account, login_password, "loginpass")
+        self.check_password(user_id, &account, login_password, "loginpass")
             .await?;
         let (question, answer) = (question.trim(), answer.trim());
         if question.is_empty() {
@@ -1171,7 +1231,8 @@ impl AccountService {
         password: &str,
     ) -> AccountResult<()> {
         let account = self.load(user_id).await?;
-        self.check_password(&account, password, "loginpass").await?;
+        self.check_password(user_id, &account, password, "loginpass")
+            .await?;
         let command = |contact_verified| match channel {
             Channel::Phone => AccountCommand::UnbindPhone { contact_verified },
             Channel::Email => AccountCommand::UnbindEmail { contact_verified },
@@ -1220,7 +1281,7 @@ impl AccountService {
         let market = Self::market(&account);
         let contact = Contact::parse(channel, value, market)?;
         let (kind, value) = (contact.kind(), contact.value());
-        self.check_password(&account, proof.password, "loginpass")
+        self.check_password(user_id, &account, proof.password, "loginpass")
             .await?;
         let bound = bound_contact(&account, channel);
         if bound.as_deref() == Some(value.as_str()) {

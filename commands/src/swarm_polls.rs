@@ -112,45 +112,54 @@ impl PollSessions {
         Ok(())
     }
 
-    /// Live sessions logged in as `user_id`, other than `except`.
+    /// Live sessions logged in as `user_id`, other than `except`: long-poll
+    /// sessions still polled and sockets on live processes (a stopped
+    /// process's rows go with `crate::nodes`), each only while the main API
+    /// login it was made with is alive (a logout, an expiry or a password
+    /// change elsewhere frees its place at once).
     pub async fn logged_in(
         &self,
         user_id: &str,
         except: &str,
         now_ms: i64,
     ) -> Result<i64, sqlx::Error> {
-        // Long-poll sessions still polled, and sockets on live processes
-        // (a stopped process's rows go with commands::nodes).
         sqlx::query_scalar(
-            "SELECT (SELECT count(*) FROM swarm_poll_sessions
-                     WHERE user_id = $1 AND sid <> $2 AND last_seen_ms > $3)
-                  + (SELECT count(*) FROM swarm_socket_logins
-                     WHERE user_id = $1 AND sid <> $2)",
+            "SELECT (SELECT count(*) FROM swarm_poll_sessions p
+                     JOIN sessions s ON s.token_hash = p.token_hash AND s.expires_ms > $4
+                     WHERE p.user_id = $1 AND p.sid <> $2 AND p.last_seen_ms > $3)
+                  + (SELECT count(*) FROM swarm_socket_logins l
+                     JOIN sessions s ON s.token_hash = l.token_hash AND s.expires_ms > $4
+                     WHERE l.user_id = $1 AND l.sid <> $2)",
         )
         .bind(user_id)
         .bind(except)
         .bind(now_ms - POLL_SESSION_TTL_MS)
+        .bind(now_ms)
         .fetch_one(&self.pool)
         .await
     }
 
     /// Records who is logged in on a Swarm socket session that the process
-    /// `node_id` holds; `None` forgets it (logout, socket closed).
+    /// `node_id` holds, with the `sessions::token_hash` of its main API
+    /// login; `None` forgets it (logout, socket closed).
     pub async fn socket_login(
         &self,
         sid: &str,
-        user_id: Option<&str>,
+        login: Option<(&str, &str)>,
         node_id: &str,
     ) -> Result<(), sqlx::Error> {
-        match user_id {
-            Some(user_id) => {
+        match login {
+            Some((user_id, token_hash)) => {
                 sqlx::query(
-                    "INSERT INTO swarm_socket_logins (sid, user_id, node_id) VALUES ($1, $2, $3)
-                 ON CONFLICT (sid) DO UPDATE SET user_id = excluded.user_id",
+                    "INSERT INTO swarm_socket_logins (sid, user_id, node_id, token_hash)
+                     VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (sid) DO UPDATE
+                     SET user_id = excluded.user_id, token_hash = excluded.token_hash",
                 )
                 .bind(sid)
                 .bind(user_id)
                 .bind(node_id)
+                .bind(token_hash)
                 .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
                 .await?
             }

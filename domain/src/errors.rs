@@ -59,6 +59,9 @@ impl Code {
     /// Platform-defined: too many wrong security answers; try again in
     /// `data.wait` seconds.
     pub const TOO_MANY_ANSWERS: Code = Code(-10108);
+    /// Platform-defined: too many wrong login passwords confirming an
+    /// action; try again in `data.wait` seconds.
+    pub const TOO_MANY_PASSWORDS: Code = Code(-10109);
 
     // Bet placement (spec 000 sections 5 and 8). The spec's codes first,
     // then platform-defined codes (19xx) for the betslip messages the spec
@@ -148,6 +151,7 @@ const CATALOGUE: &[(i32, &str)] = &[
         "The birth date is already set and cannot be changed",
     ),
     (-10108, "Too many wrong answers, please try again later"),
+    (-10109, "Too many wrong passwords, please try again later"),
     (-70009, "Invalid request parameters"),
     (12, "Not logged in"),
     (20, "balance less than withdrawal"),

@@ -500,21 +500,9 @@ impl Hub {
                             Err(e) => return self.store_failed(request, e),
                         }
                         let hashed = token_hash(&params.auth_token);
-                        let saved = if session.is_poll() {
-                            self.polls
-                                .set_login(&session.sid, Some(&found.user_id), Some(&hashed))
-                                .await
-                        } else {
-                            self.polls
-                                .socket_login(&session.sid, Some(&found.user_id), self.node_id())
-                                .await
-                        };
-                        if let Err(e) = saved {
+                        if let Err(e) = self.record_login(session, &found.user_id, hashed).await {
                             return self.store_failed(request, e);
                         }
-                        *session.user.lock().unwrap_or_else(|p| p.into_inner()) =
-                            Some(found.user_id.clone());
-                        *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
                         // Real clients check that the answer carries the token.
                         request.ok(json!({
                             "user_id": found.user_id,
@@ -700,22 +688,37 @@ impl Hub {
             Err(e) => return self.store_failed(request, e),
         }
         let hashed = token_hash(&issued.auth_token);
-        if session.is_poll() {
-            let saved = self
-                .polls
-                .set_login(&session.sid, Some(&issued.user_id), Some(&hashed))
-                .await;
-            if let Err(e) = saved {
-                return self.store_failed(request, e);
-            }
+        if let Err(e) = self.record_login(session, &issued.user_id, hashed).await {
+            return self.store_failed(request, e);
         }
-        *session.user.lock().unwrap_or_else(|p| p.into_inner()) = Some(issued.user_id.clone());
-        *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
         request.ok(json!({
             "user_id": issued.user_id.parse::<i64>().map(Value::from).unwrap_or(Value::String(issued.user_id.clone())),
             "auth_token": issued.auth_token,
             "expires": issued.expires,
         }))
+    }
+
+    /// Logs the session in as `user_id` with the main API login whose
+    /// `token_hash` is `hashed`, in the store (so that every process counts
+    /// it toward the member's session cap) and on the session.
+    async fn record_login(
+        &self,
+        session: &Session,
+        user_id: &str,
+        hashed: String,
+    ) -> Result<(), sqlx::Error> {
+        if session.is_poll() {
+            self.polls
+                .set_login(&session.sid, Some(user_id), Some(&hashed))
+                .await?;
+        } else {
+            self.polls
+                .socket_login(&session.sid, Some((user_id, &hashed)), self.node_id())
+                .await?;
+        }
+        *session.user.lock().unwrap_or_else(|p| p.into_inner()) = Some(user_id.to_string());
+        *session.token.lock().unwrap_or_else(|p| p.into_inner()) = Some(hashed);
+        Ok(())
     }
 
     /// `get` from `user`, `partner.config` or `config.currency`.

@@ -143,8 +143,14 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
  * one; 1134 is a phone that is not the bound one).
  */
 export const SERVER_TEXT_CODES: ReadonlySet<number> = new Set([
-  -66666, -66667, -66668, -10101, -10108, -10201, -10202, 1119, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
+  -66666, -66667, -66668, -10101, -10108, -10109, -10201, -10202, 1119, 1127, 1134, 2006, 50006, 50020, 2098, 3001, 2002,
 ]);
+
+/**
+ * Refusals that say how many seconds to wait (`data.wait`): shown from the language file's
+ * `error.<code>` with the wait as {1}, so they read in the member's language.
+ */
+export const WAIT_CODES: ReadonlySet<number> = new Set([-66666, -66667, -66668, -10108, -10109]);
 
 /** The message for a code; codes outside the catalogue give 'Unknown error ({1})'. */
 export function messageForCode(code: number, httpStatus?: number): Message {

@@ -108,3 +108,24 @@ describe('catalogue helpers', () => {
     expect(messageForCode(1100).key).toBe(messageForCode(1102).key);
   });
 });
+
+describe('refusals that name a wait', () => {
+  it("read from the language file's error.<code> with the wait, in every language", async () => {
+    for (const code of [-66666, -66667, -66668, -10108, -10109]) {
+      const err = new ApiError(code, { serverMsg: 'English text, wait 3 seconds', data: { wait: 3 } });
+      expect(err.i18n).toEqual({ key: `error.${code}`, args: [3] });
+      expect(err.msg).toBe('English text, wait 3 seconds');
+    }
+    const fs = await import('node:fs');
+    for (const lang of ['eng', 'zhh', 'tha']) {
+      const file = JSON.parse(fs.readFileSync(`../config/skins/languages/${lang}.json`, 'utf8')) as Record<string, string>;
+      for (const code of [-66666, -66667, -66668, -10108, -10109]) expect(file[`error.${code}`]).toContain('{1}');
+    }
+  });
+
+  it('without a wait, show the server text', () => {
+    const err = new ApiError(-66666, { serverMsg: 'Repeated submission, please wait 2 seconds.' });
+    expect(err.i18n.key).toBe('');
+    expect(err.msg).toBe('Repeated submission, please wait 2 seconds.');
+  });
+});

@@ -4,7 +4,7 @@
  * {@link ApiError}. The encrypted request layer for `/api/*` (spec 7.1) will sit
  * on top of this once the server issues API tokens.
  */
-import { CLIENT_CODES, ENGLISH_FALLBACK, SERVER_TEXT_CODES, fillPlaceholders, messageForCode, type Message } from './errors';
+import { CLIENT_CODES, ENGLISH_FALLBACK, SERVER_TEXT_CODES, WAIT_CODES, fillPlaceholders, messageForCode, type Message } from './errors';
 
 /** Request timeout, spec section 9. */
 export const REQUEST_TIMEOUT_MS = 60_000;
@@ -23,7 +23,13 @@ export class ApiError extends Error {
 
   constructor(status: number, opts: { httpStatus?: number; serverMsg?: string; data?: unknown } = {}) {
     const serverText = SERVER_TEXT_CODES.has(status) && opts.serverMsg;
-    const message: Message = serverText ? { key: '', args: [] } : messageForCode(status, opts.httpStatus);
+    const wait = (opts.data as { wait?: unknown } | undefined)?.wait;
+    const message: Message =
+      WAIT_CODES.has(status) && typeof wait === 'number'
+        ? { key: `error.${status}`, args: [wait] }
+        : serverText
+          ? { key: '', args: [] }
+          : messageForCode(status, opts.httpStatus);
     const msg = serverText || fillPlaceholders(ENGLISH_FALLBACK[message.key] ?? message.key, message.args);
     super(msg);
     this.name = 'ApiError';
