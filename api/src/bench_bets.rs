@@ -216,7 +216,19 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     if let Some(limit) = pgbench_rate {
         println!("ratio: {:.2} of the pgbench limit", peak / limit);
     }
-    // Then half that rate, paced, for the latency target.
+    // Then half that rate, paced, for the latency target, in a steady
+    // state: the projections first catch up on what the peak left behind
+    // (the runner trails a peak of bets, most on SQLite), and how far
+    // behind they were and how long they took is reported.
+    let behind = max_lag(&state).await?;
+    let catching_up = Instant::now();
+    while max_lag(&state).await? > 0 && catching_up.elapsed() < Duration::from_secs(300) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!(
+        "projections after the peak: {behind} events behind, caught up in {:.1} s",
+        catching_up.elapsed().as_secs_f64()
+    );
     let interval = Duration::from_secs_f64(clients as f64 / (peak / 2.0));
     let started = Instant::now();
     let (_, all) = phase(
@@ -233,6 +245,15 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
             .await?;
     }
     Ok(())
+}
+
+/// The most events any projection has still to apply.
+async fn max_lag(state: &crate::app::AppState) -> anyhow::Result<i64> {
+    let mut most = 0;
+    for name in state.runner.names() {
+        most = most.max(state.runner.lag(name).await?);
+    }
+    Ok(most)
 }
 
 /// One benchmark client: its connection, Swarm session and picks.

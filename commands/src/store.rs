@@ -650,16 +650,20 @@ pub async fn append_rows_alone(
         if i > 0 {
             sql.push_str(", ");
         }
-        sql.push_str(&format!(
-            "(${}, ${}, ${}, ${}, ${}, ${}{cast}, ${}{cast})",
-            b + 1,
-            b + 2,
-            b + 3,
-            b + 4,
-            b + 5,
-            b + 6,
-            b + 7
-        ));
+        match pool {
+            StorePool::Postgres(_) => sql.push_str(&format!(
+                "(${}, ${}, ${}, ${}, ${}, ${}{cast}, ${}{cast})",
+                b + 1,
+                b + 2,
+                b + 3,
+                b + 4,
+                b + 5,
+                b + 6,
+                b + 7
+            )),
+            // Bare markers: SQLite looks `$N` up by name (`projections::marks`).
+            StorePool::Sqlite(_) => sql.push_str("(?, ?, ?, ?, ?, ?, ?)"),
+        }
     }
     let unknown = |e: sqlx::Error| PersistenceError::UnknownError(Box::new(e));
     macro_rules! insert {

@@ -92,6 +92,7 @@ impl Projection for AutoCashoutProjection {
                     "DELETE FROM auto_cashout_rules WHERE bet_id IN ({})",
                     list.join(", ")
                 );
+                let sql = crate::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for id in chunk {
                     query = query.bind(*id);
@@ -107,6 +108,7 @@ impl Projection for AutoCashoutProjection {
                      ON CONFLICT (bet_id) DO UPDATE SET min_amount = excluded.min_amount, partial = excluded.partial",
                     values.join(", ")
                 );
+                let sql = crate::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for (id, (min, partial)) in chunk {
                     query = query.bind(*id).bind(min.clone()).bind(partial.clone());

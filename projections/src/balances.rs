@@ -134,6 +134,7 @@ async fn upsert(conn: &mut AnyConnection, rows: &[BalanceRow]) -> Result<(), sql
            reserved = excluded.reserved, last_sequence = excluded.last_sequence",
         crate::placeholders(rows.len(), 8)
     );
+    let sql = crate::marks::for_conn(&*conn, &sql);
     let mut query = sqlx::query(&sql);
     for row in rows {
         let b = &row.ledger.balances;

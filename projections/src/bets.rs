@@ -301,6 +301,7 @@ async fn save_many(conn: &mut AnyConnection, rows: &[Prepared]) -> Result<(), sq
                settled_at = excluded.settled_at, record = excluded.record, last_sequence = excluded.last_sequence",
             values.join(", ")
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query

@@ -16,6 +16,7 @@
 pub mod autocashout;
 pub mod balances;
 pub mod bets;
+pub mod marks;
 pub mod payments;
 pub mod replay;
 pub mod runner;
@@ -79,6 +80,7 @@ pub(crate) async fn rows_in<K: InKey>(
     for chunk in keys.chunks(IN_CHUNK) {
         let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
         let sql = sql.replacen("IN ({})", &format!("IN ({})", list.join(", ")), 1);
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for key in chunk {
             query = key.bind_to(query);

@@ -337,6 +337,7 @@ async fn upsert_orders(conn: &mut AnyConnection, rows: &[&OrderRow]) -> Result<(
            hidden = excluded.hidden, updated_ms = excluded.updated_ms",
         crate::placeholders(rows.len(), 15)
     );
+    let sql = crate::marks::for_conn(&*conn, &sql);
     let mut query = sqlx::query(&sql);
     for row in rows {
         query = query
@@ -449,6 +450,7 @@ impl Projection for WalletMovementsProjection {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
+                let sql = crate::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for row in chunk {
                     query = query

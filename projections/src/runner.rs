@@ -454,7 +454,9 @@ impl Runner {
     }
 
     async fn step(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
-        let _writer = self.writer_turn().await;
+        if self.writer.is_some() {
+            return self.step_read_first(projection).await;
+        }
         let mut conn = self.pool.acquire().await?;
         self.batch(
             &mut conn,
@@ -463,6 +465,61 @@ impl Runner {
             self.batch_size,
         )
         .await
+    }
+
+    /// SQLite's live batch: the events are read first (a snapshot read,
+    /// which runs beside the writer), then the writer turn covers only the
+    /// projection's writes, so bets queue behind less. A batch whose
+    /// checkpoint moved meanwhile (another runner on the file) is read
+    /// again; after a few such races the batch reads under the turn.
+    async fn step_read_first(&self, projection: &dyn Projection) -> Result<usize, ProjectionError> {
+        let target = Target::live(projection.name());
+        for _ in 0..3 {
+            let (at, events) = {
+                let mut conn = self.pool.acquire().await?;
+                let at = read_checkpoint(&mut conn, &target.checkpoint).await?;
+                let events = stream::read_after(
+                    &mut conn,
+                    self.backend,
+                    at,
+                    projection.aggregate_types(),
+                    self.batch_size,
+                )
+                .await?;
+                (at, events)
+            };
+            let Some(last) = events.last().map(|e| e.checkpoint) else {
+                return Ok(0);
+            };
+            // The turn first, then the connection (a writer waiting for
+            // its turn holds none of the pool's connections).
+            let _writer = self.writer_turn().await;
+            let mut conn = self.pool.acquire().await?;
+            let mut tx = conn.begin().await?;
+            if lock_checkpoint(&mut tx, &target.checkpoint).await? != at {
+                tx.rollback().await?;
+                continue;
+            }
+            return match projection.apply(&mut tx, &events).await {
+                Ok(()) => {
+                    save_checkpoint(&mut tx, &target.checkpoint, last).await?;
+                    tx.commit().await?;
+                    self.note_position(projection, &target, last);
+                    Ok(events.len())
+                }
+                Err(e) if e.may_be_the_event() => {
+                    tx.rollback().await?;
+                    tracing::warn!(projection = projection.name(), error = %e, "batch failed; applying its events one by one");
+                    self.isolate(&mut conn, projection, &target, at, &events)
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+        }
+        let _writer = self.writer_turn().await;
+        let mut conn = self.pool.acquire().await?;
+        self.batch(&mut conn, projection, &target, self.batch_size)
+            .await
     }
 
     /// Applies everything visible now; returns the number of events covered.

@@ -149,12 +149,10 @@ impl Sealer {
     ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
-            let _turn = match writer {
-                Some(lock) => Some(lock.lock().await),
-                None => None,
+            let n = match writer {
+                Some(lock) => self.seal_batch_read_first(pool, lock).await?,
+                None => self.seal_batch(&mut *pool.acquire().await?).await?,
             };
-            let mut conn = pool.acquire().await?;
-            let n = self.seal_batch(&mut conn).await?;
             if n == 0 {
                 return Ok(done);
             }
@@ -162,11 +160,45 @@ impl Sealer {
         }
     }
 
-    async fn seal_batch(&self, conn: &mut AnyConnection) -> Result<usize, ProjectionError> {
-        let mut tx = conn.begin().await?;
-        let at = lock_checkpoint(&mut tx, CHECKPOINT).await?;
+    /// SQLite: the batch's events are read before the writer turn (a
+    /// snapshot read beside the writer); the turn covers the chain's head,
+    /// the hashes and the writes. A checkpoint moved meanwhile (another
+    /// sealer on the file) reads again.
+    async fn seal_batch_read_first(
+        &self,
+        pool: &AnyPool,
+        writer: &std::sync::Arc<tokio::sync::Mutex<()>>,
+    ) -> Result<usize, ProjectionError> {
+        for _ in 0..3 {
+            let (at, rows) = {
+                let mut conn = pool.acquire().await?;
+                let at = crate::runner::read_checkpoint(&mut conn, CHECKPOINT).await?;
+                (at, self.read_batch(&mut conn, at).await?)
+            };
+            if rows.is_empty() {
+                return Ok(0);
+            }
+            let _turn = writer.lock().await;
+            let mut conn = pool.acquire().await?;
+            let mut tx = conn.begin().await?;
+            if lock_checkpoint(&mut tx, CHECKPOINT).await? != at {
+                tx.rollback().await?;
+                continue;
+            }
+            return self.seal_rows(tx, at, &rows).await;
+        }
+        let _turn = writer.lock().await;
+        self.seal_batch(&mut *pool.acquire().await?).await
+    }
+
+    /// The next batch of events after `at`, in the chain's order.
+    async fn read_batch(
+        &self,
+        conn: &mut AnyConnection,
+        at: crate::Checkpoint,
+    ) -> Result<Vec<AnyRow>, sqlx::Error> {
         let columns = select_sealed(self.backend);
-        let rows = match self.backend {
+        match self.backend {
             Backend::Postgres => {
                 sqlx::query(&format!(
                     "SELECT {columns} FROM events
@@ -177,8 +209,8 @@ impl Sealer {
                 .bind(at.tx_id)
                 .bind(at.position)
                 .bind(self.batch_size)
-                .fetch_all(&mut *tx)
-                .await?
+                .fetch_all(&mut *conn)
+                .await
             }
             Backend::Sqlite => {
                 sqlx::query(&format!(
@@ -186,10 +218,27 @@ impl Sealer {
                 ))
                 .bind(at.position)
                 .bind(self.batch_size)
-                .fetch_all(&mut *tx)
-                .await?
+                .fetch_all(&mut *conn)
+                .await
             }
-        };
+        }
+    }
+
+    async fn seal_batch(&self, conn: &mut AnyConnection) -> Result<usize, ProjectionError> {
+        let mut tx = conn.begin().await?;
+        let at = lock_checkpoint(&mut tx, CHECKPOINT).await?;
+        let rows = self.read_batch(&mut tx, at).await?;
+        self.seal_rows(tx, at, &rows).await
+    }
+
+    /// Seals `rows` (the events after `at`) in `tx`, which holds the
+    /// checkpoint's lock, and commits.
+    async fn seal_rows(
+        &self,
+        mut tx: sqlx::Transaction<'_, sqlx::Any>,
+        at: crate::Checkpoint,
+        rows: &[AnyRow],
+    ) -> Result<usize, ProjectionError> {
         if rows.is_empty() {
             tx.rollback().await?;
             return Ok(0);
@@ -214,7 +263,7 @@ impl Sealer {
         let mut seals = Vec::with_capacity(rows.len());
         let mut checkpoints = Vec::new();
         let mut last = at;
-        for row in &rows {
+        for row in rows {
             let event = decode_sealed(row)?;
             index += 1;
             prev = chain_hash(&prev, &event);
@@ -242,6 +291,7 @@ impl Sealer {
                 "INSERT INTO event_seals (chain_index, position, hash, sealed_at) VALUES {}",
                 values.join(", ")
             );
+            let sql = crate::marks::for_conn(&*tx, &sql);
             let mut query = sqlx::query(&sql);
             for (index, position, hash) in chunk {
                 query = query

@@ -78,6 +78,7 @@ async fn flush_placements(
             "INSERT INTO settlement_legs (event_id, bet_id, game_id, market_id, start_ts) VALUES {} ON CONFLICT (event_id, bet_id) DO NOTHING",
             values.join(", ")
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet, leg) in chunk {
             query = query
@@ -111,6 +112,7 @@ async fn queue_complete(
              WHERE l.bet_id IN ({}) GROUP BY l.bet_id HAVING count(o.event_id) = count(*)",
             list.join(", ")
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for bet in chunk {
             query = query.bind(*bet);
@@ -131,6 +133,7 @@ async fn queue_complete(
             "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
             values.join(", ")
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for bet in &complete {
             query = query.bind(bet.clone()).bind(version).bind(now);
@@ -207,6 +210,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
              ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
             crate::placeholders(chunk.len(), 4)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (event_id, (outcome, version, sp)) in chunk {
             query = query
@@ -254,6 +258,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
             "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
             values.join(", ")
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet, version) in chunk {
             query = query.bind(*bet).bind(*version).bind(now);

@@ -820,6 +820,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
                 points_spent = excluded.points_spent, exp_rank = excluded.exp_rank, updated_ms = excluded.updated_ms",
             crate::placeholders(chunk.len(), 14)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for m in chunk {
             query = query
@@ -851,6 +852,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              ON CONFLICT (bet_id) DO UPDATE SET stake = excluded.stake, odds = excluded.odds, counted = excluded.counted",
             crate::placeholders(chunk.len(), 6)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet_id, row) in chunk {
             query = query
@@ -871,6 +873,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              WHERE (member_id, day, product) IN (VALUES {})",
             crate::placeholders(chunk.len(), 3)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for ((member_id, day, product), _) in chunk {
             query = query
@@ -894,6 +897,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              ON CONFLICT (member_id, day, product) DO UPDATE SET turnover = excluded.turnover",
             crate::placeholders(chunk.len(), 4)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (key, delta) in chunk {
             let total = before.get(*key).copied().unwrap_or_default() + **delta;
@@ -911,6 +915,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              VALUES {} ON CONFLICT (member_id, source) DO NOTHING",
             crate::placeholders(chunk.len(), 11)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query
@@ -935,6 +940,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              VALUES {} ON CONFLICT (reference) DO NOTHING",
             crate::placeholders(chunk.len(), 11)
         );
+        let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query
