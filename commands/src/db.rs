@@ -162,6 +162,54 @@ pub async fn write_conn(
     })
 }
 
+/// How often the WAL is copied into the database file (SQLite).
+pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+/// A WAL that a passive checkpoint could not empty is restarted (under
+/// the writer turn, waiting for its readers) past this many pages.
+pub const WAL_RESTART_PAGES: i64 = 16_384;
+
+/// Runs SQLite's WAL checkpoints beside the writer while `pool` is open:
+/// a passive checkpoint every [`CHECKPOINT_EVERY`] copies what no reader
+/// still needs into the file without taking the write lock; when readers
+/// kept it from reaching the end and the WAL has grown past
+/// [`WAL_RESTART_PAGES`], a restarting one runs in the writer turn so the
+/// WAL starts over from its beginning. Stops when the pool closes.
+pub fn checkpoint_in_background(pool: AnyPool) {
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        return;
+    };
+    runtime.spawn(async move {
+        let writer = sqlite_writer(&pool);
+        loop {
+            tokio::time::sleep(CHECKPOINT_EVERY).await;
+            if pool.is_closed() {
+                return;
+            }
+            match wal_checkpoint(&pool, "PASSIVE").await {
+                Ok((log, done)) if log > WAL_RESTART_PAGES && done < log => {
+                    let _turn = writer_turn(&writer).await;
+                    if let Err(e) = wal_checkpoint(&pool, "RESTART").await {
+                        tracing::warn!(error = %e, "WAL restart failed");
+                    }
+                }
+                Ok(_) => {}
+                Err(_) if pool.is_closed() => return,
+                Err(e) => tracing::warn!(error = %e, "WAL checkpoint failed"),
+            }
+        }
+    });
+}
+
+/// `PRAGMA wal_checkpoint(mode)`: the WAL's pages and how many of them are
+/// now in the database file.
+async fn wal_checkpoint(pool: &AnyPool, mode: &str) -> Result<(i64, i64), sqlx::Error> {
+    use sqlx::Row;
+    let row = sqlx::query(&format!("PRAGMA wal_checkpoint({mode})"))
+        .fetch_one(pool)
+        .await?;
+    Ok((row.try_get(1)?, row.try_get(2)?))
+}
+
 #[derive(Clone, Debug)]
 pub enum StorePool {
     Postgres(PgPool),
@@ -193,11 +241,17 @@ impl Db {
             source,
         };
         // FULL sync: a committed wallet movement survives a power cut.
+        // No automatic checkpoints: the commit that crossed the WAL's limit
+        // ran the checkpoint (copying the WAL into the file, with its
+        // fsync) while holding the one writer, and every writer queued
+        // behind it; `checkpoint_in_background` runs them beside the
+        // writer instead.
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
+            .pragma("wal_autocheckpoint", "0")
             .busy_timeout(Duration::from_secs(30));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
@@ -207,9 +261,17 @@ impl Db {
         sqlx::any::install_default_drivers();
         let any = AnyPoolOptions::new()
             .max_connections(4)
+            .after_connect(|conn, _| {
+                Box::pin(async move {
+                    use sqlx::Executor;
+                    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                    Ok(())
+                })
+            })
             .connect(&format!("sqlite://{}", path.display()))
             .await
             .map_err(unreachable)?;
+        checkpoint_in_background(any.clone());
         let writer = sqlite_writer(&any);
         let pool = StorePool::Sqlite(pool);
         Ok(Db {
@@ -508,6 +570,60 @@ mod tests {
             })
         });
         assert!(!Path::new(&path).exists(), "{path} left behind");
+    }
+
+    /// A commit never runs SQLite's checkpoint (it held the one writer
+    /// while it copied the WAL into the file): automatic checkpoints are
+    /// off on every connection, and the background task copies committed
+    /// pages into the file.
+    #[tokio::test]
+    async fn sqlite_commits_never_run_the_checkpoint_a_background_task_does() {
+        let db = testing::fresh_sqlite().await;
+        let auto: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
+            .fetch_one(&db.any)
+            .await
+            .unwrap();
+        assert_eq!(auto, 0, "read-model connections");
+        let StorePool::Sqlite(events) = &db.pool else {
+            unreachable!()
+        };
+        let auto: i64 = sqlx::query_scalar("PRAGMA wal_autocheckpoint")
+            .fetch_one(events)
+            .await
+            .unwrap();
+        assert_eq!(auto, 0, "event store connections");
+        let path: String =
+            sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                .fetch_one(&db.any)
+                .await
+                .unwrap();
+        let before = std::fs::metadata(&path).unwrap().len();
+        sqlx::query("CREATE TABLE filler (x TEXT)")
+            .execute(&db.any)
+            .await
+            .unwrap();
+        // About 5 MB, past the 1,000 pages at which a commit used to
+        // checkpoint.
+        sqlx::query(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+             INSERT INTO filler SELECT hex(randomblob(512)) FROM n",
+        )
+        .execute(&db.any)
+        .await
+        .unwrap();
+        let mut grown = 0;
+        for _ in 0..40 {
+            grown = std::fs::metadata(&path).unwrap().len() - before;
+            if grown >= 4_000_000 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(
+            grown >= 4_000_000,
+            "the database file grew by {grown} bytes only"
+        );
+        db.close().await;
     }
 
     #[test]
