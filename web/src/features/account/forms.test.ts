@@ -58,11 +58,13 @@ describe('form saga', () => {
     });
   });
 
-  it('shows the server msg of a duplicate submission', async () => {
+  it("shows a duplicate submission in the member's language, with the wait", async () => {
     mockApi({ 'user/nicknameupdate': () => refuse(-66666, 'Repeated submission, please wait 3 seconds.', { wait: 3 }) });
     const run = startSaga(submitForm, formsActions.submitted({ id: 'nickname', path: 'user/nicknameupdate', params: { nickname: 'abcd' } }));
     await run.task.toPromise();
-    expect(run.dispatched[0]).toMatchObject({ payload: { error: { msg: 'Repeated submission, please wait 3 seconds.', key: '' } } });
+    expect(run.dispatched[0]).toMatchObject({
+      payload: { error: { msg: 'Repeated submission, please wait 3 seconds.', key: 'error.-66666', args: [3] } },
+    });
   });
 
   it('reloads the profile after a profile change', async () => {
