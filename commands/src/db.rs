@@ -85,6 +85,9 @@ pub struct Db {
     /// Appends of concurrent commands share one transaction (shared by
     /// the clones of this `Db`).
     pub group: crate::group_commit::GroupCommit,
+    /// Held by every clone: SQLite's background checkpointer stops when
+    /// the last clone is dropped (or the pool is closed).
+    alive: std::sync::Arc<()>,
 }
 
 /// SQLite has one writer at a time. The writers of this process take
@@ -168,46 +171,72 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
 /// the writer turn, waiting for its readers) past this many pages.
 pub const WAL_RESTART_PAGES: i64 = 16_384;
 
-/// Runs SQLite's WAL checkpoints beside the writer while `pool` is open:
-/// a passive checkpoint every [`CHECKPOINT_EVERY`] copies what no reader
-/// still needs into the file without taking the write lock; when readers
-/// kept it from reaching the end and the WAL has grown past
+/// Runs SQLite's WAL checkpoints beside the writer, on a connection of
+/// its own (opened with `options`) that waits at most its busy timeout for
+/// readers: a passive checkpoint every [`CHECKPOINT_EVERY`] copies what no
+/// reader still needs into the file without taking the write lock; when
+/// readers kept it from reaching the end and the WAL has grown past
 /// [`WAL_RESTART_PAGES`], a restarting one runs in the writer turn so the
-/// WAL starts over from its beginning. Stops when the pool closes.
-pub fn checkpoint_in_background(pool: AnyPool) {
-    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-        return;
-    };
-    runtime.spawn(async move {
-        let writer = sqlite_writer(&pool);
+/// WAL starts over from its beginning (a restart that met a busy reader
+/// backs off for ten rounds). Stops when `alive` has no `Db` left or
+/// `pool` (the `Db`'s) is closed.
+pub fn checkpoint_in_background(
+    options: SqliteConnectOptions,
+    writer: Option<crate::group_commit::WriterLock>,
+    pool: AnyPool,
+    alive: std::sync::Weak<()>,
+) {
+    tokio::spawn(async move {
+        use sqlx::ConnectOptions;
+        let mut conn = None;
+        let mut back_off = 0u32;
         loop {
             tokio::time::sleep(CHECKPOINT_EVERY).await;
-            if pool.is_closed() {
+            if alive.strong_count() == 0 || pool.is_closed() {
                 return;
             }
-            match wal_checkpoint(&pool, "PASSIVE").await {
-                Ok((log, done)) if log > WAL_RESTART_PAGES && done < log => {
+            if conn.is_none() {
+                match options.connect().await {
+                    Ok(c) => conn = Some(c),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "WAL checkpointer cannot connect");
+                        continue;
+                    }
+                }
+            }
+            let c = conn.as_mut().expect("connected above");
+            back_off = back_off.saturating_sub(1);
+            match wal_checkpoint(c, "PASSIVE").await {
+                Ok((_, log, done)) if log > WAL_RESTART_PAGES && done < log && back_off == 0 => {
                     let _turn = writer_turn(&writer).await;
-                    if let Err(e) = wal_checkpoint(&pool, "RESTART").await {
-                        tracing::warn!(error = %e, "WAL restart failed");
+                    match wal_checkpoint(c, "RESTART").await {
+                        Ok((0, _, _)) => {}
+                        Ok(_) => back_off = 10,
+                        Err(e) => tracing::warn!(error = %e, "WAL restart failed"),
                     }
                 }
                 Ok(_) => {}
-                Err(_) if pool.is_closed() => return,
-                Err(e) => tracing::warn!(error = %e, "WAL checkpoint failed"),
+                Err(e) => {
+                    tracing::warn!(error = %e, "WAL checkpoint failed");
+                    conn = None;
+                }
             }
         }
     });
 }
 
-/// `PRAGMA wal_checkpoint(mode)`: the WAL's pages and how many of them are
-/// now in the database file.
-async fn wal_checkpoint(pool: &AnyPool, mode: &str) -> Result<(i64, i64), sqlx::Error> {
+/// `PRAGMA wal_checkpoint(mode)`: whether a reader or writer kept it from
+/// finishing (1), the WAL's pages, and how many of them are now in the
+/// database file.
+async fn wal_checkpoint(
+    conn: &mut sqlx::SqliteConnection,
+    mode: &str,
+) -> Result<(i64, i64, i64), sqlx::Error> {
     use sqlx::Row;
     let row = sqlx::query(&format!("PRAGMA wal_checkpoint({mode})"))
-        .fetch_one(pool)
+        .fetch_one(&mut *conn)
         .await?;
-    Ok((row.try_get(1)?, row.try_get(2)?))
+    Ok((row.try_get(0)?, row.try_get(1)?, row.try_get(2)?))
 }
 
 #[derive(Clone, Debug)]
@@ -241,43 +270,57 @@ impl Db {
             source,
         };
         // FULL sync: a committed wallet movement survives a power cut.
-        // No automatic checkpoints: the commit that crossed the WAL's limit
-        // ran the checkpoint (copying the WAL into the file, with its
-        // fsync) while holding the one writer, and every writer queued
-        // behind it; `checkpoint_in_background` runs them beside the
-        // writer instead.
+        // No automatic checkpoints where a background task can run them:
+        // the commit that crossed the WAL's limit ran the checkpoint
+        // (copying the WAL into the file, with its fsync) while holding the
+        // one writer, and every writer queued behind it;
+        // `checkpoint_in_background` runs them beside the writer instead.
+        let background = tokio::runtime::Handle::try_current().is_ok();
+        let auto = if background { "0" } else { "1000" };
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
-            .pragma("wal_autocheckpoint", "0")
+            .pragma("wal_autocheckpoint", auto)
             .busy_timeout(Duration::from_secs(30));
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await
             .map_err(unreachable)?;
         sqlx::any::install_default_drivers();
         let any = AnyPoolOptions::new()
             .max_connections(4)
-            .after_connect(|conn, _| {
+            .after_connect(move |conn, _| {
                 Box::pin(async move {
                     use sqlx::Executor;
-                    conn.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                    conn.execute(format!("PRAGMA wal_autocheckpoint = {auto}").as_str())
+                        .await?;
                     Ok(())
                 })
             })
             .connect(&format!("sqlite://{}", path.display()))
             .await
             .map_err(unreachable)?;
-        checkpoint_in_background(any.clone());
+        let alive = std::sync::Arc::new(());
+        if background {
+            // Its own connection, which waits at most 50 ms for readers.
+            let checkpoints = options.busy_timeout(Duration::from_millis(50));
+            checkpoint_in_background(
+                checkpoints,
+                sqlite_writer(&any),
+                any.clone(),
+                std::sync::Arc::downgrade(&alive),
+            );
+        }
         let writer = sqlite_writer(&any);
         let pool = StorePool::Sqlite(pool);
         Ok(Db {
             group: crate::group_commit::GroupCommit::new(pool.clone(), writer),
             pool,
             any,
+            alive,
         })
     }
 
@@ -322,6 +365,7 @@ impl Db {
             group: crate::group_commit::GroupCommit::new(pool.clone(), None),
             pool,
             any,
+            alive: std::sync::Arc::new(()),
         })
     }
 

@@ -40,6 +40,13 @@ pub fn anonymous(sql: &str) -> Option<String> {
             Some(q) if b == q => quote = None,
             Some(_) => {}
             None if b == b'\'' || b == b'"' => quote = Some(b),
+            // Comments and bracketed or backquoted names: left alone.
+            None if b == b'`' || b == b'[' => return None,
+            None if (b == b'-' && bytes.get(i + 1) == Some(&b'-'))
+                || (b == b'/' && bytes.get(i + 1) == Some(&b'*')) =>
+            {
+                return None
+            }
             None if b == b'$' => {
                 let digits = bytes[i + 1..]
                     .iter()
@@ -93,6 +100,13 @@ mod tests {
         assert_eq!(anonymous("UPDATE t SET a = $2 WHERE b = $1"), None);
         assert_eq!(anonymous("SELECT $1, $1"), None);
         assert_eq!(anonymous("SELECT 1"), None);
+    }
+
+    #[test]
+    fn statements_with_comments_or_bracketed_names_are_left_as_they_are() {
+        assert_eq!(anonymous("SELECT $1 -- the $2\n, $2"), None);
+        assert_eq!(anonymous("SELECT $1 /* $2 */, $2"), None);
+        assert_eq!(anonymous("SELECT [a$1] FROM t WHERE x = $1"), None);
     }
 
     #[test]

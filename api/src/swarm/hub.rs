@@ -675,6 +675,10 @@ impl Hub {
         };
         match self.member_sessions(&issued.user_id, &session.sid).await {
             Ok(held) if held >= self.limits.sessions_per_member => {
+                // The main API login this refusal opened ends with it.
+                if let Err(e) = self.sessions.close(&issued.auth_token).await {
+                    tracing::warn!(error = %e, "refused swarm login's session not closed");
+                }
                 return Answer::error(
                     request.rid.clone(),
                     swarm::LIMIT_REACHED,
