@@ -87,7 +87,7 @@ pub struct Db {
     pub group: crate::group_commit::GroupCommit,
     /// Held by every clone: SQLite's background checkpointer stops when
     /// the last clone is dropped (or the pool is closed).
-    alive: std::sync::Arc<()>,
+    _alive: std::sync::Arc<()>,
 }
 
 /// SQLite has one writer at a time. The writers of this process take
@@ -320,7 +320,7 @@ impl Db {
             group: crate::group_commit::GroupCommit::new(pool.clone(), writer),
             pool,
             any,
-            alive,
+            _alive: alive,
         })
     }
 
@@ -365,7 +365,7 @@ impl Db {
             group: crate::group_commit::GroupCommit::new(pool.clone(), None),
             pool,
             any,
-            alive: std::sync::Arc::new(()),
+            _alive: std::sync::Arc::new(()),
         })
     }
 

@@ -686,7 +686,7 @@ impl Hub {
                         "at most {} sessions per member: log out elsewhere first",
                         self.limits.sessions_per_member
                     ),
-                )
+                );
             }
             Ok(_) => {}
             Err(e) => return self.store_failed(request, e),
