@@ -458,6 +458,22 @@ async fn a_login_that_ended_elsewhere_no_longer_counts_toward_the_session_cap() 
     assert_eq!(web.post("/api/logout", json!({})).await["status"], 0);
     let now = swarm(&server, &third_sid, third.clone()).await;
     assert_eq!(now["code"], 0, "{now}");
+    // An expired login stops counting too: the socket's (by password) and
+    // the third's expire; two fresh logins restore on two new sessions,
+    // where the expired socket would have been the second's one too many.
+    server
+        .clock
+        .advance(commands::sessions::SESSION_LIFETIME_MS + 1_000);
+    for _ in 0..2 {
+        let mut fresh = common::Client::new(&server).await;
+        let login = fresh.login(&server, "demo", "demo1234").await;
+        assert_eq!(login["status"], 0, "{login}");
+        let restore = json!({"command": "restore_login", "rid": 2, "params": {
+            "user_id": login["data"]["user_id"], "auth_token": login["data"]["auth_token"]}});
+        let sid = new_sid().await;
+        let restored = swarm(&server, &sid, restore).await;
+        assert_eq!(restored["code"], 0, "{restored}");
+    }
     server.stop().await;
 }
 
