@@ -152,7 +152,12 @@ async fn a_batch_applied_twice_by_two_runners_counts_once(kind: StoreKind) {
     let wallets = wallets(&db);
     write_history(&wallets, 3, 200).await;
     // Two processes' runners on one store take turns on the checkpoint.
-    let (a, b) = (Arc::new(runner(&db)), Arc::new(runner(&db)));
+    settle_each_event_once(&db, &wallets, runner(&db), runner(&db)).await;
+}
+
+/// Two runners settle the balances at once: together they apply each
+/// event once, and the read model matches the store.
+async fn settle_each_event_once(db: &Db, wallets: &WalletService, a: Runner, b: Runner) {
     let (x, y) = tokio::join!(
         a.settle("balances", PATIENCE),
         b.settle("balances", PATIENCE)
@@ -163,7 +168,7 @@ async fn a_batch_applied_twice_by_two_runners_counts_once(kind: StoreKind) {
         .await
         .unwrap();
     assert_eq!(total as i64, events);
-    assert_read_model_matches_the_store(&db, &wallets).await;
+    assert_read_model_matches_the_store(db, wallets).await;
 }
 
 /// Two processes on one SQLite file, each runner with its own writer turn
@@ -181,19 +186,9 @@ async fn two_processes_runners_reading_before_their_writer_turns_count_each_batc
         StoreKind::Sqlite => Some(Arc::new(tokio::sync::Mutex::new(()))),
         StoreKind::Postgres => None,
     };
-    let a = Arc::new(runner(&db).with_writer_lock(own_turn()));
-    let b = Arc::new(runner(&db).with_writer_lock(own_turn()));
-    let (x, y) = tokio::join!(
-        a.settle("balances", PATIENCE),
-        b.settle("balances", PATIENCE)
-    );
-    let total = x.unwrap() + y.unwrap();
-    let events: i64 = sqlx::query_scalar("SELECT count(*) FROM events")
-        .fetch_one(&db.any)
-        .await
-        .unwrap();
-    assert_eq!(total as i64, events);
-    assert_read_model_matches_the_store(&db, &wallets).await;
+    let a = runner(&db).with_writer_lock(own_turn());
+    let b = runner(&db).with_writer_lock(own_turn());
+    settle_each_event_once(&db, &wallets, a, b).await;
 }
 
 /// Inserts wallet events straight into Postgres in transactions held open
