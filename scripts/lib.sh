@@ -17,6 +17,11 @@ apt_install() {
 
 ensure_rust() {
   command -v cargo >/dev/null 2>&1 || { echo "cargo is required (https://rustup.rs)" >&2; exit 1; }
+  # The openssl crate links the system's OpenSSL 3 (the seamless wallet
+  # signs its answers with it): headers and pkg-config to build.
+  if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists openssl 2>/dev/null; then
+    apt_install pkg-config libssl-dev
+  fi
 }
 
 ensure_node() {

@@ -25,6 +25,7 @@ commands::on_both_stores!(
     transfers_move_money_between_the_main_and_the_game_wallet_exactly_once,
     a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_is_credited,
     an_approved_withdrawal_is_paid_out_by_the_payout_provider_once_and_a_declined_one_unfreezes,
+    wallet_movements_continue_each_wallets_balance_from_its_head_or_its_newest_movement,
 );
 
 const SECRET: &str = "development-sandbox-secret-change-me";
@@ -1478,6 +1479,100 @@ async fn withdrawals_per_day_follow_the_vip_level(kind: StoreKind) {
         } else {
             assert_eq!(next["msg"], "You can withdraw 3 times a day", "{next}");
         }
+    }
+    server.stop().await;
+}
+
+/// The wallet movements read model starts each batch from the wallet's
+/// head (`wallet_heads`, read by key). A wallet whose head is missing or
+/// behind (movements written by a node of the version before the heads, in
+/// a rolling upgrade) continues from its newest movement instead.
+async fn wallet_movements_continue_each_wallets_balance_from_its_head_or_its_newest_movement(
+    kind: StoreKind,
+) {
+    use commands::wallet::WalletService;
+    use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+    use domain::Currency;
+    use rust_decimal::Decimal;
+
+    let server = common::start(kind).await;
+    let state = &server.running.state;
+    let any = &state.db.any;
+    let credit =
+        |wallets: &std::sync::Arc<WalletService>, id: &WalletId, reference: &str, amount: i64| {
+            let command = WalletCommand::new(
+                id.clone(),
+                reference,
+                WalletAction::Credit {
+                    amount: Decimal::new(amount, 0),
+                    pot: Pot::Main,
+                    kind: MovementKind::Deposit,
+                },
+            );
+            let wallets = wallets.clone();
+            async move { wallets.execute(command).await.unwrap() }
+        };
+    let ids: Vec<WalletId> = (0..3)
+        .map(|i| WalletId::new(format!("heads-member-{i}"), Currency::Cny))
+        .collect();
+    for (i, id) in ids.iter().enumerate() {
+        credit(&state.wallets, id, &format!("h-{i}-1"), 100).await;
+    }
+    settle(&server).await;
+    let head = |id: &WalletId| {
+        let id = id.to_string();
+        async move {
+            sqlx::query_as::<_, (i64, String)>(
+                "SELECT sequence, balance_after FROM wallet_heads WHERE wallet_id = $1",
+            )
+            .bind(id)
+            .fetch_optional(any)
+            .await
+            .unwrap()
+        }
+    };
+    for id in &ids {
+        let (sequence, balance) = head(id).await.expect("a head after the first movement");
+        assert!(sequence > 0);
+        assert_eq!(balance.parse::<Decimal>().unwrap(), Decimal::new(100, 0));
+    }
+    // Wallet 1 loses its head; wallet 2's head falls behind its newest
+    // movement (as if an older node had written the movements after it).
+    sqlx::query("DELETE FROM wallet_heads WHERE wallet_id = $1")
+        .bind(ids[1].to_string())
+        .execute(any)
+        .await
+        .unwrap();
+    sqlx::query(
+        "UPDATE wallet_heads SET sequence = sequence - 1, balance_after = '0' WHERE wallet_id = $1",
+    )
+    .bind(ids[2].to_string())
+    .execute(any)
+    .await
+    .unwrap();
+    for (i, id) in ids.iter().enumerate() {
+        credit(&state.wallets, id, &format!("h-{i}-2"), 50).await;
+    }
+    settle(&server).await;
+    for id in &ids {
+        let newest: String = sqlx::query_scalar(
+            "SELECT balance_after FROM wallet_movements WHERE wallet_id = $1 ORDER BY sequence DESC LIMIT 1",
+        )
+        .bind(id.to_string())
+        .fetch_one(any)
+        .await
+        .unwrap();
+        assert_eq!(
+            newest.parse::<Decimal>().unwrap(),
+            Decimal::new(150, 0),
+            "{id}"
+        );
+        let (_, balance) = head(id).await.expect("a head after the second movement");
+        assert_eq!(
+            balance.parse::<Decimal>().unwrap(),
+            Decimal::new(150, 0),
+            "{id}"
+        );
     }
     server.stop().await;
 }

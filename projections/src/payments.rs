@@ -361,9 +361,11 @@ async fn upsert_orders(conn: &mut AnyConnection, rows: &[&OrderRow]) -> Result<(
     Ok(())
 }
 
-/// The balances a movement row shows after it.
+/// The balances a movement row shows after it, and the wallet sequence of
+/// the movement they follow (0: none yet).
 #[derive(Debug, Clone, Copy, Default)]
 struct Head {
+    sequence: i64,
     balance: Decimal,
     frozen: Decimal,
 }
@@ -376,7 +378,7 @@ impl Projection for WalletMovementsProjection {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["wallet_movements"]
+        &["wallet_movements", "wallet_heads"]
     }
 
     fn aggregate_types(&self) -> &'static [&'static str] {
@@ -396,7 +398,6 @@ impl Projection for WalletMovementsProjection {
             if wallet_events.is_empty() {
                 return Ok(());
             }
-            let times = recorded_times(conn, &wallet_events).await?;
             let ids: Vec<&str> = {
                 let mut ids: Vec<&str> = wallet_events
                     .iter()
@@ -420,6 +421,7 @@ impl Projection for WalletMovementsProjection {
                     continue;
                 };
                 let head = heads.entry(id.clone()).or_default();
+                head.sequence = event.sequence;
                 head.balance += change;
                 head.frozen += frozen_change;
                 rows.push(MovementRow {
@@ -433,8 +435,44 @@ impl Projection for WalletMovementsProjection {
                     amount: change.to_string(),
                     balance_after: head.balance.to_string(),
                     frozen_after: head.frozen.to_string(),
-                    at_ms: times.get(&event.checkpoint.position).copied().unwrap_or(0),
+                    at_ms: event.recorded_ms,
                 });
+            }
+            // Only the heads this batch moved are written (one multi-row
+            // upsert a chunk); a head never moves back.
+            let moved: std::collections::HashSet<&str> =
+                rows.iter().map(|r| r.wallet_id.as_str()).collect();
+            let moved: Vec<(&String, &Head)> = heads
+                .iter()
+                .filter(|(id, _)| moved.contains(id.as_str()))
+                .collect();
+            for chunk in moved.chunks(500) {
+                let sql = format!(
+                    "INSERT INTO wallet_heads (wallet_id, sequence, balance_after, frozen_after)
+                     VALUES {} ON CONFLICT (wallet_id) DO UPDATE SET sequence = excluded.sequence,
+                        balance_after = excluded.balance_after, frozen_after = excluded.frozen_after
+                     WHERE excluded.sequence > wallet_heads.sequence",
+                    (0..chunk.len())
+                        .map(|r| format!(
+                            "(${}, ${}, ${}, ${})",
+                            r * 4 + 1,
+                            r * 4 + 2,
+                            r * 4 + 3,
+                            r * 4 + 4
+                        ))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let sql = crate::marks::for_conn(&*conn, &sql);
+                let mut query = sqlx::query(&sql);
+                for (id, head) in chunk {
+                    query = query
+                        .bind(id.as_str())
+                        .bind(head.sequence)
+                        .bind(head.balance.to_string())
+                        .bind(head.frozen.to_string());
+                }
+                query.execute(&mut *conn).await?;
             }
             // Multi-row inserts (11 parameters a row; both stores' limits
             // allow 2,000 rows and more).
@@ -478,6 +516,7 @@ impl Projection for WalletMovementsProjection {
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
             conn.execute("DELETE FROM wallet_movements").await?;
+            conn.execute("DELETE FROM wallet_heads").await?;
             Ok(())
         })
     }
@@ -549,49 +588,54 @@ struct MovementRow {
     at_ms: i64,
 }
 
-/// The balances after each wallet's last movement, for the wallets of a batch.
+/// The balances after each wallet's last movement, for the wallets of a
+/// batch: the wallet's head, read by key, and any movement written past it
+/// (a node of the version before `wallet_heads` still running in a rolling
+/// upgrade writes movements without heads); a wallet without a head but
+/// with movements (the same case) falls back to finding its newest one.
 async fn load_heads(
     conn: &mut AnyConnection,
     ids: &[&str],
 ) -> Result<HashMap<String, Head>, ProjectionError> {
-    let mut heads = HashMap::with_capacity(ids.len());
-    let sql = "SELECT w.wallet_id, w.balance_after, w.frozen_after FROM wallet_movements w
-             WHERE w.wallet_id IN ({}) AND w.sequence = (SELECT MAX(m.sequence) FROM wallet_movements m WHERE m.wallet_id = w.wallet_id)";
-    for row in crate::rows_in(conn, sql, ids).await? {
+    let mut heads: HashMap<String, Head> = HashMap::with_capacity(ids.len());
+    let keep = |heads: &mut HashMap<String, Head>,
+                row: &sqlx::any::AnyRow|
+     -> Result<(), ProjectionError> {
         let money = |name: &str| -> Result<Decimal, ProjectionError> {
             let text: String = row.try_get(name)?;
             text.parse().map_err(|e: rust_decimal::Error| {
                 ProjectionError::Sql(sqlx::Error::Decode(Box::new(e)))
             })
         };
-        heads.insert(
-            row.try_get("wallet_id")?,
-            Head {
+        let sequence: i64 = row.try_get("sequence")?;
+        let head = heads.entry(row.try_get("wallet_id")?).or_default();
+        if sequence > head.sequence {
+            *head = Head {
+                sequence,
                 balance: money("balance_after")?,
                 frozen: money("frozen_after")?,
-            },
-        );
+            };
+        }
+        Ok(())
+    };
+    let sql = "SELECT w.wallet_id, w.sequence, w.balance_after, w.frozen_after
+               FROM wallet_heads h JOIN wallet_movements w
+                 ON w.wallet_id = h.wallet_id AND w.sequence >= h.sequence
+               WHERE h.wallet_id IN ({})";
+    for row in crate::rows_in(conn, sql, ids).await? {
+        keep(&mut heads, &row)?;
+    }
+    let headless: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| !heads.contains_key(*id))
+        .collect();
+    if !headless.is_empty() {
+        let sql = "SELECT w.wallet_id, w.sequence, w.balance_after, w.frozen_after FROM wallet_movements w
+                   WHERE w.wallet_id IN ({}) AND w.sequence = (SELECT MAX(m.sequence) FROM wallet_movements m WHERE m.wallet_id = w.wallet_id)";
+        for row in crate::rows_in(conn, sql, &headless).await? {
+            keep(&mut heads, &row)?;
+        }
     }
     Ok(heads)
-}
-
-/// When each event was recorded (unix ms), by global position.
-async fn recorded_times(
-    conn: &mut AnyConnection,
-    events: &[&StoredEvent],
-) -> Result<HashMap<i64, i64>, sqlx::Error> {
-    let postgres = conn.backend_name().eq_ignore_ascii_case("postgres")
-        || conn.backend_name().eq_ignore_ascii_case("postgresql");
-    let expr = if postgres {
-        "(extract(epoch from recorded_at) * 1000)::bigint"
-    } else {
-        "CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER)"
-    };
-    let mut times = HashMap::new();
-    let positions: Vec<i64> = events.iter().map(|e| e.checkpoint.position).collect();
-    let sql = format!("SELECT position, {expr} AS at_ms FROM events WHERE position IN ({{}})");
-    for row in crate::rows_in(conn, &sql, &positions).await? {
-        times.insert(row.try_get("position")?, row.try_get("at_ms")?);
-    }
-    Ok(times)
 }

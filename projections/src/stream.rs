@@ -35,6 +35,8 @@ pub struct StoredEvent {
     pub sequence: i64,
     pub event_type: String,
     pub payload: Option<String>,
+    /// When the event was recorded (unix ms); 0 when the payload was not read.
+    pub recorded_ms: i64,
 }
 
 fn type_list(types: &[&str]) -> String {
@@ -63,7 +65,8 @@ pub async fn read_after(
         Backend::Postgres => {
             let sql = format!(
                 "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload
+                        CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload,
+                        CASE WHEN aggregate_type IN ({types}) THEN (extract(epoch from recorded_at) * 1000)::bigint END AS recorded_ms
                  FROM events
                  WHERE (tx_id, position) > ($1::text::xid8, $2)
                    AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -80,7 +83,8 @@ pub async fn read_after(
         Backend::Sqlite => {
             let sql = format!(
                 "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload
+                        CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload,
+                        CASE WHEN aggregate_type IN ({types}) THEN CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) END AS recorded_ms
                  FROM events
                  WHERE position > $1
                  ORDER BY position
@@ -139,7 +143,7 @@ pub async fn read_window(
     }
     let sql = format!(
         "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                payload::text AS payload
+                payload::text AS payload, (extract(epoch from recorded_at) * 1000)::bigint AS recorded_ms
          FROM events
          WHERE (tx_id, position) > ($1::text::xid8, $2)
            AND (tx_id, position) <= ($3::text::xid8, $4)
@@ -184,6 +188,7 @@ fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
         sequence: row.try_get("sequence")?,
         event_type: row.try_get("event_type")?,
         payload: row.try_get("payload")?,
+        recorded_ms: row.try_get::<Option<i64>, _>("recorded_ms")?.unwrap_or(0),
     })
 }
 
@@ -249,12 +254,14 @@ pub async fn read_at(
     let sql = match backend {
         Backend::Postgres => format!(
             "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                    CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload
+                    CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload,
+                    CASE WHEN aggregate_type IN ({types}) THEN (extract(epoch from recorded_at) * 1000)::bigint END AS recorded_ms
              FROM events WHERE position = $1"
         ),
         Backend::Sqlite => format!(
             "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                    CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload
+                    CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload,
+                    CASE WHEN aggregate_type IN ({types}) THEN CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) END AS recorded_ms
              FROM events WHERE position = $1"
         ),
     };
