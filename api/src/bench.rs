@@ -282,6 +282,9 @@ async fn pgbench_into(url: &str, schema: &str, args: &Args) -> anyhow::Result<f6
             opts.database,
         ])
         .env("PGOPTIONS", format!("-csearch_path={schema}"))
+        // Plain TCP like the server's own pool (sqlx is built without TLS):
+        // libpq's default `prefer` would take TLS where the server offers it.
+        .env("PGSSLMODE", "disable")
         .output()
         .await
         .context("running pgbench (apt-get install postgresql-client)")?;
