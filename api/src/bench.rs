@@ -282,9 +282,10 @@ async fn pgbench_into(url: &str, schema: &str, args: &Args) -> anyhow::Result<f6
             opts.database,
         ])
         .env("PGOPTIONS", format!("-csearch_path={schema}"))
-        // Plain TCP like the server's own pool (sqlx is built without TLS):
-        // libpq's default `prefer` would take TLS where the server offers it.
-        .env("PGSSLMODE", "disable")
+        // The same transport as the server's own pool: the URL's sslmode,
+        // else libpq's default `prefer`, which is sqlx's default too (both
+        // take TLS where the server offers it).
+        .env("PGSSLMODE", opts.sslmode.unwrap_or("prefer"))
         .output()
         .await
         .context("running pgbench (apt-get install postgresql-client)")?;
@@ -311,6 +312,8 @@ pub(crate) struct UrlParts<'a> {
     pub(crate) port: u16,
     pub(crate) user: &'a str,
     pub(crate) database: &'a str,
+    /// `sslmode` from the URL's query, if given.
+    pub(crate) sslmode: Option<&'a str>,
 }
 
 pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
@@ -318,7 +321,11 @@ pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
     let (auth, rest) = rest.rsplit_once('@').unwrap_or(("postgres", rest));
     let user = auth.split(':').next().unwrap_or("postgres");
     let (hostport, database) = rest.split_once('/').unwrap_or((rest, "postgres"));
-    let database = database.split('?').next().unwrap_or(database);
+    let (database, query) = database.split_once('?').unwrap_or((database, ""));
+    let sslmode = query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("sslmode="))
+        .filter(|mode| !mode.is_empty());
     let (host, port) = match hostport.rsplit_once(':') {
         Some((h, p)) => (h, p.parse().context("port")?),
         None => (hostport, 5432),
@@ -328,6 +335,7 @@ pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
         port,
         user,
         database,
+        sslmode,
     })
 }
 
@@ -342,7 +350,9 @@ mod tests {
             (p.host, p.port, p.user, p.database),
             ("127.0.0.1", 5432, "postgres", "test")
         );
+        assert_eq!(p.sslmode, None);
         let p = url_parts("postgresql://u:pw@db/x?sslmode=disable").unwrap();
         assert_eq!((p.host, p.port, p.user, p.database), ("db", 5432, "u", "x"));
+        assert_eq!(p.sslmode, Some("disable"));
     }
 }
