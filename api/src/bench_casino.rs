@@ -145,7 +145,9 @@ fn sign_ahead(
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            // A signer thread that panicked ends the bench (its clients'
+            // work must not silently go missing).
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
     signed.into_iter().unzip()

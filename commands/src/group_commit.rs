@@ -204,7 +204,7 @@ impl GroupCommit {
         // Postgres it takes the group's one statement too: one round trip
         // where BEGIN, the claim, the rows and COMMIT took four (a failure
         // is written again alone below, which reports the conflict).
-        if group.len() == 1 && self.inner.writer.is_some() {
+        if group.len() == 1 && matches!(self.inner.pool, StorePool::Sqlite(_)) {
             let job = group.into_iter().next().expect("one job");
             let outcome = append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;
             let _ = job.reply.send(outcome);
