@@ -935,7 +935,10 @@ impl Runner {
     /// runner: under load each pass takes what gathered meanwhile in one
     /// batch per projection, instead of a pass (a dozen statements per
     /// projection) per commit. A commit after a quiet spell is applied at
-    /// once. The lag gauges are counted at most once a second.
+    /// once. The lag gauges are counted at most once a second. When a pass
+    /// leaves commits waiting behind the Postgres horizon (an older
+    /// transaction anywhere still runs), the next pass comes after `gather`,
+    /// backing off to `poll`, since no further commit may come to wake it.
     pub async fn run(
         self: Arc<Self>,
         poll: Duration,
@@ -943,6 +946,8 @@ impl Runner {
         mut stop: watch::Receiver<bool>,
     ) {
         let mut lag_counted = tokio::time::Instant::now() - Duration::from_secs(1);
+        let first_retry = gather.max(Duration::from_millis(10));
+        let mut retry = first_retry;
         loop {
             let started = tokio::time::Instant::now();
             if let Some(sealer) = &self.sealer {
@@ -967,17 +972,45 @@ impl Runner {
             if count_lag {
                 lag_counted = tokio::time::Instant::now();
             }
+            // Commits held back by an older transaction elsewhere woke this
+            // pass in vain: look again soon (backing off to the poll while
+            // that transaction runs on), not only at the next commit.
+            let wait = match self.held_back().await {
+                Ok(true) => {
+                    let wait = retry.min(poll);
+                    retry = (retry * 2).min(poll);
+                    wait
+                }
+                Ok(false) => {
+                    retry = first_retry;
+                    poll
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not tell whether commits wait behind the horizon");
+                    poll
+                }
+            };
             tokio::select! {
                 _ = self.wake.notified() => {
                     tokio::time::sleep_until(started + gather).await;
                 }
-                _ = tokio::time::sleep(poll) => {}
+                _ = tokio::time::sleep(wait) => {}
                 _ = stop.changed() => {}
             }
             if *stop.borrow() {
                 return;
             }
         }
+    }
+
+    /// Whether committed events wait behind the Postgres horizon (never on
+    /// SQLite, which needs no connection to say so).
+    async fn held_back(&self) -> Result<bool, sqlx::Error> {
+        if self.backend == Backend::Sqlite {
+            return Ok(false);
+        }
+        let mut conn = self.pool.acquire().await?;
+        stream::held_back(&mut conn, self.backend).await
     }
 
     /// Parked events, newest first (`status`: open, applied, skipped).

@@ -192,6 +192,25 @@ fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
     })
 }
 
+/// Whether committed events wait behind the horizon: on Postgres a
+/// transaction still running anywhere in the cluster (older than these
+/// commits) holds `pg_snapshot_xmin` back, so a pass woken by their commit
+/// read nothing of them, and no later commit may come to wake it again.
+/// One index probe; always false on SQLite (its single writer commits in
+/// position order).
+pub async fn held_back(conn: &mut AnyConnection, backend: Backend) -> Result<bool, sqlx::Error> {
+    match backend {
+        Backend::Postgres => {
+            sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM events WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
+            )
+            .fetch_one(&mut *conn)
+            .await
+        }
+        Backend::Sqlite => Ok(false),
+    }
+}
+
 /// How many events lie beyond `after` (visible or not yet committed-safe).
 pub async fn count_after(
     conn: &mut AnyConnection,

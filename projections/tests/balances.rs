@@ -376,6 +376,69 @@ async fn woken_by_every_commit_the_runner_gathers_them_and_misses_none() {
     running.await.unwrap();
 }
 
+/// Commits that a transaction older than them holds behind the horizon
+/// wake a pass that cannot apply them yet; when that transaction ends (no
+/// commit of its own, so no wake) the runner still applies them within
+/// moments, not at its poll (far longer than the test here).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_without_a_wake() {
+    let db = testing::fresh_postgres().await;
+    let live = Arc::new(runner(&db));
+    let service = WalletService::notifying(
+        &db,
+        StoreOptions::default(),
+        RetryPolicy::default(),
+        CommandMetrics::default(),
+        live.waker(),
+    );
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn(live.clone().run(
+        Duration::from_secs(600),
+        Duration::from_millis(20),
+        stopped,
+    ));
+    // An older transaction with an id of its own, running on.
+    let mut older = db.any.begin().await.unwrap();
+    sqlx::query("SELECT pg_current_xact_id()::text")
+        .fetch_one(&mut *older)
+        .await
+        .unwrap();
+    for i in 0..3 {
+        service
+            .execute(WalletCommand::new(
+                WalletId::new("held", Currency::Cny),
+                format!("held-{i}"),
+                credit(dec!(1.00)),
+            ))
+            .await
+            .unwrap();
+    }
+    // Woken by each commit, the runner can apply none of them yet.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(balances::get(&db.any, "held", "CNY")
+        .await
+        .unwrap()
+        .is_none_or(|row| row.ledger.balances.main == Decimal::ZERO));
+    older.rollback().await.unwrap();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let main = balances::get(&db.any, "held", "CNY")
+            .await
+            .unwrap()
+            .map(|row| row.ledger.balances.main);
+        if main == Some(dec!(3.00)) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the held commits were never applied: {main:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    running.await.unwrap();
+}
+
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
     assert_eq!(a, b, "nothing applies while the runner is stopped");
 }
