@@ -14,6 +14,32 @@ use sqlx::{AnyPool, PgPool, SqlitePool};
 /// The embedded store's file when `DATABASE_URL` is unset.
 pub const DEFAULT_SQLITE_PATH: &str = "data/betting.db";
 
+/// A pooled connection idle at least this long is pinged before it is
+/// handed out (one round trip; a dead one is closed and another taken).
+pub const PING_WHEN_IDLE: Duration = Duration::from_secs(1);
+
+/// sqlx pings every connection it hands out by default: a round trip to the
+/// database (and a wake of its backend) before each acquire's first
+/// statement, on every request and every projection pass. Here only a
+/// connection that sat idle for `PING_WHEN_IDLE` is checked; one in steady
+/// use has just proved itself (a connection that dies in between fails its
+/// next statement, which the caller sees as any lost connection).
+fn pinged_when_idle<DB: sqlx::Database>(
+    options: sqlx::pool::PoolOptions<DB>,
+) -> sqlx::pool::PoolOptions<DB> {
+    options
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for >= PING_WHEN_IDLE {
+                    use sqlx::Connection;
+                    conn.ping().await?;
+                }
+                Ok(true)
+            })
+        })
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     #[error("unsupported DATABASE_URL '{0}': use nothing (embedded SQLite at data/betting.db), sqlite://PATH or postgres://USER@HOST:PORT/DB")]
@@ -284,13 +310,13 @@ impl Db {
             .synchronous(SqliteSynchronous::Full)
             .pragma("wal_autocheckpoint", auto)
             .busy_timeout(Duration::from_secs(30));
-        let pool = SqlitePoolOptions::new()
+        let pool = pinged_when_idle(SqlitePoolOptions::new())
             .max_connections(8)
             .connect_with(options.clone())
             .await
             .map_err(unreachable)?;
         sqlx::any::install_default_drivers();
-        let any = AnyPoolOptions::new()
+        let any = pinged_when_idle(AnyPoolOptions::new())
             .max_connections(4)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
@@ -347,14 +373,14 @@ impl Db {
             let sep = if url.contains('?') { '&' } else { '?' };
             any_url = format!("{url}{sep}options=-csearch_path%3D{schema}");
         }
-        let pool = PgPoolOptions::new()
+        let pool = pinged_when_idle(PgPoolOptions::new())
             .max_connections(32)
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await
             .map_err(unreachable)?;
         sqlx::any::install_default_drivers();
-        let any = AnyPoolOptions::new()
+        let any = pinged_when_idle(AnyPoolOptions::new())
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
             .connect(&any_url)
