@@ -533,7 +533,7 @@ impl Runner {
         projection: &dyn Projection,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<u64, ProjectionError> {
-        let done = self.steps(projection, progress).await?;
+        let done = self.steps(None, projection, progress).await?;
         self.record_lag(projection).await?;
         Ok(done)
     }
@@ -541,14 +541,26 @@ impl Runner {
     /// Steps until a batch comes back short of the limit (everything
     /// visible then was read); the live runner's pass, which counts the
     /// lag only now and then.
+    ///
+    /// `conn`: the live pass's one connection on Postgres (each acquire and
+    /// release of a pooled connection costs sqlx a round trip); SQLite's
+    /// steps take their own, around the writer turn.
     async fn steps(
         &self,
+        mut conn: Option<&mut AnyConnection>,
         projection: &dyn Projection,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
-            let n = self.step(projection).await?;
+            let n = match conn.as_deref_mut() {
+                Some(conn) if self.writer.is_none() => {
+                    let target = Target::live(projection.name());
+                    self.batch(conn, projection, &target, self.batch_size)
+                        .await?
+                }
+                _ => self.step(projection).await?,
+            };
             done += n as u64;
             if n > 0 {
                 progress(done);
@@ -950,17 +962,37 @@ impl Runner {
         let mut retry = first_retry;
         loop {
             let started = tokio::time::Instant::now();
+            // Postgres: one connection for the whole pass.
+            let mut pass_conn = match self.writer {
+                Some(_) => None,
+                None => match self.pool.acquire().await {
+                    Ok(conn) => Some(conn),
+                    Err(e) => {
+                        tracing::error!(error = %e, "no connection for the projections' pass; retrying");
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        continue;
+                    }
+                },
+            };
             if let Some(sealer) = &self.sealer {
-                if let Err(e) = sealer
-                    .seal_all_in_turns(&self.pool, self.writer.as_ref())
-                    .await
-                {
+                let sealed = match pass_conn.as_deref_mut() {
+                    Some(conn) => sealer.seal_all_on(conn).await,
+                    None => {
+                        sealer
+                            .seal_all_in_turns(&self.pool, self.writer.as_ref())
+                            .await
+                    }
+                };
+                if let Err(e) = sealed {
                     tracing::error!(error = %e, "sealing the event log stalled; retrying");
                 }
             }
             let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
             for projection in &self.projections {
-                let result = match self.steps(projection.as_ref(), &|_| {}).await {
+                let result = match self
+                    .steps(pass_conn.as_deref_mut(), projection.as_ref(), &|_| {})
+                    .await
+                {
                     Ok(_) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
                     other => other.map(|_| ()),
                 };
@@ -975,7 +1007,12 @@ impl Runner {
             // Commits held back by an older transaction elsewhere woke this
             // pass in vain: look again soon (backing off to the poll while
             // that transaction runs on), not only at the next commit.
-            let wait = match self.held_back().await {
+            let held = match pass_conn.as_deref_mut() {
+                Some(conn) => stream::held_back(conn, self.backend).await,
+                None => self.held_back().await,
+            };
+            drop(pass_conn);
+            let wait = match held {
                 Ok(true) => {
                     let wait = retry.min(poll);
                     retry = (retry * 2).min(poll);

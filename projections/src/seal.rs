@@ -153,10 +153,24 @@ impl Sealer {
                 Some(lock) => self.seal_batch_read_first(pool, lock).await?,
                 None => self.seal_batch(&mut *pool.acquire().await?).await?,
             };
-            if n == 0 {
+            done += n as u64;
+            if (n as i64) < self.batch_size {
                 return Ok(done);
             }
+        }
+    }
+
+    /// As `seal_all` on one connection (the live runner's pass on
+    /// Postgres). A batch short of the limit read everything visible: it
+    /// ends the pass without another read.
+    pub async fn seal_all_on(&self, conn: &mut AnyConnection) -> Result<u64, ProjectionError> {
+        let mut done = 0u64;
+        loop {
+            let n = self.seal_batch(conn).await?;
             done += n as u64;
+            if (n as i64) < self.batch_size {
+                return Ok(done);
+            }
         }
     }
 
