@@ -262,6 +262,7 @@ async fn pgbench_into(url: &str, schema: &str, args: &Args) -> anyhow::Result<f6
         ),
     )?;
     let opts = url_parts(url)?;
+    let cpu = Cpu::now();
     let output = tokio::process::Command::new("pgbench")
         .args([
             "-n",
@@ -298,12 +299,104 @@ async fn pgbench_into(url: &str, schema: &str, args: &Args) -> anyhow::Result<f6
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    text.lines()
+    let cpu = Cpu::since(cpu);
+    let rate = text
+        .lines()
         .find_map(|line| {
             let rest = line.strip_prefix("tps = ")?;
             rest.split_whitespace().next()?.parse::<f64>().ok()
         })
-        .with_context(|| format!("no tps in pgbench output: {text}"))
+        .with_context(|| format!("no tps in pgbench output: {text}"))?;
+    let done = text
+        .lines()
+        .find_map(|line| {
+            let rest = line.strip_prefix("number of transactions actually processed: ")?;
+            rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<f64>().ok()
+        })
+        .unwrap_or(rate * args.seconds as f64);
+    println!("pgbench: {}", cpu.per(done, "transaction", "pgbench"));
+    Ok(rate)
+}
+
+/// CPU time used so far, in seconds: this process (the server under test
+/// and its benchmark clients), the children it waited for (pgbench), and
+/// every process named `postgres` (live backends and, through the
+/// postmaster's children's times, the ones that ended). Linux `/proc`;
+/// zero elsewhere. Deltas over a phase, divided by what the phase did,
+/// give the CPU each bet or transaction costs: a steadier comparison on a
+/// shared machine than the rates, which move with the neighbours' load.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Cpu {
+    pub(crate) own: f64,
+    pub(crate) children: f64,
+    pub(crate) postgres: f64,
+}
+
+/// Clock ticks of `/proc/*/stat` (USER_HZ, 100 on Linux).
+const TICKS: f64 = 100.0;
+
+/// utime + stime and cutime + cstime of one `/proc/PID/stat`, with its
+/// command name.
+fn proc_times(stat: &str) -> Option<(&str, f64, f64)> {
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = &stat[open + 1..close];
+    let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+    let tick = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    let own = tick(11)? + tick(12)?;
+    let children = tick(13)? + tick(14)?;
+    Some((comm, own / TICKS, children / TICKS))
+}
+
+impl Cpu {
+    pub(crate) fn now() -> Cpu {
+        let mut cpu = Cpu::default();
+        if let Some((_, own, children)) = std::fs::read_to_string("/proc/self/stat")
+            .ok()
+            .as_deref()
+            .and_then(proc_times)
+        {
+            cpu.own = own;
+            cpu.children = children;
+        }
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return cpu;
+        };
+        for entry in dir.flatten() {
+            if !entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+                continue;
+            }
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            if let Some(("postgres", own, children)) = proc_times(&stat) {
+                cpu.postgres += own + children;
+            }
+        }
+        cpu
+    }
+
+    /// What was used since `before`.
+    pub(crate) fn since(before: Cpu) -> Cpu {
+        let now = Cpu::now();
+        Cpu {
+            own: now.own - before.own,
+            children: now.children - before.children,
+            postgres: now.postgres - before.postgres,
+        }
+    }
+
+    /// "N µs a <what> (this process A, Postgres B)", per `count` units.
+    pub(crate) fn per(&self, count: f64, what: &str, own_name: &str) -> String {
+        let us = |s: f64| s * 1e6 / count.max(1.0);
+        let own = if own_name == "pgbench" { self.children } else { self.own };
+        format!(
+            "{:.0} µs of CPU a {what} ({own_name} {:.0}, Postgres {:.0})",
+            us(own + self.postgres),
+            us(own),
+            us(self.postgres)
+        )
+    }
 }
 
 /// The parts of a Postgres URL that pgbench takes as flags.
@@ -341,6 +434,20 @@ pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_proc_stat_line_gives_its_name_and_cpu_seconds() {
+        // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
+        // majflt cmajflt utime stime cutime cstime ...
+        let line = "4242 (postgres) S 1 1 1 0 -1 4194560 10 0 0 0 250 50 700 100 20 0 1 0";
+        let (comm, own, children) = super::proc_times(line).unwrap();
+        assert_eq!(comm, "postgres");
+        assert!((own - 3.0).abs() < 1e-9);
+        assert!((children - 8.0).abs() < 1e-9);
+        // A name with spaces and parentheses.
+        let line = "7 (tokio (rt) x) R 1 1 1 0 -1 0 0 0 0 0 1 2 3 4 20 0";
+        assert_eq!(super::proc_times(line).unwrap().0, "tokio (rt) x");
+    }
+
     use super::*;
 
     #[test]

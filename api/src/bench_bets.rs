@@ -211,8 +211,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     }
     // Peak: every client sends its next bet as soon as the last is answered.
     let started = Instant::now();
+    let cpu = crate::bench::Cpu::now();
     let (drivers, all) = phase(drivers, started + Duration::from_secs(seconds), None).await?;
+    let peak_cpu = crate::bench::Cpu::since(cpu);
     let peak = report("peak", &all, started.elapsed().as_secs_f64());
+    let placed = all.len() as f64;
     if let Some(limit) = pgbench_rate {
         println!("ratio: {:.2} of the pgbench limit", peak / limit);
     }
@@ -228,6 +231,11 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     println!(
         "projections after the peak: {behind} events behind, caught up in {:.1} s",
         catching_up.elapsed().as_secs_f64()
+    );
+    println!(
+        "peak: {}; with the projections' catch-up: {}",
+        peak_cpu.per(placed, "bet", "api"),
+        crate::bench::Cpu::since(cpu).per(placed, "bet", "api")
     );
     let interval = Duration::from_secs_f64(clients as f64 / (peak / 2.0));
     let started = Instant::now();

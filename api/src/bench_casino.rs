@@ -332,6 +332,7 @@ async fn measure(
     );
 
     let started = Instant::now();
+    let cpu = crate::bench::Cpu::now();
     let (mut latencies, done) = phase(
         addr,
         peak_work,
@@ -339,6 +340,7 @@ async fn measure(
         None,
     )
     .await?;
+    let peak_cpu = crate::bench::Cpu::since(cpu);
     let elapsed = started.elapsed().as_secs_f64();
     let peak = done as f64 / elapsed;
     latencies.sort_by(|a, b| a.total_cmp(b));
@@ -353,6 +355,7 @@ async fn measure(
         peak / limit,
         peak / limit.min(signing / 2.0)
     );
+    println!("peak: {}", peak_cpu.per(done as f64, "round", "api"));
     if done >= clients * budget {
         println!("note: every client ran out of signed rounds; raise --rounds for a longer peak");
     }
