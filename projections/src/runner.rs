@@ -323,17 +323,36 @@ impl Runner {
         target: &Target,
         limit: i64,
     ) -> Result<usize, ProjectionError> {
+        self.batch_of(conn, projection, target, limit, None).await
+    }
+
+    /// As `batch`; with `read`, the events come from a read of the stream
+    /// shared by every projection of the pass (it covers this projection's
+    /// checkpoint: it starts at the lowest of them), not from one of its own.
+    async fn batch_of(
+        &self,
+        conn: &mut AnyConnection,
+        projection: &dyn Projection,
+        target: &Target,
+        limit: i64,
+        read: Option<&[StoredEvent]>,
+    ) -> Result<usize, ProjectionError> {
         let mut tx = conn.begin().await?;
         target.enter(&mut tx).await?;
         let at = lock_checkpoint(&mut tx, &target.checkpoint).await?;
-        let events = stream::read_after(
-            &mut tx,
-            self.backend,
-            at,
-            projection.aggregate_types(),
-            limit,
-        )
-        .await?;
+        let events = match read {
+            Some(all) => stream::slice_after(all, at, projection.aggregate_types()),
+            None => {
+                stream::read_after(
+                    &mut tx,
+                    self.backend,
+                    at,
+                    projection.aggregate_types(),
+                    limit,
+                )
+                .await?
+            }
+        };
         let Some(last) = events.last().map(|e| e.checkpoint) else {
             tx.rollback().await?;
             return Ok(0);
@@ -567,6 +586,76 @@ impl Runner {
             }
             if (n as i64) < self.batch_size {
                 return Ok(done);
+            }
+        }
+    }
+
+    /// Postgres's live pass: one read of the stream serves every
+    /// projection (each of them read every event before, for the
+    /// checkpoint to pass the ones of other types), from where most of
+    /// them stand, with the payloads of all their types; each
+    /// projection then applies its slice in its own transaction under its
+    /// checkpoint's lock, as `batch` does (a projection that fails is
+    /// retried by the per-projection steps after this, which park a poison
+    /// event). Repeats while the reads come back full. Returns the names
+    /// of the projections left to go on alone: behind the others, or
+    /// whose batch failed.
+    async fn shared_steps(
+        &self,
+        conn: &mut AnyConnection,
+    ) -> Result<Vec<&'static str>, ProjectionError> {
+        let mut failed = Vec::new();
+        let mut types: Vec<&str> = self
+            .projections
+            .iter()
+            .flat_map(|p| p.aggregate_types().iter().copied())
+            .collect();
+        types.sort_unstable();
+        types.dedup();
+        loop {
+            let at = read_checkpoints(conn, &self.names()).await?;
+            let checkpoint = |p: &Arc<dyn Projection>| at.get(p.name()).copied().unwrap_or_default();
+            // From where most projections stand (all of them, once they
+            // have caught up together); one far behind (a long stall, a
+            // new projection) catches up alone instead of holding the
+            // others back to its pace.
+            let mut counts: std::collections::BTreeMap<Checkpoint, usize> = Default::default();
+            for projection in &self.projections {
+                *counts.entry(checkpoint(projection)).or_default() += 1;
+            }
+            let Some(from) = counts
+                .iter()
+                .max_by_key(|(at, count)| (**count, std::cmp::Reverse(**at)))
+                .map(|(at, _)| *at)
+            else {
+                return Ok(failed);
+            };
+            for projection in &self.projections {
+                if checkpoint(projection) < from && !failed.contains(&projection.name()) {
+                    failed.push(projection.name());
+                }
+            }
+            let all = stream::read_after(conn, self.backend, from, &types, self.batch_size).await?;
+            let Some(last) = all.last().map(|e| e.checkpoint) else {
+                return Ok(failed);
+            };
+            for projection in &self.projections {
+                if failed.contains(&projection.name())
+                    || at.get(projection.name()).is_some_and(|c| *c >= last)
+                {
+                    continue;
+                }
+                let target = Target::live(projection.name());
+                if let Err(e) = self
+                    .batch_of(conn, projection.as_ref(), &target, self.batch_size, Some(&all))
+                    .await
+                {
+                    tracing::warn!(projection = projection.name(), error = %e, "a shared batch failed; the projection goes on alone");
+                    failed.push(projection.name());
+                }
+            }
+            if (all.len() as i64) < self.batch_size {
+                return Ok(failed);
             }
         }
     }
@@ -988,11 +1077,29 @@ impl Runner {
                 }
             }
             let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
+            // Postgres: the projections that a shared read left to go on
+            // alone (all of them when that read failed).
+            let alone = match pass_conn.as_deref_mut() {
+                Some(conn) => match self.shared_steps(conn).await {
+                    Ok(failed) => Some(failed),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
+                        None
+                    }
+                },
+                None => None,
+            };
             for projection in &self.projections {
-                let result = match self
-                    .steps(pass_conn.as_deref_mut(), projection.as_ref(), &|_| {})
-                    .await
-                {
+                let caught_up = alone
+                    .as_ref()
+                    .is_some_and(|failed| !failed.contains(&projection.name()));
+                let stepped = if caught_up {
+                    Ok(0)
+                } else {
+                    self.steps(pass_conn.as_deref_mut(), projection.as_ref(), &|_| {})
+                        .await
+                };
+                let result = match stepped {
                     Ok(_) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
                     other => other.map(|_| ()),
                 };
@@ -1237,6 +1344,34 @@ pub(crate) async fn lock_checkpoint(
     .execute(&mut *conn)
     .await?;
     read_checkpoint(conn, name).await
+}
+
+/// The checkpoints of `names` in one read (a missing one is absent).
+async fn read_checkpoints(
+    conn: &mut AnyConnection,
+    names: &[&str],
+) -> Result<std::collections::HashMap<String, Checkpoint>, sqlx::Error> {
+    let marks: Vec<String> = (1..=names.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT name, tx_id, position FROM projection_checkpoints WHERE name IN ({})",
+        marks.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for name in names {
+        query = query.bind(*name);
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                row.try_get("name")?,
+                Checkpoint {
+                    tx_id: row.try_get("tx_id")?,
+                    position: row.try_get("position")?,
+                },
+            ))
+        })
+        .collect()
 }
 
 pub(crate) async fn read_checkpoint(

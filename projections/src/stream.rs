@@ -177,6 +177,28 @@ pub async fn count_of_types(conn: &mut AnyConnection, types: &[&str]) -> Result<
     sqlx::query_scalar(&sql).fetch_one(&mut *conn).await
 }
 
+/// The events of a shared read after `after`, as `read_after` would have
+/// given them to a reader of `types`: every event (the checkpoint moves
+/// past the others too), payload and recorded time only for its types.
+pub fn slice_after(all: &[StoredEvent], after: Checkpoint, types: &[&str]) -> Vec<StoredEvent> {
+    let start = all.partition_point(|e| e.checkpoint <= after);
+    all[start..]
+        .iter()
+        .map(|e| {
+            let own = types.contains(&e.aggregate_type.as_str());
+            StoredEvent {
+                checkpoint: e.checkpoint,
+                aggregate_type: e.aggregate_type.clone(),
+                aggregate_id: e.aggregate_id.clone(),
+                sequence: e.sequence,
+                event_type: e.event_type.clone(),
+                payload: if own { e.payload.clone() } else { None },
+                recorded_ms: if own { e.recorded_ms } else { 0 },
+            }
+        })
+        .collect()
+}
+
 fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
     Ok(StoredEvent {
         checkpoint: Checkpoint {

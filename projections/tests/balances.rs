@@ -515,3 +515,138 @@ async fn a_member_reads_their_own_writes_before_any_runner_applies_them(kind: St
             .unwrap()
     );
 }
+
+/// What a projection was given, event by event: position, aggregate type,
+/// whether the payload came with it.
+type Seen = Arc<std::sync::Mutex<Vec<(i64, String, bool)>>>;
+
+struct Recorder {
+    name: &'static str,
+    types: &'static [&'static str],
+    seen: Seen,
+}
+
+impl Projection for Recorder {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn aggregate_types(&self) -> &'static [&'static str] {
+        self.types
+    }
+    fn apply<'a>(
+        &'a self,
+        _conn: &'a mut sqlx::AnyConnection,
+        events: &'a [projections::StoredEvent],
+    ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
+        let mut seen = self.seen.lock().unwrap();
+        for e in events {
+            seen.push((
+                e.checkpoint.position,
+                e.aggregate_type.clone(),
+                e.payload.is_some(),
+            ));
+        }
+        Box::pin(async { Ok(()) })
+    }
+    fn reset<'a>(
+        &'a self,
+        _conn: &'a mut sqlx::AnyConnection,
+    ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
+        Box::pin(async { Ok(()) })
+    }
+}
+
+/// The live runner on Postgres reads the stream once a pass for every
+/// projection: each still gets every event exactly once, in order, with
+/// the payloads of its own types only; a projection far behind the others
+/// (new here) catches up alone while the others keep up with new commits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone() {
+    let db = testing::fresh_postgres().await;
+    let service = wallets(&db);
+    let write = |from: usize, to: usize| {
+        let service = &service;
+        async move {
+            for i in from..to {
+                service
+                    .execute(WalletCommand::new(
+                        WalletId::new(format!("s{}", i % 4), Currency::Cny),
+                        format!("shared-{i}"),
+                        credit(dec!(1.00)),
+                    ))
+                    .await
+                    .unwrap();
+            }
+        }
+    };
+    let positions = |db: &Db| {
+        let any = db.any.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT position FROM events ORDER BY tx_id, position")
+                .fetch_all(&any)
+                .await
+                .unwrap()
+        }
+    };
+    let wallet_seen = Seen::default();
+    let bet_seen = Seen::default();
+    let late_seen = Seen::default();
+    let recorder = |name, types, seen: &Seen| -> Arc<dyn Projection> {
+        Arc::new(Recorder {
+            name,
+            types,
+            seen: seen.clone(),
+        })
+    };
+    let start = |projections: Vec<Arc<dyn Projection>>| {
+        let live = Arc::new(Runner::new(db.any.clone(), Backend::Postgres, projections).with_batch_size(7));
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let running = tokio::spawn(live.clone().run(
+            Duration::from_millis(30),
+            Duration::from_millis(5),
+            stopped,
+        ));
+        (live, stop, running)
+    };
+    let settled = |live: Arc<Runner>, names: Vec<&'static str>| async move {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let mut behind = 0;
+            for name in &names {
+                behind += live.lag(name).await.unwrap();
+            }
+            if behind == 0 {
+                return;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "{behind} events never applied");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    write(0, 40).await;
+    let (live, stop, running) = start(vec![
+        recorder("rec_wallet", &["Wallet"], &wallet_seen),
+        recorder("rec_bet", &["Bet"], &bet_seen),
+    ]);
+    settled(live.clone(), vec!["rec_wallet", "rec_bet"]).await;
+    stop.send(true).unwrap();
+    running.await.unwrap();
+    write(40, 60).await;
+    // A third projection, new: its checkpoint is at the start.
+    let (live, stop, running) = start(vec![
+        recorder("rec_wallet", &["Wallet"], &wallet_seen),
+        recorder("rec_late", &["Wallet"], &late_seen),
+        recorder("rec_bet", &["Bet"], &bet_seen),
+    ]);
+    write(60, 90).await;
+    settled(live.clone(), vec!["rec_wallet", "rec_bet", "rec_late"]).await;
+    stop.send(true).unwrap();
+    running.await.unwrap();
+    let all = positions(&db).await;
+    assert!(all.len() >= 90, "a credit is at least one event");
+    for (seen, payloads) in [(&wallet_seen, true), (&bet_seen, false), (&late_seen, true)] {
+        let seen = seen.lock().unwrap();
+        let order: Vec<i64> = seen.iter().map(|(p, _, _)| *p).collect();
+        assert_eq!(order, all, "every event once, in the stream's order");
+        assert!(seen.iter().all(|(_, t, p)| t == "Wallet" && *p == payloads));
+    }
+}
