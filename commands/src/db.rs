@@ -11,6 +11,86 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{AnyPool, PgPool, SqlitePool};
 
+/// A few connections of a pool kept between the statements of a hot path
+/// (a read on every request): sqlx pings every connection it takes back,
+/// a round trip to the database after each use; a connection kept here
+/// skips that. `keep` connections at most; one kept over
+/// `PING_WHEN_IDLE` goes back to the pool (whose ping checks it) instead
+/// of being used. A `HotConn` dropped without `keep()` (an error, a
+/// cancelled request: the connection may hold an unread answer) goes back
+/// to the pool the usual way.
+pub struct Hot {
+    pool: AnyPool,
+    kept: std::sync::Mutex<Vec<(sqlx::pool::PoolConnection<sqlx::Any>, std::time::Instant)>>,
+    keep: usize,
+}
+
+impl Hot {
+    pub fn new(pool: AnyPool, keep: usize) -> Self {
+        Hot {
+            pool,
+            kept: std::sync::Mutex::new(Vec::new()),
+            keep,
+        }
+    }
+
+    pub async fn acquire(&self) -> Result<HotConn<'_>, sqlx::Error> {
+        loop {
+            let popped = self.kept.lock().unwrap_or_else(|p| p.into_inner()).pop();
+            match popped {
+                Some((conn, since)) if since.elapsed() < PING_WHEN_IDLE => {
+                    return Ok(HotConn {
+                        conn: Some(conn),
+                        home: self,
+                    })
+                }
+                Some((stale, _)) => drop(stale),
+                None => break,
+            }
+        }
+        Ok(HotConn {
+            conn: Some(self.pool.acquire().await?),
+            home: self,
+        })
+    }
+
+    /// How many connections are kept now.
+    pub fn kept(&self) -> usize {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+/// A connection from `Hot::acquire`.
+pub struct HotConn<'a> {
+    conn: Option<sqlx::pool::PoolConnection<sqlx::Any>>,
+    home: &'a Hot,
+}
+
+impl HotConn<'_> {
+    /// The statement ran to its end: keep the connection for the next.
+    pub fn keep(mut self) {
+        if let Some(conn) = self.conn.take() {
+            let mut kept = self.home.kept.lock().unwrap_or_else(|p| p.into_inner());
+            if kept.len() < self.home.keep {
+                kept.push((conn, std::time::Instant::now()));
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for HotConn<'_> {
+    type Target = sqlx::AnyConnection;
+    fn deref(&self) -> &sqlx::AnyConnection {
+        self.conn.as_ref().expect("held until kept or dropped")
+    }
+}
+
+impl std::ops::DerefMut for HotConn<'_> {
+    fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+        self.conn.as_mut().expect("held until kept or dropped")
+    }
+}
+
 /// The embedded store's file when `DATABASE_URL` is unset.
 pub const DEFAULT_SQLITE_PATH: &str = "data/betting.db";
 

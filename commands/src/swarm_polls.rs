@@ -41,12 +41,20 @@ pub struct PollSessions {
     pool: AnyPool,
     /// SQLite's writer turn (`crate::db::sqlite_writer`).
     writer: Option<crate::group_commit::WriterLock>,
+    /// Connections kept for `touch`, the read of every poll.
+    hot: std::sync::Arc<crate::db::Hot>,
 }
+
+/// Connections `touch` keeps between polls.
+const HOT_CONNECTIONS: usize = 2;
 
 impl PollSessions {
     pub fn new(pool: AnyPool) -> Self {
         let writer = crate::db::sqlite_writer(&pool);
-        Self { pool, writer }
+        // SQLite's connections are few and local (no round trip to save).
+        let keep = if writer.is_some() { 0 } else { HOT_CONNECTIONS };
+        let hot = std::sync::Arc::new(crate::db::Hot::new(pool.clone(), keep));
+        Self { pool, writer, hot }
     }
 
     pub async fn open(&self, sid: &str, language: &str, now_ms: i64) -> Result<(), sqlx::Error> {
@@ -66,6 +74,7 @@ impl PollSessions {
     /// one is over `TOUCH_EVERY_MS` old, so a busy session costs one
     /// indexed read per request.
     pub async fn touch(&self, sid: &str, now_ms: i64) -> Result<Option<PollSession>, sqlx::Error> {
+        let mut conn = self.hot.acquire().await?;
         let row = sqlx::query(
             "SELECT p.sid, p.language, p.user_id, p.token_hash, p.last_seen_ms,
                     s.expires_ms AS login_expires_ms
@@ -74,8 +83,9 @@ impl PollSessions {
         )
         .bind(sid)
         .bind(now_ms - POLL_SESSION_TTL_MS)
-        .fetch_optional(&self.pool)
+        .fetch_optional(&mut *conn)
         .await?;
+        conn.keep();
         let Some(row) = row else { return Ok(None) };
         let seen: i64 = row.try_get("last_seen_ms")?;
         if now_ms - seen > TOUCH_EVERY_MS {

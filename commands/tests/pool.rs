@@ -51,3 +51,56 @@ async fn a_connection_that_died_while_idle_is_replaced_before_it_is_used() {
         assert_eq!(one, 1);
     }
 }
+
+/// `Hot` keeps a connection between the statements of a hot path: the
+/// next acquire gets the same one; at most `keep` are kept; one dropped
+/// without `keep()` (an error, a cancelled request) is not kept; one kept
+/// past `PING_WHEN_IDLE` is not used again unchecked (here it died
+/// meanwhile, and the statement still runs).
+#[tokio::test]
+async fn a_hot_connection_is_kept_for_the_next_statement_and_checked_once_stale() {
+    use commands::db::Hot;
+    let db = testing::fresh_postgres().await;
+    let hot = Hot::new(db.any.clone(), 2);
+    let mut conn = hot.acquire().await.unwrap();
+    let pid = backend_pid(&mut conn).await;
+    conn.keep();
+    assert_eq!(hot.kept(), 1);
+    for _ in 0..5 {
+        let mut conn = hot.acquire().await.unwrap();
+        assert_eq!(backend_pid(&mut conn).await, pid, "the kept connection");
+        conn.keep();
+    }
+    // Three at once, all kept: two stay.
+    let (mut a, mut b, mut c) = (
+        hot.acquire().await.unwrap(),
+        hot.acquire().await.unwrap(),
+        hot.acquire().await.unwrap(),
+    );
+    for conn in [&mut a, &mut b, &mut c] {
+        backend_pid(conn).await;
+    }
+    a.keep();
+    b.keep();
+    c.keep();
+    assert_eq!(hot.kept(), 2);
+    // Dropped without keep(): back to the pool, not kept.
+    let taken = hot.acquire().await.unwrap();
+    assert_eq!(hot.kept(), 1);
+    drop(taken);
+    assert_eq!(hot.kept(), 1);
+    // The kept one dies and goes stale.
+    let mut conn = hot.acquire().await.unwrap();
+    let pid = backend_pid(&mut conn).await;
+    conn.keep();
+    let killer = sqlx::PgPool::connect(&testing::postgres_url()).await.unwrap();
+    sqlx::query("SELECT pg_terminate_backend($1)")
+        .bind(pid)
+        .execute(&killer)
+        .await
+        .unwrap();
+    tokio::time::sleep(PING_WHEN_IDLE + Duration::from_millis(300)).await;
+    let mut conn = hot.acquire().await.unwrap();
+    assert_ne!(backend_pid(&mut conn).await, pid);
+    conn.keep();
+}
