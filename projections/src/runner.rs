@@ -1084,6 +1084,9 @@ impl Runner {
                     Ok(failed) => Some(failed),
                     Err(e) => {
                         tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
+                        // The connection may be what failed: each step
+                        // takes its own from the pool this pass.
+                        pass_conn = None;
                         None
                     }
                 },
