@@ -303,14 +303,22 @@ const tests = [
       await logIn(page, baseUrl, 'demo', 'demo1234');
       await byTestId(page, 'game-row').nth(5).waitFor({ timeout: TIMEOUT_MS });
       let row = 0;
-      /** Picks an open price from each of `n` further games (one game each: no conflicts). */
+      /** Picks an open price from each of `n` further games (one game each: no conflicts).
+       * A price the feed suspends between the look and the click adds nothing: the pick
+       * counts only once the betslip shows it, else the next game is tried. */
+      const slipCount = async () => Number((await byTestId(page, 'betslip-count').textContent()) || 0);
       const pickGames = async (n) => {
         for (let picked = 0; picked < n; row++) {
           if (row >= (await byTestId(page, 'game-row').count())) throw new Error('not enough games with open prices');
           const price = byTestId(page, 'game-row').nth(row).locator('[data-testid=price]:not([disabled])').first();
           if ((await price.count()) === 0) continue;
+          const before = await slipCount();
           await price.click();
-          picked++;
+          const added = await byTestId(page, 'betslip-count')
+            .filter({ hasText: String(before + 1) })
+            .waitFor({ timeout: 3000 })
+            .then(() => true, () => false);
+          if (added) picked++;
         }
       };
       const place = async ({ picks, type, stakeKeys, shot, system }) => {
