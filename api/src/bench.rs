@@ -311,7 +311,10 @@ async fn pgbench_into(url: &str, schema: &str, args: &Args) -> anyhow::Result<f6
         .lines()
         .find_map(|line| {
             let rest = line.strip_prefix("number of transactions actually processed: ")?;
-            rest.split(|c: char| !c.is_ascii_digit()).next()?.parse::<f64>().ok()
+            rest.split(|c: char| !c.is_ascii_digit())
+                .next()?
+                .parse::<f64>()
+                .ok()
         })
         .unwrap_or(rate * args.seconds as f64);
     println!("pgbench: {}", cpu.per(done, "transaction", "pgbench"));
@@ -363,7 +366,12 @@ impl Cpu {
             return cpu;
         };
         for entry in dir.flatten() {
-            if !entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            if !entry
+                .file_name()
+                .to_string_lossy()
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            {
                 continue;
             }
             let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
@@ -389,7 +397,11 @@ impl Cpu {
     /// "N µs a <what> (this process A, Postgres B)", per `count` units.
     pub(crate) fn per(&self, count: f64, what: &str, own_name: &str) -> String {
         let us = |s: f64| s * 1e6 / count.max(1.0);
-        let own = if own_name == "pgbench" { self.children } else { self.own };
+        let own = if own_name == "pgbench" {
+            self.children
+        } else {
+            self.own
+        };
         format!(
             "{:.0} µs of CPU a {what} ({own_name} {:.0}, Postgres {:.0})",
             us(own + self.postgres),
@@ -434,6 +446,8 @@ pub(crate) fn url_parts(url: &str) -> anyhow::Result<UrlParts<'_>> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_proc_stat_line_gives_its_name_and_cpu_seconds() {
         // pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt
@@ -447,8 +461,6 @@ mod tests {
         let line = "7 (tokio (rt) x) R 1 1 1 0 -1 0 0 0 0 0 1 2 3 4 20 0";
         assert_eq!(super::proc_times(line).unwrap().0, "tokio (rt) x");
     }
-
-    use super::*;
 
     #[test]
     fn pgbench_gets_host_port_user_and_database_from_the_url() {

@@ -18,7 +18,8 @@ use sqlx::{AnyPool, PgPool, SqlitePool};
 /// `PING_WHEN_IDLE` goes back to the pool (whose ping checks it) instead
 /// of being used. A `HotConn` dropped without `keep()` (an error, a
 /// cancelled request: the connection may hold an unread answer) goes back
-/// to the pool the usual way.
+/// to the pool the usual way. A kept connection counts against the pool's
+/// size while it waits here.
 pub struct Hot {
     pool: AnyPool,
     kept: std::sync::Mutex<Vec<(sqlx::pool::PoolConnection<sqlx::Any>, std::time::Instant)>>,

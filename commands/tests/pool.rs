@@ -33,7 +33,9 @@ async fn a_connection_that_died_while_idle_is_replaced_before_it_is_used() {
             .fetch_one(pg)
             .await
             .unwrap();
-        let killer = sqlx::PgPool::connect(&testing::postgres_url()).await.unwrap();
+        let killer = sqlx::PgPool::connect(&testing::postgres_url())
+            .await
+            .unwrap();
         for victim in [pid, store_pid] {
             let killed: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
                 .bind(victim)
@@ -45,7 +47,10 @@ async fn a_connection_that_died_while_idle_is_replaced_before_it_is_used() {
         tokio::time::sleep(PING_WHEN_IDLE + Duration::from_millis(300)).await;
         let mut conn = db.any.acquire().await.unwrap();
         let fresh = backend_pid(&mut conn).await;
-        assert_ne!(fresh, pid, "round {round}: a new connection, not the dead one");
+        assert_ne!(
+            fresh, pid,
+            "round {round}: a new connection, not the dead one"
+        );
         drop(conn);
         let one: i32 = sqlx::query_scalar("SELECT 1").fetch_one(pg).await.unwrap();
         assert_eq!(one, 1);
@@ -93,7 +98,9 @@ async fn a_hot_connection_is_kept_for_the_next_statement_and_checked_once_stale(
     let mut conn = hot.acquire().await.unwrap();
     let pid = backend_pid(&mut conn).await;
     conn.keep();
-    let killer = sqlx::PgPool::connect(&testing::postgres_url()).await.unwrap();
+    let killer = sqlx::PgPool::connect(&testing::postgres_url())
+        .await
+        .unwrap();
     sqlx::query("SELECT pg_terminate_backend($1)")
         .bind(pid)
         .execute(&killer)

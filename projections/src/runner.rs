@@ -327,8 +327,9 @@ impl Runner {
     }
 
     /// As `batch`; with `read`, the events come from a read of the stream
-    /// shared by every projection of the pass (it covers this projection's
-    /// checkpoint: it starts at the lowest of them), not from one of its own.
+    /// shared by the projections of the pass (it starts at or before this
+    /// projection's checkpoint: `shared_steps` leaves the ones behind it to
+    /// read alone), not from one of its own.
     async fn batch_of(
         &self,
         conn: &mut AnyConnection,
@@ -614,7 +615,8 @@ impl Runner {
         types.dedup();
         loop {
             let at = read_checkpoints(conn, &self.names()).await?;
-            let checkpoint = |p: &Arc<dyn Projection>| at.get(p.name()).copied().unwrap_or_default();
+            let checkpoint =
+                |p: &Arc<dyn Projection>| at.get(p.name()).copied().unwrap_or_default();
             // From where most projections stand (all of them, once they
             // have caught up together); one far behind (a long stall, a
             // new projection) catches up alone instead of holding the
@@ -647,7 +649,13 @@ impl Runner {
                 }
                 let target = Target::live(projection.name());
                 if let Err(e) = self
-                    .batch_of(conn, projection.as_ref(), &target, self.batch_size, Some(&all))
+                    .batch_of(
+                        conn,
+                        projection.as_ref(),
+                        &target,
+                        self.batch_size,
+                        Some(&all),
+                    )
                     .await
                 {
                     tracing::warn!(projection = projection.name(), error = %e, "a shared batch failed; the projection goes on alone");

@@ -561,7 +561,8 @@ impl Projection for Recorder {
 /// the payloads of its own types only; a projection far behind the others
 /// (new here) catches up alone while the others keep up with new commits.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone() {
+async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone()
+{
     let db = testing::fresh_postgres().await;
     let service = wallets(&db);
     let write = |from: usize, to: usize| {
@@ -599,7 +600,9 @@ async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behin
         })
     };
     let start = |projections: Vec<Arc<dyn Projection>>| {
-        let live = Arc::new(Runner::new(db.any.clone(), Backend::Postgres, projections).with_batch_size(7));
+        let live = Arc::new(
+            Runner::new(db.any.clone(), Backend::Postgres, projections).with_batch_size(7),
+        );
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let running = tokio::spawn(live.clone().run(
             Duration::from_millis(30),
@@ -618,7 +621,10 @@ async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behin
             if behind == 0 {
                 return;
             }
-            assert!(tokio::time::Instant::now() < deadline, "{behind} events never applied");
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{behind} events never applied"
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     };
