@@ -198,8 +198,8 @@ pub struct Db {
 }
 
 /// SQLite has one writer at a time. The writers of this process take
-/// turns through one async mutex per database file, so they queue in
-/// order; writers that met in SQLite's busy handler instead slept in its
+/// turns per database file ([`projections::writer`]: bets and the writes a
+/// request waits for first, background passes after them); writers that met in SQLite's busy handler instead slept in its
 /// back-off (1, 2, 5 ... 100 ms a try) and lost to the group committer's
 /// back-to-back turns: a stray write (an id block, a poll session's mark,
 /// a lease) waited up to a second, and the bets behind it with it.
@@ -216,25 +216,36 @@ pub fn sqlite_writer(pool: &AnyPool) -> Option<crate::group_commit::WriterLock> 
         return None;
     }
     let mut writers = SQLITE_WRITERS.lock().unwrap_or_else(|p| p.into_inner());
-    Some(writers.entry(url.to_string()).or_default().clone())
+    Some(
+        writers
+            .entry(url.to_string())
+            .or_insert_with(projections::writer::WriterTurns::new)
+            .clone(),
+    )
 }
 
-/// Waits for `writer`'s turn (at once on Postgres, which has none); the
+/// Waits for `writer`'s turn (at once on Postgres, which has none), a
+/// first turn: for a write a request waits for (an id block, a poll
+/// session's mark, a snapshot) or a short one (a lease, a heartbeat). The
 /// turn lasts as long as the guard. Take it around one write statement or
 /// transaction, never around a call that takes it again.
 pub async fn writer_turn(
     writer: &Option<crate::group_commit::WriterLock>,
-) -> Option<tokio::sync::OwnedMutexGuard<()>> {
+) -> Option<projections::writer::Turn> {
     match writer {
-        Some(lock) => Some(lock.clone().lock_owned().await),
+        Some(lock) => Some(lock.first_turn().await),
         None => None,
     }
 }
 
-/// [`writer_turn`] of `pool`'s database: for a writer that runs now and
-/// then (a process manager's pass, a heartbeat), held for its transaction.
-pub async fn turn_of(pool: &AnyPool) -> Option<tokio::sync::OwnedMutexGuard<()>> {
-    writer_turn(&sqlite_writer(pool)).await
+/// A background turn of `pool`'s database, for a process manager's pass:
+/// it waits while bets go first (see [`projections::writer`]); held for
+/// its transaction.
+pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
+    match sqlite_writer(pool) {
+        Some(lock) => Some(lock.turn().await),
+        None => None,
+    }
 }
 
 /// A pooled connection to write through, taken after the writer turn
@@ -243,7 +254,7 @@ pub async fn turn_of(pool: &AnyPool) -> Option<tokio::sync::OwnedMutexGuard<()>>
 /// the statement's end.
 pub struct WriteConn {
     conn: sqlx::pool::PoolConnection<sqlx::Any>,
-    _turn: Option<tokio::sync::OwnedMutexGuard<()>>,
+    _turn: Option<projections::writer::Turn>,
 }
 
 impl std::ops::Deref for WriteConn {

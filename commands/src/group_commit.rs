@@ -67,10 +67,11 @@ struct Inner {
 
 /// SQLite has one writer at a time. Writers of this process that take
 /// their turn here (the group committer, the projection runner, and the
-/// other writers through [`crate::db::writer_turn`]) queue in order instead
-/// of meeting in SQLite's busy handler, whose back-off sleeps (up to 100 ms
-/// a try) made the tail of bet placement.
-pub type WriterLock = Arc<tokio::sync::Mutex<()>>;
+/// other writers through [`crate::db::writer_turn`]) queue instead of
+/// meeting in SQLite's busy handler, whose back-off sleeps (up to 100 ms a
+/// try) made the tail of bet placement; the group committer's turns go
+/// before the background writers' (see [`projections::writer`]).
+pub type WriterLock = projections::writer::WriterLock;
 
 /// How groups have gone since start (tests read it to see appends share groups).
 #[derive(Default)]
@@ -92,7 +93,9 @@ impl GroupCommit {
     pub fn new(pool: StorePool, writer: Option<WriterLock>) -> Self {
         let writer = match pool {
             StorePool::Postgres(_) => None,
-            StorePool::Sqlite(_) => Some(writer.unwrap_or_default()),
+            StorePool::Sqlite(_) => {
+                Some(writer.unwrap_or_else(projections::writer::WriterTurns::new))
+            }
         };
         let in_flight = std::env::var("GROUP_COMMIT_IN_FLIGHT")
             .ok()
@@ -197,7 +200,7 @@ impl GroupCommit {
         stats.groups.fetch_add(1, Relaxed);
         stats.appends.fetch_add(group.len() as u64, Relaxed);
         let _writer = match &self.inner.writer {
-            Some(lock) => Some(lock.lock().await),
+            Some(lock) => Some(lock.first_turn().await),
             None => None,
         };
         // SQLite writes a lone append alone (no statement to share). On

@@ -29,6 +29,9 @@ use crate::lease::{run_leased, Lease};
 pub const INBOX_LEASE: &str = "inbox";
 /// The process manager's checkpoint (a row of `projection_checkpoints`).
 pub const INBOX_CHECKPOINT: &str = "inbox";
+/// Events a batch of the inbox pass reads at most.
+const BATCH: usize = 500;
+
 pub const INBOX_EVERY: Duration = Duration::from_millis(500);
 /// Messages a member sees (newest first).
 pub const PAGE: i64 = 100;
@@ -169,7 +172,9 @@ impl Inbox {
         let mut attempts = 0;
         loop {
             match self.batch().await {
-                Ok((0, _)) => return Ok(written),
+                // A short batch read everything visible: the pass ends
+                // there rather than chasing each new commit batch by batch.
+                Ok((read, n)) if read < BATCH => return Ok(written + n),
                 Ok((_, n)) => written += n,
                 Err(e) if retryable(&e) && attempts < 50 => {
                     attempts += 1;
@@ -215,7 +220,8 @@ impl Inbox {
         .execute(&mut *tx)
         .await?;
         let after = checkpoint(&mut tx).await?;
-        let events = stream::read_after(&mut tx, self.backend, after, &INBOX_SOURCES, 500).await?;
+        let events =
+            stream::read_after(&mut tx, self.backend, after, &INBOX_SOURCES, BATCH as i64).await?;
         let Some(last) = events.last().map(|e| e.checkpoint) else {
             tx.rollback().await?;
             return Ok((0, 0));

@@ -42,6 +42,9 @@ pub const PROGRESS_LEASE: &str = "season_progress";
 pub const BOUNDARY_LEASE: &str = "season_boundaries";
 /// The progress pass's checkpoint (a row of `projection_checkpoints`).
 pub const PROGRESS_CHECKPOINT: &str = "season_progress";
+/// Events a batch of the progress pass reads at most.
+const PROGRESS_BATCH: usize = 500;
+
 pub const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 pub const BOUNDARY_EVERY: Duration = Duration::from_secs(5);
 pub const RANKING_LEASE: &str = "season_ranking";
@@ -404,13 +407,7 @@ impl Seasons {
     /// caller drops it after the commit or rollback.
     async fn begin_write(
         &self,
-    ) -> Result<
-        (
-            Option<tokio::sync::OwnedMutexGuard<()>>,
-            Transaction<'static, Any>,
-        ),
-        sqlx::Error,
-    > {
+    ) -> Result<(Option<projections::writer::Turn>, Transaction<'static, Any>), sqlx::Error> {
         let turn = crate::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         if matches!(self.backend, Backend::Sqlite) {
@@ -493,7 +490,9 @@ impl Seasons {
         let mut counted = 0;
         loop {
             match self.progress_batch().await {
-                Ok((0, _)) => return Ok(counted),
+                // A short batch read everything visible: the pass ends
+                // there rather than chasing each new commit batch by batch.
+                Ok((read, n)) if read < PROGRESS_BATCH => return Ok(counted + n),
                 Ok((_, n)) => counted += n,
                 Err(SeasonFailure::Internal(e)) if retryable(&sqlx::Error::Protocol(e.clone())) => {
                     tokio::time::sleep(Duration::from_millis(20)).await;
@@ -552,8 +551,14 @@ impl Seasons {
             tx_id: row.try_get("tx_id")?,
             position: row.try_get("position")?,
         };
-        let events =
-            stream::read_after(&mut tx, self.backend, after, &["Bet", "Deposit"], 500).await?;
+        let events = stream::read_after(
+            &mut tx,
+            self.backend,
+            after,
+            &["Bet", "Deposit"],
+            PROGRESS_BATCH as i64,
+        )
+        .await?;
         let Some(last) = events.last().map(|e| e.checkpoint) else {
             tx.rollback().await?;
             return Ok((0, 0));

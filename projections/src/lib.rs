@@ -26,6 +26,7 @@ pub mod shadow;
 pub mod stream;
 pub mod verify;
 pub mod vip;
+pub mod writer;
 
 /// `($1, $2, ...), ($n+1, ...)`: the VALUES list of a multi-row statement
 /// of `count` rows of `width` parameters each.

@@ -225,7 +225,7 @@ pub struct Runner {
     metrics: ProjectionMetrics,
     wake: Arc<Notify>,
     sealer: Option<Arc<Sealer>>,
-    writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
+    writer: Option<crate::writer::WriterLock>,
 }
 
 impl Runner {
@@ -261,12 +261,10 @@ impl Runner {
 
     /// Seals the event log (hash chain) as part of every catch-up.
     /// SQLite: live batches take the process's writer turn (the group
-    /// committer's), so commands and projections queue for the one writer
-    /// in order (see `std::sync::Arc<tokio::sync::Mutex<()>>`).
-    pub fn with_writer_lock(
-        mut self,
-        writer: Option<std::sync::Arc<tokio::sync::Mutex<()>>>,
-    ) -> Self {
+    /// committer's), so commands and projections queue for the one writer;
+    /// the runner's are background turns, which let bets go first (see
+    /// [`crate::writer`]).
+    pub fn with_writer_lock(mut self, writer: Option<crate::writer::WriterLock>) -> Self {
         self.writer = writer;
         self
     }
@@ -466,9 +464,9 @@ impl Runner {
 
     /// One live batch; returns how many events it covered.
     /// SQLite: the process's writer turn (see `with_writer_lock`).
-    async fn writer_turn(&self) -> Option<tokio::sync::MutexGuard<'_, ()>> {
+    async fn writer_turn(&self) -> Option<crate::writer::Turn> {
         match &self.writer {
-            Some(lock) => Some(lock.lock().await),
+            Some(lock) => Some(lock.turn().await),
             None => None,
         }
     }

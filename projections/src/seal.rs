@@ -145,7 +145,7 @@ impl Sealer {
     pub async fn seal_all_in_turns(
         &self,
         pool: &AnyPool,
-        writer: Option<&std::sync::Arc<tokio::sync::Mutex<()>>>,
+        writer: Option<&crate::writer::WriterLock>,
     ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
@@ -181,7 +181,7 @@ impl Sealer {
     async fn seal_batch_read_first(
         &self,
         pool: &AnyPool,
-        writer: &std::sync::Arc<tokio::sync::Mutex<()>>,
+        writer: &crate::writer::WriterLock,
     ) -> Result<usize, ProjectionError> {
         for _ in 0..3 {
             let (at, rows) = {
@@ -192,7 +192,7 @@ impl Sealer {
             if rows.is_empty() {
                 return Ok(0);
             }
-            let _turn = writer.lock().await;
+            let _turn = writer.turn().await;
             let mut conn = pool.acquire().await?;
             let mut tx = conn.begin().await?;
             if lock_checkpoint(&mut tx, CHECKPOINT).await? != at {
@@ -201,7 +201,7 @@ impl Sealer {
             }
             return self.seal_rows(tx, at, &rows).await;
         }
-        let _turn = writer.lock().await;
+        let _turn = writer.turn().await;
         self.seal_batch(&mut *pool.acquire().await?).await
     }
 

@@ -183,7 +183,7 @@ async fn two_processes_runners_reading_before_their_writer_turns_count_each_batc
     let wallets = wallets(&db);
     write_history(&wallets, 3, 200).await;
     let own_turn = || match kind {
-        StoreKind::Sqlite => Some(Arc::new(tokio::sync::Mutex::new(()))),
+        StoreKind::Sqlite => Some(projections::writer::WriterTurns::new()),
         StoreKind::Postgres => None,
     };
     let a = runner(&db).with_writer_lock(own_turn());

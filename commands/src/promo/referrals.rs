@@ -30,6 +30,8 @@ use super::{dec, PromoFailure, Promotions};
 
 pub const SETTINGS: &str = "referral";
 pub const CHECKPOINT: &str = "promo_referrals";
+/// Events a batch of the referral pass reads at most.
+const LINK_BATCH: usize = 500;
 
 /// A referral record (spec 001 section 3).
 #[derive(Debug, Clone, Serialize)]
@@ -109,7 +111,9 @@ impl Promotions {
         loop {
             let (read, linked) = self.link_batch().await?;
             n += linked;
-            if read == 0 {
+            // A short batch read everything visible: the pass ends there
+            // rather than chasing each new commit batch by batch.
+            if read < LINK_BATCH {
                 break;
             }
         }
@@ -135,7 +139,14 @@ impl Promotions {
             tx_id: row.try_get("tx_id")?,
             position: row.try_get("position")?,
         };
-        let events = stream::read_after(&mut tx, self.backend(), after, &["Account"], 500).await?;
+        let events = stream::read_after(
+            &mut tx,
+            self.backend(),
+            after,
+            &["Account"],
+            LINK_BATCH as i64,
+        )
+        .await?;
         let Some(last) = events.last().map(|e| e.checkpoint) else {
             tx.rollback().await?;
             return Ok((0, 0));
