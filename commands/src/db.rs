@@ -199,10 +199,11 @@ pub struct Db {
 
 /// SQLite has one writer at a time. The writers of this process take
 /// turns per database file ([`projections::writer`]: bets and the writes a
-/// request waits for first, background passes after them); writers that met in SQLite's busy handler instead slept in its
-/// back-off (1, 2, 5 ... 100 ms a try) and lost to the group committer's
-/// back-to-back turns: a stray write (an id block, a poll session's mark,
-/// a lease) waited up to a second, and the bets behind it with it.
+/// request waits for first, background passes after them); writers that
+/// met in SQLite's busy handler instead slept in its back-off (1, 2, 5 ...
+/// 100 ms a try) and lost to the group committer's back-to-back turns: a
+/// stray write (an id block, a poll session's mark, a lease) waited up to
+/// a second, and the bets behind it with it.
 static SQLITE_WRITERS: std::sync::LazyLock<
     std::sync::Mutex<std::collections::HashMap<String, crate::group_commit::WriterLock>>,
 > = std::sync::LazyLock::new(Default::default);
