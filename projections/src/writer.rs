@@ -133,14 +133,6 @@ impl WriterTurns {
     }
 }
 
-impl Turn {
-    /// Whether first turns (bets) wait for this one to end: a background
-    /// writer with more to do commits what it has and asks again.
-    pub fn others_first(&self) -> bool {
-        !self.turns.state().first.is_empty()
-    }
-}
-
 impl Drop for Turn {
     fn drop(&mut self) {
         self.turns.pass_on();
