@@ -404,11 +404,18 @@ impl Seasons {
     /// instead of failing with SQLITE_BUSY when it upgrades from reading to
     /// writing while another connection writes.
     /// The process's writer turn comes with it (SQLite), held until the
-    /// caller drops it after the commit or rollback.
+    /// caller drops it after the commit or rollback: a first turn for a
+    /// request (a member's claim, support's review), which goes before the
+    /// background writers, a background one for the boundary job.
     async fn begin_write(
         &self,
+        request: bool,
     ) -> Result<(Option<projections::writer::Turn>, Transaction<'static, Any>), sqlx::Error> {
-        let turn = crate::db::turn_of(&self.pool).await;
+        let turn = if request {
+            crate::db::writer_turn(&crate::db::sqlite_writer(&self.pool)).await
+        } else {
+            crate::db::turn_of(&self.pool).await
+        };
         let mut tx = self.pool.begin().await?;
         if matches!(self.backend, Backend::Sqlite) {
             sqlx::query("UPDATE season_rankings SET state = state WHERE 0 = 1")
@@ -429,7 +436,7 @@ impl Seasons {
                 continue;
             }
             for attempt in 0..5 {
-                let (_turn, mut tx) = self.begin_write().await?;
+                let (_turn, mut tx) = self.begin_write(false).await?;
                 let id = def.id.to_string();
                 let (aggregate, last) = Self::load_in::<Season>(&mut tx, &id).await?;
                 let events = aggregate.decide(&SeasonCommand::Boundary {
@@ -921,7 +928,7 @@ impl Seasons {
         let mut attempt = 0;
         let outcome = loop {
             attempt += 1;
-            let (turn, mut tx) = self.begin_write().await?;
+            let (turn, mut tx) = self.begin_write(true).await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Claim {
                 task: Box::new(task.clone()),
@@ -1067,7 +1074,7 @@ impl Seasons {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let (turn, mut tx) = self.begin_write().await?;
+            let (turn, mut tx) = self.begin_write(true).await?;
             let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
             let events = state.decide(&SeasonTaskCommand::Review {
                 task_id,
