@@ -317,29 +317,51 @@ async fn with_concurrent_writers_the_read_model_misses_no_event_and_catches_up_a
     assert_eq!(restarted.catch_up("balances").await.unwrap(), 0);
 }
 
+/// A live runner with a poll far longer than a test (only wakes and its
+/// own retries start its passes) and a gather of 20 ms, beside a wallet
+/// service whose commits wake it.
+struct Live {
+    service: Arc<WalletService>,
+    stop: tokio::sync::watch::Sender<bool>,
+    running: tokio::task::JoinHandle<()>,
+}
+
+impl Live {
+    fn start(db: &Db) -> Live {
+        let live = Arc::new(runner(db));
+        let service = Arc::new(WalletService::notifying(
+            db,
+            StoreOptions::default(),
+            RetryPolicy::default(),
+            CommandMetrics::default(),
+            live.waker(),
+        ));
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let running =
+            tokio::spawn(live.run(Duration::from_secs(600), Duration::from_millis(20), stopped));
+        Live {
+            service,
+            stop,
+            running,
+        }
+    }
+
+    async fn stop(self) {
+        self.stop.send(true).unwrap();
+        self.running.await.unwrap();
+    }
+}
+
 /// The live runner woken by every commit gathers what arrives within its
 /// gather interval into one pass; no commit's wake is lost on the way (the
 /// poll here is far longer than the test).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn woken_by_every_commit_the_runner_gathers_them_and_misses_none() {
     let db = testing::fresh_postgres().await;
-    let live = Arc::new(runner(&db));
-    let service = Arc::new(WalletService::notifying(
-        &db,
-        StoreOptions::default(),
-        RetryPolicy::default(),
-        CommandMetrics::default(),
-        live.waker(),
-    ));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let running = tokio::spawn(live.clone().run(
-        Duration::from_secs(600),
-        Duration::from_millis(20),
-        stopped,
-    ));
+    let live = Live::start(&db);
     let mut writers = Vec::new();
     for w in 0..4u64 {
-        let service = service.clone();
+        let service = live.service.clone();
         writers.push(tokio::spawn(async move {
             for i in 0..60 {
                 let id = WalletId::new(format!("g{}", (w + i) % 5), Currency::Cny);
@@ -372,8 +394,7 @@ async fn woken_by_every_commit_the_runner_gathers_them_and_misses_none() {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    stop.send(true).unwrap();
-    running.await.unwrap();
+    live.stop().await;
 }
 
 /// Commits that a transaction older than them holds behind the horizon
@@ -383,20 +404,7 @@ async fn woken_by_every_commit_the_runner_gathers_them_and_misses_none() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_without_a_wake() {
     let db = testing::fresh_postgres().await;
-    let live = Arc::new(runner(&db));
-    let service = WalletService::notifying(
-        &db,
-        StoreOptions::default(),
-        RetryPolicy::default(),
-        CommandMetrics::default(),
-        live.waker(),
-    );
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let running = tokio::spawn(live.clone().run(
-        Duration::from_secs(600),
-        Duration::from_millis(20),
-        stopped,
-    ));
+    let live = Live::start(&db);
     // An older transaction with an id of its own, running on.
     let mut older = db.any.begin().await.unwrap();
     sqlx::query("SELECT pg_current_xact_id()::text")
@@ -404,7 +412,7 @@ async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_witho
         .await
         .unwrap();
     for i in 0..3 {
-        service
+        live.service
             .execute(WalletCommand::new(
                 WalletId::new("held", Currency::Cny),
                 format!("held-{i}"),
@@ -435,8 +443,7 @@ async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_witho
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    stop.send(true).unwrap();
-    running.await.unwrap();
+    live.stop().await;
 }
 
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
