@@ -217,12 +217,7 @@ pub fn sqlite_writer(pool: &AnyPool) -> Option<crate::group_commit::WriterLock> 
         return None;
     }
     let mut writers = SQLITE_WRITERS.lock().unwrap_or_else(|p| p.into_inner());
-    Some(
-        writers
-            .entry(url.to_string())
-            .or_insert_with(projections::writer::WriterTurns::new)
-            .clone(),
-    )
+    Some(writers.entry(url.to_string()).or_default().clone())
 }
 
 /// Waits for `writer`'s turn (at once on Postgres, which has none), a

@@ -93,9 +93,7 @@ impl GroupCommit {
     pub fn new(pool: StorePool, writer: Option<WriterLock>) -> Self {
         let writer = match pool {
             StorePool::Postgres(_) => None,
-            StorePool::Sqlite(_) => {
-                Some(writer.unwrap_or_else(projections::writer::WriterTurns::new))
-            }
+            StorePool::Sqlite(_) => Some(writer.unwrap_or_default()),
         };
         let in_flight = std::env::var("GROUP_COMMIT_IN_FLIGHT")
             .ok()
