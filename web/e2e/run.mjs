@@ -12,6 +12,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const SHOTS = resolve(here, 'screenshots');
 const TIMEOUT_MS = 30_000;
+/** At most this many of a failed test's console errors and failed requests are printed (the last ones). */
+const TRAIL_LINES = 20;
 /** The texts the client shows in its default language (the browser's locale is zh-CN). */
 const ZHH = JSON.parse(readFileSync(resolve(here, '../../config/skins/languages/zhh.json'), 'utf8'));
 
@@ -42,10 +44,29 @@ async function captchaCode(page, baseUrl) {
 
 const byTestId = (page, id) => page.locator(`[data-testid="${id}"]`);
 
+/**
+ * Clicks the header's login button and waits for the popup (a lazy chunk). A popup still
+ * missing after 8 s is noted with a screenshot and what the page shows, and the button is
+ * clicked again before the full wait: a click that landed before the header was live is
+ * repeated, and a popup that never comes leaves a trace of why.
+ */
+async function openLogin(page) {
+  const popup = byTestId(page, 'login-popup');
+  await byTestId(page, 'open-login').click();
+  if (await popup.waitFor({ timeout: 8_000 }).then(() => true, () => false)) return;
+  const shot = `login-popup-missing-${Date.now()}.png`;
+  const chunkError = (await byTestId(page, 'chunk-error').count()) > 0;
+  const button = (await byTestId(page, 'open-login').count()) > 0;
+  console.log(`note: no login-popup 8 s after clicking open-login at ${page.url()} (chunk-error shown: ${chunkError}, `
+    + `open-login present: ${button}); screenshot ${shot}; clicking open-login again`);
+  await page.screenshot({ path: resolve(SHOTS, shot) }).catch(() => {});
+  if (!(await popup.isVisible())) await byTestId(page, 'open-login').click({ timeout: 5_000 }).catch(() => {});
+  await popup.waitFor({ timeout: TIMEOUT_MS });
+}
+
 /** Opens the login popup and logs in; runs the safety verification when the server asks for it. */
 async function logIn(page, baseUrl, account, password, { shot, safetyTo } = {}) {
-  await byTestId(page, 'open-login').click();
-  await byTestId(page, 'login-popup').waitFor({ timeout: TIMEOUT_MS });
+  await openLogin(page);
   await byTestId(page, 'field-account').fill(account);
   await byTestId(page, 'field-password').fill(password);
   await byTestId(page, 'field-captcha').fill(await captchaCode(page, baseUrl));
@@ -1485,6 +1506,11 @@ async function main() {
       const page = await context.newPage();
       const pageErrors = [];
       page.on('pageerror', (err) => pageErrors.push(err.message));
+      // The test's console errors and failed requests (any page of its context), shown if it fails.
+      const trail = [];
+      const line = (text) => trail.push(String(text).split('\n')[0].slice(0, 300));
+      context.on('console', (msg) => { if (msg.type() === 'error') line(`console error: ${msg.text()} ${msg.location()?.url ?? ''}`); });
+      context.on('requestfailed', (req) => line(`request failed: ${req.method()} ${req.url()} ${req.failure()?.errorText ?? ''}`));
       try {
         await test.run(page, baseUrl, { browser });
         if (pageErrors.length) throw new Error(`uncaught page errors: ${pageErrors.join('; ')}`);
@@ -1493,6 +1519,8 @@ async function main() {
       } catch (err) {
         failed++;
         console.log(`FAIL ${test.name}: ${err instanceof Error ? err.message : err}`);
+        if (trail.length > TRAIL_LINES) console.log(`  (${trail.length - TRAIL_LINES} earlier console errors and failed requests left out)`);
+        for (const entry of trail.slice(-TRAIL_LINES)) console.log(`  ${entry}`);
         await page.screenshot({ path: resolve(SHOTS, `failed-${passed + failed}.png`) }).catch(() => {});
       } finally {
         await context.close();

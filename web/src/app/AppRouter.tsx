@@ -6,7 +6,7 @@
  * without it. (The data router, `createBrowserRouter`, costs about 30 KB gzipped against
  * about 11 KB for this mode: over the first-load budget.)
  */
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { BetslipLauncher } from '../features/betslip/BetslipLauncher';
 import { selectMainMenu } from '../features/config/selectors';
@@ -15,11 +15,12 @@ import { WinningTips } from '../features/realtime/WinningTips';
 import { EmptyState } from '../features/shell/EmptyState';
 import { Footer } from '../features/shell/Footer';
 import { Header } from '../features/shell/Header';
-import { LeftMenu } from '../features/shell/LeftMenu';
 import { MainMenu } from '../features/shell/MainMenu';
 import { NoticeToast } from '../features/shell/Notice';
+import { ChunkBoundary } from '../features/shell/ChunkBoundary';
 import { Popups } from '../features/shell/Popups';
 import { useAppSelector } from './hooks';
+import { lazyRetry } from './lazyRetry';
 import { isNativeApp, matchRoute, setActiveNavigate, usePathname, useScrollTopOnPathChange } from './router';
 import { ROUTE_TABLE, type Route, type RouteSpec, type Screen } from './routes';
 
@@ -68,7 +69,7 @@ type ScreenComponent = ComponentType<{ route: Route }>;
 /** One lazy chunk per feature: a component drawing any route the feature owns. */
 const SCREENS = Object.fromEntries(Object.entries(RENDERERS).map(([screen, load]) => [
   screen,
-  lazy(() => load().then((render) => ({ default: ({ route }: { route: Route }) => render(route) }))),
+  lazyRetry(() => load().then((render) => ({ default: ({ route }: { route: Route }) => render(route) }))),
 ])) as unknown as Record<Exclude<Screen, 'fallback'>, ScreenComponent>;
 
 /** A route of the table: resolves its parameters (out of range: the fallback page) and draws the feature's screen. */
@@ -77,9 +78,11 @@ function RouteScreen({ spec }: { spec: RouteSpec }) {
   if (route.page === 'notFound' || spec.screen === 'fallback') return <NotFound />;
   const Screen = SCREENS[spec.screen];
   return (
-    <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
-      <Screen route={route} />
-    </Suspense>
+    <ChunkBoundary key={spec.screen}>
+      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+        <Screen route={route} />
+      </Suspense>
+    </ChunkBoundary>
   );
 }
 
@@ -89,24 +92,29 @@ const routeObject = (spec: RouteSpec): RouteObject => ({
 
 /** Pages that show the floating betslip button (spec 001 section 2.4: the betslip on sport pages). */
 const SLIP_PAGES = ['home', 'sport', 'game', 'special'];
-const BetRecordPanel = lazy(() => import('../features/history/HistoryPages').then((m) => ({ default: m.BetRecordPanel })));
+const BetRecordPanel = lazyRetry(() => import('../features/history/HistoryPages').then((m) => ({ default: m.BetRecordPanel })));
 // Runtime popups and the download banner (features/content) load after the first paint.
 const runtime = () => import('../features/content/RuntimePopups');
-const DownloadBanner = lazy(() => runtime().then((m) => ({ default: m.DownloadBanner })));
-const RuntimePopups = lazy(() => runtime().then((m) => ({ default: m.RuntimePopups })));
+const DownloadBanner = lazyRetry(() => runtime().then((m) => ({ default: m.DownloadBanner })));
+const RuntimePopups = lazyRetry(() => runtime().then((m) => ({ default: m.RuntimePopups })));
+// The left menu loads when first opened (first-load bundle budget).
+const LeftMenu = lazyRetry(() => import('../features/shell/LeftMenu').then((m) => ({ default: m.LeftMenu })));
 
 /** The member shell around every member page (spec 001 sections 2.3 and 2.4). */
 function Shell() {
   const pathname = usePathname();
   const menu = useAppSelector(selectMainMenu);
   const recordPanel = useAppSelector((s) => s.history.panelOpen);
+  const drawer = useAppSelector((s) => s.ui.drawerOpen);
   const nativeApp = isNativeApp();
   return (
     <div className={nativeApp ? 'app app--native' : 'app'}>
       {!nativeApp && (
-        <Suspense fallback={null}>
-          <DownloadBanner />
-        </Suspense>
+        <ChunkBoundary silent>
+          <Suspense fallback={null}>
+            <DownloadBanner />
+          </Suspense>
+        </ChunkBoundary>
       )}
       {!nativeApp && <Header />}
       <MainMenu />
@@ -114,17 +122,27 @@ function Shell() {
         <Outlet />
       </main>
       <Footer />
-      <LeftMenu />
+      {drawer && (
+        <ChunkBoundary overlay>
+          <Suspense fallback={null}>
+            <LeftMenu />
+          </Suspense>
+        </ChunkBoundary>
+      )}
       {recordPanel && (
-        <Suspense fallback={null}>
-          <BetRecordPanel />
-        </Suspense>
+        <ChunkBoundary overlay>
+          <Suspense fallback={null}>
+            <BetRecordPanel />
+          </Suspense>
+        </ChunkBoundary>
       )}
       <BetslipLauncher visible={SLIP_PAGES.includes(matchRoute(pathname, menu).page)} />
       <Popups />
-      <Suspense fallback={null}>
-        <RuntimePopups />
-      </Suspense>
+      <ChunkBoundary silent>
+        <Suspense fallback={null}>
+          <RuntimePopups />
+        </Suspense>
+      </ChunkBoundary>
       <WinningTips />
       <LiveChat floating={!nativeApp} />
       <NoticeToast />

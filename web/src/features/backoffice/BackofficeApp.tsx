@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useStore } from 'react-redux';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { lazyRetry } from '../../app/lazyRetry';
 import { Link, navigate, usePathname } from '../../app/router';
 import type { AppStore } from '../../app/store';
 import { useT } from '../i18n/useT';
+import { ChunkBoundary } from '../shell/ChunkBoundary';
 import { backofficeActions as bo, selectBackoffice } from './backofficeSlice';
 import { AuditPage } from './AuditPage';
 import { OfferPage } from './OfferPage';
@@ -17,7 +19,7 @@ import { backofficeSaga } from './sagas';
 import './backoffice.css';
 
 /** The promotions desk: its own chunk, loaded when marketing opens it. */
-const PromoDesk = lazy(() => import('./PromoDesk').then((m) => ({ default: m.PromoDesk })));
+const PromoDesk = lazyRetry(() => import('./PromoDesk').then((m) => ({ default: m.PromoDesk })));
 
 /** /backoffice: the staff's own login, then what the role may use (docs/cashout-and-backoffice.md). */
 export function BackofficeApp() {
@@ -119,6 +121,6 @@ function Section({ route, role, empty }: { route: ReturnType<typeof matchBackoff
   if (route.section === 'finance') return <FinancePage />;
   if (route.section === 'content') return <ContentDesk />;
   if (route.section === 'seasons') return <SeasonsPage />;
-  if (route.section === 'promo') return <Suspense fallback={<Loading />}><PromoDesk /></Suspense>;
+  if (route.section === 'promo') return <ChunkBoundary><Suspense fallback={<Loading />}><PromoDesk /></Suspense></ChunkBoundary>;
   return <AuditPage betId={route.betId} />;
 }

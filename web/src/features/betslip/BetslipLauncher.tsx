@@ -1,13 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { lazyRetry } from '../../app/lazyRetry';
 import { useT } from '../i18n/useT';
+import { ChunkBoundary } from '../shell/ChunkBoundary';
 import { betslipActions } from './betslipSlice';
 import { QuickBetBar } from './QuickBetBar';
 import { selectBetSuccess, selectSlipCount, selectSlipOpen } from './selectors';
 
 // The betslip UI and the success popup load on first use (first-load bundle budget).
-const BetslipPanel = lazy(() => import('./BetslipPanel').then((m) => ({ default: m.BetslipPanel })));
-const BetSuccessPopup = lazy(() => import('./BetSuccessPopup').then((m) => ({ default: m.BetSuccessPopup })));
+const BetslipPanel = lazyRetry(() => import('./BetslipPanel').then((m) => ({ default: m.BetslipPanel })));
+const BetSuccessPopup = lazyRetry(() => import('./BetSuccessPopup').then((m) => ({ default: m.BetSuccessPopup })));
 
 /** The floating betslip button with the pick count (sport pages), and the slip itself when open. */
 export function BetslipLauncher({ visible }: { visible: boolean }) {
@@ -29,10 +31,12 @@ export function BetslipLauncher({ visible }: { visible: boolean }) {
       {visible && !open && <QuickBetBar />}
       <QuickBetNotices />
       {(open || success) && (
-        <Suspense fallback={null}>
-          {open && !success && <BetslipPanel />}
-          {success && <BetSuccessPopup />}
-        </Suspense>
+        <ChunkBoundary key={success ? 'success' : 'slip'} overlay>
+          <Suspense fallback={null}>
+            {open && !success && <BetslipPanel />}
+            {success && <BetSuccessPopup />}
+          </Suspense>
+        </ChunkBoundary>
       )}
     </>
   );

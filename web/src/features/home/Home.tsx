@@ -1,13 +1,15 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { lazyRetry } from '../../app/lazyRetry';
 import { isNativeApp } from '../../app/router';
 import { BallIcon, SearchIcon } from '../../components/icons';
 import { selectBrand } from '../config/selectors';
 import { useT } from '../i18n/useT';
+import { ChunkBoundary } from '../shell/ChunkBoundary';
 import { sportActions } from '../sport/sportSlice';
 import { IndexBanners } from '../content/ContentPages';
 
-const HomeSport = lazy(() => import('../sport/screens').then((m) => ({ default: m.HomeSport })));
+const HomeSport = lazyRetry(() => import('../sport/screens').then((m) => ({ default: m.HomeSport })));
 
 /** Home: the banner (not in native-app mode), search, live now and upcoming highlights. */
 export function Home() {
@@ -31,9 +33,11 @@ export function Home() {
         <SearchIcon width={18} height={18} />
         <span>{t('sport.search.placeholder')}</span>
       </button>
-      <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
-        <HomeSport />
-      </Suspense>
+      <ChunkBoundary>
+        <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+          <HomeSport />
+        </Suspense>
+      </ChunkBoundary>
     </div>
   );
 }

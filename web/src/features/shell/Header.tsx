@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { lazyRetry } from '../../app/lazyRetry';
 import { Link, backHref, backKind, navigate, usePathname } from '../../app/router';
 import { BackIcon, MenuIcon, RecordIcon, SearchIcon } from '../../components/icons';
 import { historyActions } from '../history/historySlice';
@@ -8,10 +9,11 @@ import { selectBrand, selectLogoUrl } from '../config/selectors';
 import { useT } from '../i18n/useT';
 import { sportActions } from '../sport/sportSlice';
 import { Marquee } from '../content/Marquee';
+import { ChunkBoundary } from './ChunkBoundary';
 import { HeaderIcons } from './HeaderIcons';
 import { uiActions } from './uiSlice';
 
-const SearchOverlay = lazy(() => import('../sport/SearchOverlay').then((m) => ({ default: m.SearchOverlay })));
+const SearchOverlay = lazyRetry(() => import('../sport/SearchOverlay').then((m) => ({ default: m.SearchOverlay })));
 
 /**
  * Header (spec 001 section 2.3): the home variant (menu trigger and logo) on '/', the back
@@ -75,9 +77,11 @@ export function Header() {
       </div>
       <Marquee />
       {searchOpen && (
-        <Suspense fallback={null}>
-          <SearchOverlay />
-        </Suspense>
+        <ChunkBoundary overlay>
+          <Suspense fallback={null}>
+            <SearchOverlay />
+          </Suspense>
+        </ChunkBoundary>
       )}
     </header>
   );

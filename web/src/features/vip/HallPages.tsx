@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { lazyRetry } from '../../app/lazyRetry';
 import { Link } from '../../app/router';
 import { useSaga } from '../../app/useSaga';
 import { errorText, useT } from '../i18n/useT';
 import { selectLoggedIn } from '../session/selectors';
+import { ChunkBoundary } from '../shell/ChunkBoundary';
 import { uiActions } from '../shell/uiSlice';
 import { barWidth, formatTime, type LedgerRow, type VipDetail } from './model';
 import { vipSaga } from './sagas';
@@ -11,7 +13,7 @@ import { selectVip, vipActions } from './vipSlice';
 import './vip.css';
 
 /** The experience chart pulls uPlot: its own chunk, loaded on /hallofhonor/growup only. */
-const ExpChart = lazy(() => import('./ExpChart').then((m) => ({ default: m.ExpChart })));
+const ExpChart = lazyRetry(() => import('./ExpChart').then((m) => ({ default: m.ExpChart })));
 
 export type HonorSub = 'main' | 'growup' | 'mbdetails' | 'newhonor';
 
@@ -220,9 +222,11 @@ function GrowUp() {
       <h1 className="section-title">{t('vip.honor_data')}</h1>
       {detail && <p className="vip-hint">{t('vip.experience')}: <strong>{detail.vipexpbalance}</strong> · {detail.vipname}</p>}
       {xp.status === 'ready' && xp.list.length > 0 && (
-        <Suspense fallback={<div className="vip-chart vip-chart--loading" aria-busy="true" />}>
-          <ExpChart rows={xp.list} label={t('vip.experience')} />
-        </Suspense>
+        <ChunkBoundary>
+          <Suspense fallback={<div className="vip-chart vip-chart--loading" aria-busy="true" />}>
+            <ExpChart rows={xp.list} label={t('vip.experience')} />
+          </Suspense>
+        </ChunkBoundary>
       )}
       {xp.status === 'loading' && <div className="page-loading" aria-busy="true" />}
       {xp.status === 'ready' && <Rows rows={xp.list} field="exp" />}
