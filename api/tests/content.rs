@@ -253,6 +253,57 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
     assert_eq!(inbox.pass().await.unwrap(), 0);
 }
 
+/// On SQLite a pass reads its events before it takes the writer turn
+/// (commands::db::pass_batch): with nothing new it takes no turn at all,
+/// so it never queues behind the bets' writes for nothing, and with a new
+/// source event it takes the turn only for its writes.
+#[tokio::test]
+async fn an_inbox_pass_with_nothing_new_takes_no_writer_turn_on_sqlite() {
+    let kind = StoreKind::Sqlite;
+    let db = testing::fresh(kind).await;
+    let inbox = inbox(&db, kind);
+    let writer = commands::db::sqlite_writer(&db.any).expect("SQLite has writer turns");
+    let held = writer.first_turn().await;
+    let idle = tokio::time::timeout(Duration::from_secs(5), inbox.pass())
+        .await
+        .expect("a pass with nothing to read does not wait for the turn");
+    assert_eq!(idle.unwrap(), 0);
+    let m = "100779";
+    append(
+        &db,
+        kind,
+        "Withdrawal",
+        "W10",
+        1,
+        "WithdrawalRequested",
+        json!({"member_id": m, "amount": "50.00"}),
+    )
+    .await;
+    append(
+        &db,
+        kind,
+        "Withdrawal",
+        "W10",
+        2,
+        "WithdrawalRejected",
+        json!({"staff_id": "f1", "reason": "name mismatch", "at_ms": 1}),
+    )
+    .await;
+    let pending = tokio::spawn({
+        let inbox = inbox.clone();
+        async move { inbox.pass().await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !pending.is_finished(),
+        "a pass with a message to write waits for the turn"
+    );
+    drop(held);
+    assert_eq!(pending.await.unwrap().unwrap(), 1);
+    let messages = "SELECT count(*) FROM member_messages WHERE user_id = $1";
+    assert_eq!(count(&db, messages, m).await, 1);
+}
+
 async fn unread(c: &Client) -> i64 {
     let info = c.get("/api/user/userinfo").await;
     info["data"]["unread_count"].as_i64().unwrap()

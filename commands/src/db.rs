@@ -244,6 +244,86 @@ pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
     }
 }
 
+/// One batch of a process manager's pass over the event stream (the
+/// inbox, the referral links, the season progress): the transaction that
+/// holds the pass's checkpoint row `name` (passes on several processes take
+/// turns on it), the next `limit` events of `types` after it, and the
+/// writer turn (SQLite) that lasts until the batch is dropped. Fields drop
+/// in order: a batch dropped on an error ends its transaction before its
+/// turn; commit with `batch.tx.commit()`.
+pub struct PassBatch {
+    pub tx: sqlx::Transaction<'static, sqlx::Any>,
+    pub events: Vec<projections::stream::StoredEvent>,
+    pub turn: Option<projections::writer::Turn>,
+}
+
+/// The next batch of a pass, or `None` when no event is left after its
+/// checkpoint. On SQLite the events are read before the writer turn (a
+/// snapshot read beside the writer), so the turn covers the pass's own
+/// lookups and writes and not the read of up to `limit` events; when the
+/// checkpoint moved meanwhile (the pass of another process on the file)
+/// they are read again in the transaction. A pass with nothing to read
+/// takes no turn. On Postgres the events are read after the row lock.
+pub async fn pass_batch(
+    pool: &AnyPool,
+    backend: projections::stream::Backend,
+    name: &str,
+    types: &[&str],
+    limit: i64,
+) -> Result<Option<PassBatch>, sqlx::Error> {
+    use projections::stream;
+    let early = match sqlite_writer(pool) {
+        Some(_) => {
+            let mut conn = pool.acquire().await?;
+            let at = pass_checkpoint(&mut conn, name).await?;
+            let events = stream::read_after(&mut conn, backend, at, types, limit).await?;
+            if events.is_empty() {
+                return Ok(None);
+            }
+            Some((at, events))
+        }
+        None => None,
+    };
+    let turn = turn_of(pool).await;
+    let mut tx = pool.begin().await?;
+    sqlx::query(
+        "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
+         ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
+    )
+    .bind(name)
+    .execute(&mut *tx)
+    .await?;
+    let after = pass_checkpoint(&mut tx, name).await?;
+    let events = match early {
+        Some((at, events)) if at == after => events,
+        _ => stream::read_after(&mut tx, backend, after, types, limit).await?,
+    };
+    if events.is_empty() {
+        tx.rollback().await?;
+        return Ok(None);
+    }
+    Ok(Some(PassBatch { tx, events, turn }))
+}
+
+/// Where the pass `name` stands (the stream's start before its first batch).
+pub async fn pass_checkpoint(
+    conn: &mut sqlx::AnyConnection,
+    name: &str,
+) -> Result<projections::stream::Checkpoint, sqlx::Error> {
+    use sqlx::Row;
+    let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
+        .bind(name)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(match row {
+        Some(row) => projections::stream::Checkpoint {
+            tx_id: row.try_get("tx_id")?,
+            position: row.try_get("position")?,
+        },
+        None => projections::stream::Checkpoint::default(),
+    })
+}
+
 /// A pooled connection to write through, taken after the writer turn
 /// (SQLite) and holding it as long as it lives: use it as
 /// `.execute(&mut *write_conn(&pool, &writer).await?)`, a temporary gone at
@@ -281,25 +361,32 @@ pub async fn write_conn(
 
 /// How often the WAL is copied into the database file (SQLite).
 pub const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
-/// A WAL that a passive checkpoint could not empty is restarted (under
-/// the writer turn, waiting for its readers) past this many pages.
+/// A WAL that a passive checkpoint could not empty is restarted (in the
+/// writer turn, once no reader uses it) past this many pages.
 pub const WAL_RESTART_PAGES: i64 = 16_384;
+/// How many times a restart is tried before it backs off, and the pause
+/// between tries (out of the writer turn).
+const RESTART_TRIES: u32 = 50;
+const RESTART_GAP: Duration = Duration::from_millis(2);
 
 /// Runs SQLite's WAL checkpoints beside the writer, on a connection of
-/// its own (opened with `options`) that waits at most its busy timeout for
-/// readers: a passive checkpoint every [`CHECKPOINT_EVERY`] copies what no
-/// reader still needs into the file without taking the write lock; when
-/// readers kept it from reaching the end and the WAL has grown past
-/// [`WAL_RESTART_PAGES`], a restarting one runs in the writer turn so the
-/// WAL starts over from its beginning (a restart that met a busy reader
-/// backs off for ten rounds). Stops when `alive` has no `Db` left or
-/// `pool` (the `Db`'s) is closed.
+/// its own (opened with `options`, never waiting in SQLite's busy
+/// handler): a passive checkpoint every [`CHECKPOINT_EVERY`] copies what
+/// no reader still needs into the file without taking the write lock;
+/// when readers kept it from reaching the end and the WAL has grown past
+/// [`WAL_RESTART_PAGES`], [`restart_wal`] starts the WAL over from its
+/// beginning (if no moment without readers came, it backs off for ten
+/// rounds). Stops when `alive` has no `Db` left or `pool` (the `Db`'s) is
+/// closed.
 pub fn checkpoint_in_background(
     options: SqliteConnectOptions,
     writer: Option<crate::group_commit::WriterLock>,
     pool: AnyPool,
     alive: std::sync::Weak<()>,
 ) {
+    // SQLite's busy handler sleeps 1, 2, 5, 10 ... ms while a reader
+    // finishes; in the writer turn those sleeps held every bet.
+    let options = options.busy_timeout(Duration::ZERO);
     tokio::spawn(async move {
         use sqlx::ConnectOptions;
         let mut conn = None;
@@ -322,10 +409,9 @@ pub fn checkpoint_in_background(
             back_off = back_off.saturating_sub(1);
             match wal_checkpoint(c, "PASSIVE").await {
                 Ok((_, log, done)) if log > WAL_RESTART_PAGES && done < log && back_off == 0 => {
-                    let _turn = writer_turn(&writer).await;
-                    match wal_checkpoint(c, "RESTART").await {
-                        Ok((0, _, _)) => {}
-                        Ok(_) => back_off = 10,
+                    match restart_wal(c, &writer).await {
+                        Ok(true) => {}
+                        Ok(false) => back_off = 10,
                         Err(e) => tracing::warn!(error = %e, "WAL restart failed"),
                     }
                 }
@@ -337,6 +423,32 @@ pub fn checkpoint_in_background(
             }
         }
     });
+}
+
+/// Restarts the WAL: a `RESTART` checkpoint in the writer turn, on `conn`
+/// (whose busy timeout is zero), tried up to [`RESTART_TRIES`] times with
+/// [`RESTART_GAP`] between tries out of the turn; true once it went
+/// through. The restart needs a moment when no reader uses the WAL: waiting
+/// for one in SQLite's busy handler held the writer turn 20-30 ms every two
+/// seconds at half of SQLite's peak, and every bet queued behind it.
+pub async fn restart_wal(
+    conn: &mut sqlx::SqliteConnection,
+    writer: &Option<crate::group_commit::WriterLock>,
+) -> Result<bool, sqlx::Error> {
+    for _ in 0..RESTART_TRIES {
+        // What can be copied now is copied (and synced) out of the turn:
+        // in it, only the frames committed since are left to copy.
+        wal_checkpoint(conn, "PASSIVE").await?;
+        let (busy, _, _) = {
+            let _turn = writer_turn(writer).await;
+            wal_checkpoint(conn, "RESTART").await?
+        };
+        if busy == 0 {
+            return Ok(true);
+        }
+        tokio::time::sleep(RESTART_GAP).await;
+    }
+    Ok(false)
 }
 
 /// `PRAGMA wal_checkpoint(mode)`: whether a reader or writer kept it from
@@ -728,6 +840,66 @@ mod tests {
             })
         });
         assert!(!Path::new(&path).exists(), "{path} left behind");
+    }
+
+    /// A WAL restart waits for a moment without readers out of the writer
+    /// turn: while a reader keeps a snapshot in the WAL the turn is free
+    /// for bets between its tries (it used to wait in SQLite's busy
+    /// handler holding the turn), it gives up after its tries, and once
+    /// the reader is done it goes through.
+    #[tokio::test]
+    async fn a_wal_restart_waits_for_readers_out_of_the_writer_turn() {
+        use sqlx::{ConnectOptions, Connection};
+        let db = testing::fresh_sqlite().await;
+        let writer = sqlite_writer(&db.any);
+        let path: String =
+            sqlx::query_scalar("SELECT file FROM pragma_database_list WHERE name = 'main'")
+                .fetch_one(&db.any)
+                .await
+                .unwrap();
+        sqlx::query("CREATE TABLE filler (x TEXT)")
+            .execute(&db.any)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO filler VALUES ('a')")
+            .execute(&db.any)
+            .await
+            .unwrap();
+        let mut reader = sqlx::SqliteConnection::connect(&format!("sqlite://{path}"))
+            .await
+            .unwrap();
+        let mut snapshot = reader.begin().await.unwrap();
+        let _: i64 = sqlx::query_scalar("SELECT count(*) FROM filler")
+            .fetch_one(&mut *snapshot)
+            .await
+            .unwrap();
+        let mut conn = SqliteConnectOptions::new()
+            .filename(&path)
+            .busy_timeout(Duration::ZERO)
+            .connect()
+            .await
+            .unwrap();
+        let restart = tokio::spawn({
+            let writer = writer.clone();
+            async move {
+                let done = restart_wal(&mut conn, &writer).await.unwrap();
+                (done, conn)
+            }
+        });
+        for _ in 0..5 {
+            let turn = tokio::time::timeout(Duration::from_secs(1), writer_turn(&writer))
+                .await
+                .expect("the turn is free between the restart's tries");
+            drop(turn);
+            tokio::time::sleep(Duration::from_millis(3)).await;
+        }
+        let (done, mut conn) = restart.await.unwrap();
+        assert!(!done, "no moment without the reader");
+        snapshot.commit().await.unwrap();
+        assert!(
+            restart_wal(&mut conn, &writer).await.unwrap(),
+            "the restart goes through once the reader is done"
+        );
     }
 
     /// A commit never runs SQLite's checkpoint (it held the one writer

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::content::{inbox_draft, owner_from_id, Draft, INBOX_SOURCES};
-use projections::stream::{self, Backend, Checkpoint};
+use projections::stream::{self, Backend};
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::{Any, AnyPool, Row, Transaction};
@@ -193,7 +193,7 @@ impl Inbox {
         loop {
             written += self.pass().await?;
             let mut conn = self.pool.acquire().await?;
-            let at = checkpoint(&mut conn).await?;
+            let at = crate::db::pass_checkpoint(&mut conn, INBOX_CHECKPOINT).await?;
             let left = stream::count_after(&mut conn, self.backend, at).await?;
             if left == 0 || tokio::time::Instant::now() >= deadline {
                 return Ok(written);
@@ -209,24 +209,23 @@ impl Inbox {
 
     /// (events read, messages written)
     async fn batch(&self) -> Result<(usize, usize), InboxError> {
-        let _turn = crate::db::turn_of(&self.pool).await;
-        let mut tx = self.pool.begin().await?;
-        // Locks the checkpoint row: passes on several processes take turns.
-        sqlx::query(
-            "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
-             ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
+        let Some(mut batch) = crate::db::pass_batch(
+            &self.pool,
+            self.backend,
+            INBOX_CHECKPOINT,
+            &INBOX_SOURCES,
+            BATCH as i64,
         )
-        .bind(INBOX_CHECKPOINT)
-        .execute(&mut *tx)
-        .await?;
-        let after = checkpoint(&mut tx).await?;
-        let events =
-            stream::read_after(&mut tx, self.backend, after, &INBOX_SOURCES, BATCH as i64).await?;
-        let Some(last) = events.last().map(|e| e.checkpoint) else {
-            tx.rollback().await?;
+        .await?
+        else {
             return Ok((0, 0));
         };
+        let events = std::mem::take(&mut batch.events);
+        let last = events.last().expect("a batch is never empty").checkpoint;
         let mut written = 0;
+        // One lookup of a member's language a batch (a read model this
+        // pass does not write).
+        let mut markets: std::collections::HashMap<String, String> = Default::default();
         for event in &events {
             let Some(payload) = &event.payload else {
                 continue;
@@ -234,13 +233,22 @@ impl Inbox {
             let value: Value = serde_json::from_str(payload).unwrap_or(Value::Null);
             let owner = match owner_from_id(&event.aggregate_type, &event.aggregate_id) {
                 Some(owner) => Some(owner),
-                None => first_member(&mut tx, &event.aggregate_type, &event.aggregate_id).await?,
+                None => {
+                    first_member(&mut batch.tx, &event.aggregate_type, &event.aggregate_id).await?
+                }
             };
             let lang = match owner
                 .as_deref()
                 .or_else(|| named_member(&value, &event.event_type))
             {
-                Some(member) => market_of(&mut tx, member).await?,
+                Some(member) => match markets.get(member) {
+                    Some(market) => market.clone(),
+                    None => {
+                        let market = market_of(&mut batch.tx, member).await?;
+                        markets.insert(member.to_string(), market.clone());
+                        market
+                    }
+                },
                 None => DEFAULT_LANGUAGE.to_string(),
             };
             let Some(draft) = inbox_draft(
@@ -257,7 +265,7 @@ impl Inbox {
                 "{}/{}#{}",
                 event.aggregate_type, event.aggregate_id, event.sequence
             );
-            if self.write(&mut tx, &source, &draft).await? {
+            if self.write(&mut batch.tx, &source, &draft).await? {
                 written += 1;
             }
         }
@@ -268,9 +276,9 @@ impl Inbox {
         .bind(last.tx_id)
         .bind(last.position)
         .bind(self.clock.now_ms().to_string())
-        .execute(&mut *tx)
+        .execute(&mut *batch.tx)
         .await?;
-        tx.commit().await?;
+        batch.tx.commit().await?;
         Ok((events.len(), written))
     }
 
@@ -344,20 +352,6 @@ async fn market_of(conn: &mut sqlx::AnyConnection, member: &str) -> Result<Strin
     Ok(market
         .filter(|m| !m.is_empty())
         .unwrap_or_else(|| DEFAULT_LANGUAGE.to_string()))
-}
-
-async fn checkpoint(conn: &mut sqlx::AnyConnection) -> Result<Checkpoint, InboxError> {
-    let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
-        .bind(INBOX_CHECKPOINT)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(match row {
-        Some(row) => Checkpoint {
-            tx_id: row.try_get("tx_id")?,
-            position: row.try_get("position")?,
-        },
-        None => Checkpoint::default(),
-    })
 }
 
 /// The member named by an aggregate's first event (DepositCreated,

@@ -541,35 +541,19 @@ impl Seasons {
 
     /// (events read, events counted)
     async fn progress_batch(&self) -> Result<(usize, usize), SeasonFailure> {
-        let _turn = crate::db::turn_of(&self.pool).await;
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
-             ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
-        )
-        .bind(PROGRESS_CHECKPOINT)
-        .execute(&mut *tx)
-        .await?;
-        let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
-            .bind(PROGRESS_CHECKPOINT)
-            .fetch_one(&mut *tx)
-            .await?;
-        let after = Checkpoint {
-            tx_id: row.try_get("tx_id")?,
-            position: row.try_get("position")?,
-        };
-        let events = stream::read_after(
-            &mut tx,
+        let Some(mut batch) = crate::db::pass_batch(
+            &self.pool,
             self.backend,
-            after,
+            PROGRESS_CHECKPOINT,
             &["Bet", "Deposit"],
             PROGRESS_BATCH as i64,
         )
-        .await?;
-        let Some(last) = events.last().map(|e| e.checkpoint) else {
-            tx.rollback().await?;
+        .await?
+        else {
             return Ok((0, 0));
         };
+        let events = std::mem::take(&mut batch.events);
+        let last = events.last().expect("a batch is never empty").checkpoint;
         let mut counted = 0;
         for event in &events {
             if !SOURCE_EVENTS.contains(&event.event_type.as_str()) {
@@ -584,7 +568,7 @@ impl Seasons {
                 .bind(&event.aggregate_type)
                 .bind(&event.aggregate_id)
                 .bind(event.sequence)
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut *batch.tx)
                 .await?,
             };
             let source = format!(
@@ -593,7 +577,7 @@ impl Seasons {
             );
             if self
                 .count_one(
-                    &mut tx,
+                    &mut batch.tx,
                     &source,
                     &event.event_type,
                     &event.aggregate_id,
@@ -612,9 +596,9 @@ impl Seasons {
         .bind(last.tx_id)
         .bind(last.position)
         .bind(now_text)
-        .execute(&mut *tx)
+        .execute(&mut *batch.tx)
         .await?;
-        tx.commit().await?;
+        batch.tx.commit().await?;
         Ok((events.len(), counted))
     }
 

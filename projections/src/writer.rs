@@ -9,8 +9,12 @@
 //! managers' passes), so a bet waits for the write in progress at most,
 //! not for every background batch queued before it. A background writer
 //! that has waited [`BACKGROUND_WAITS_AT_MOST`] goes next all the same, so
-//! a steady stream of bets delays the read models but never stops them.
-//! Within a kind, turns go in the order they were asked for.
+//! a steady stream of bets delays the read models but never stops them;
+//! after such an overdue turn a waiting first turn goes before the next
+//! overdue one, so several background writers queued together (the
+//! runner and the passes of the process managers) take every other turn,
+//! not all the turns while bets wait. Within a kind, turns go in the order
+//! they were asked for.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -34,6 +38,9 @@ pub type WriterLock = Arc<WriterTurns>;
 #[derive(Default)]
 struct State {
     held: bool,
+    /// The turn in progress was given to a background writer because it
+    /// had waited too long: a first turn waiting now goes next.
+    overdue_went: bool,
     first: VecDeque<oneshot::Sender<()>>,
     background: VecDeque<(Instant, oneshot::Sender<()>)>,
 }
@@ -106,10 +113,12 @@ impl WriterTurns {
     fn pass_on(&self) {
         let mut state = self.state();
         loop {
-            let overdue = state
-                .background
-                .front()
-                .is_some_and(|(since, _)| since.elapsed() >= BACKGROUND_WAITS_AT_MOST);
+            let overdue = !(state.overdue_went && !state.first.is_empty())
+                && state
+                    .background
+                    .front()
+                    .is_some_and(|(since, _)| since.elapsed() >= BACKGROUND_WAITS_AT_MOST);
+            state.overdue_went = overdue;
             let next = if overdue {
                 state.background.pop_front().map(|(_, tx)| tx)
             } else if let Some(tx) = state.first.pop_front() {
@@ -219,6 +228,41 @@ mod tests {
         background.await.unwrap();
         bet.await.unwrap();
         assert_eq!(*order.lock().unwrap(), ["background", "bet"]);
+    }
+
+    #[tokio::test]
+    async fn after_an_overdue_background_turn_a_waiting_first_turn_goes_before_the_next_overdue_one(
+    ) {
+        let turns = WriterTurns::new();
+        let held = turns.first_turn().await;
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut tasks = Vec::new();
+        for name in ["background 1", "background 2"] {
+            let (turns, order) = (turns.clone(), order.clone());
+            tasks.push(tokio::spawn(async move {
+                let _turn = turns.turn().await;
+                order.lock().unwrap().push(name);
+            }));
+            tokio::task::yield_now().await;
+        }
+        tokio::time::sleep(BACKGROUND_WAITS_AT_MOST + Duration::from_millis(10)).await;
+        for name in ["bet 1", "bet 2"] {
+            let (turns, order) = (turns.clone(), order.clone());
+            tasks.push(tokio::spawn(async move {
+                let _turn = turns.first_turn().await;
+                order.lock().unwrap().push(name);
+            }));
+            tokio::task::yield_now().await;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        drop(held);
+        for task in tasks {
+            task.await.unwrap();
+        }
+        assert_eq!(
+            *order.lock().unwrap(),
+            ["background 1", "bet 1", "background 2", "bet 2"]
+        );
     }
 
     #[tokio::test]

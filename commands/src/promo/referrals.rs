@@ -19,7 +19,6 @@
 use domain::promo::events::PromotionEvent;
 use domain::promo::referral::{action, invite_code, refusal, ReferralSettings};
 use domain::Currency;
-use projections::stream::{self, Checkpoint};
 use rand::Rng;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -122,35 +121,19 @@ impl Promotions {
 
     /// (events read, referees linked)
     async fn link_batch(&self) -> Result<(usize, usize), PromoFailure> {
-        let _turn = crate::db::turn_of(&self.pool).await;
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
-             ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
-        )
-        .bind(CHECKPOINT)
-        .execute(&mut *tx)
-        .await?;
-        let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
-            .bind(CHECKPOINT)
-            .fetch_one(&mut *tx)
-            .await?;
-        let after = Checkpoint {
-            tx_id: row.try_get("tx_id")?,
-            position: row.try_get("position")?,
-        };
-        let events = stream::read_after(
-            &mut tx,
+        let Some(mut batch) = crate::db::pass_batch(
+            &self.pool,
             self.backend(),
-            after,
+            CHECKPOINT,
             &["Account"],
             LINK_BATCH as i64,
         )
-        .await?;
-        let Some(last) = events.last().map(|e| e.checkpoint) else {
-            tx.rollback().await?;
+        .await?
+        else {
             return Ok((0, 0));
         };
+        let events = std::mem::take(&mut batch.events);
+        let last = events.last().expect("a batch is never empty").checkpoint;
         let mut linked = 0;
         for e in &events {
             if e.event_type != "AccountRegistered" {
@@ -170,7 +153,7 @@ impl Promotions {
             let referrer: Option<String> =
                 sqlx::query_scalar("SELECT member_id FROM promo_invite_codes WHERE code = $1")
                     .bind(&code)
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut *batch.tx)
                     .await?;
             let Some(referrer) = referrer else { continue };
             let referee = e.aggregate_id.clone();
@@ -197,7 +180,7 @@ impl Promotions {
             .bind(&code)
             .bind(&device)
             .bind(at)
-            .execute(&mut *tx)
+            .execute(&mut *batch.tx)
             .await?
             .rows_affected();
             if inserted == 1 {
@@ -207,7 +190,7 @@ impl Promotions {
                     code,
                     at_ms: at,
                 };
-                self.record(&mut tx, &format!("referral-link:{referee}"), &event)
+                self.record(&mut batch.tx, &format!("referral-link:{referee}"), &event)
                     .await?;
                 linked += 1;
             }
@@ -219,9 +202,9 @@ impl Promotions {
         .bind(last.tx_id)
         .bind(last.position)
         .bind(self.now_ms().to_string())
-        .execute(&mut *tx)
+        .execute(&mut *batch.tx)
         .await?;
-        tx.commit().await?;
+        batch.tx.commit().await?;
         Ok((events.len(), linked))
     }
 
