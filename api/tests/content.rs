@@ -255,8 +255,8 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
 
 /// On SQLite a pass reads its events before it takes the writer turn
 /// (commands::db::pass_batch): with nothing new it takes no turn at all,
-/// so it never queues behind the bets' writes for nothing, and with a new
-/// source event it takes the turn only for its writes.
+/// so it never queues behind the bets' writes for nothing; with a new
+/// source event it waits for the turn to write its message.
 #[tokio::test]
 async fn an_inbox_pass_with_nothing_new_takes_no_writer_turn_on_sqlite() {
     let kind = StoreKind::Sqlite;

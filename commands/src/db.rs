@@ -249,8 +249,9 @@ pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
 /// holds the pass's checkpoint row `name` (passes on several processes take
 /// turns on it), the next `limit` events of `types` after it, and the
 /// writer turn (SQLite) that lasts until the batch is dropped. Fields drop
-/// in order: a batch dropped on an error ends its transaction before its
-/// turn; commit with `batch.tx.commit()`.
+/// in order: a batch dropped on an error drops its transaction (sqlx
+/// queues its rollback on the connection) before its turn; commit with
+/// `batch.tx.commit()`.
 pub struct PassBatch {
     pub tx: sqlx::Transaction<'static, sqlx::Any>,
     pub events: Vec<projections::stream::StoredEvent>,
@@ -429,24 +430,37 @@ pub fn checkpoint_in_background(
 /// (whose busy timeout is zero), tried up to [`RESTART_TRIES`] times with
 /// [`RESTART_GAP`] between tries out of the turn; true once it went
 /// through. The restart needs a moment when no reader uses the WAL: waiting
-/// for one in SQLite's busy handler held the writer turn 20-30 ms every two
+/// for one in SQLite's busy handler held the writer turn 20-67 ms every two
 /// seconds at half of SQLite's peak, and every bet queued behind it.
 pub async fn restart_wal(
     conn: &mut sqlx::SqliteConnection,
     writer: &Option<crate::group_commit::WriterLock>,
 ) -> Result<bool, sqlx::Error> {
-    for _ in 0..RESTART_TRIES {
-        // What can be copied now is copied (and synced) out of the turn:
-        // in it, only the frames committed since are left to copy.
-        wal_checkpoint(conn, "PASSIVE").await?;
-        let (busy, _, _) = {
-            let _turn = writer_turn(writer).await;
-            wal_checkpoint(conn, "RESTART").await?
-        };
-        if busy == 0 {
-            return Ok(true);
+    restart_wal_tries(conn, writer, RESTART_TRIES, RESTART_GAP).await
+}
+
+async fn restart_wal_tries(
+    conn: &mut sqlx::SqliteConnection,
+    writer: &Option<crate::group_commit::WriterLock>,
+    tries: u32,
+    gap: Duration,
+) -> Result<bool, sqlx::Error> {
+    for _ in 0..tries {
+        // What can be copied now is copied (and synced) out of the turn.
+        // A reader still on older pages stops that copy, and would stop
+        // the restart too: no turn is taken for it (a restart copies
+        // before it finds the reader, with the writer held).
+        let (_, log, done) = wal_checkpoint(conn, "PASSIVE").await?;
+        if done == log {
+            let (busy, _, _) = {
+                let _turn = writer_turn(writer).await;
+                wal_checkpoint(conn, "RESTART").await?
+            };
+            if busy == 0 {
+                return Ok(true);
+            }
         }
-        tokio::time::sleep(RESTART_GAP).await;
+        tokio::time::sleep(gap).await;
     }
     Ok(false)
 }
@@ -531,10 +545,9 @@ impl Db {
             .map_err(unreachable)?;
         let alive = std::sync::Arc::new(());
         if background {
-            // Its own connection, which waits at most 50 ms for readers.
-            let checkpoints = options.busy_timeout(Duration::from_millis(50));
+            // Its own connection (which never waits in the busy handler).
             checkpoint_in_background(
-                checkpoints,
+                options.clone(),
                 sqlite_writer(&any),
                 any.clone(),
                 std::sync::Arc::downgrade(&alive),
@@ -873,6 +886,12 @@ mod tests {
             .fetch_one(&mut *snapshot)
             .await
             .unwrap();
+        // A commit after the snapshot: the reader holds pages of the WAL
+        // the restart would have to wait for, whichever way it reads.
+        sqlx::query("INSERT INTO filler VALUES ('b')")
+            .execute(&db.any)
+            .await
+            .unwrap();
         let mut conn = SqliteConnectOptions::new()
             .filename(&path)
             .busy_timeout(Duration::ZERO)
@@ -882,17 +901,24 @@ mod tests {
         let restart = tokio::spawn({
             let writer = writer.clone();
             async move {
-                let done = restart_wal(&mut conn, &writer).await.unwrap();
+                // Five tries, 100 ms apart: half a second of trying.
+                let done = restart_wal_tries(&mut conn, &writer, 5, Duration::from_millis(100))
+                    .await
+                    .unwrap();
                 (done, conn)
             }
         });
         for _ in 0..5 {
-            let turn = tokio::time::timeout(Duration::from_secs(1), writer_turn(&writer))
+            let turn = tokio::time::timeout(Duration::from_secs(2), writer_turn(&writer))
                 .await
                 .expect("the turn is free between the restart's tries");
             drop(turn);
             tokio::time::sleep(Duration::from_millis(3)).await;
         }
+        assert!(
+            !restart.is_finished(),
+            "the turn was taken while the restart was still trying"
+        );
         let (done, mut conn) = restart.await.unwrap();
         assert!(!done, "no moment without the reader");
         snapshot.commit().await.unwrap();

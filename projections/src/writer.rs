@@ -113,12 +113,13 @@ impl WriterTurns {
     fn pass_on(&self) {
         let mut state = self.state();
         loop {
-            let overdue = !(state.overdue_went && !state.first.is_empty())
+            // Right after an overdue turn a waiting first turn goes.
+            let first_due = state.overdue_went && !state.first.is_empty();
+            let overdue = !first_due
                 && state
                     .background
                     .front()
                     .is_some_and(|(since, _)| since.elapsed() >= BACKGROUND_WAITS_AT_MOST);
-            state.overdue_went = overdue;
             let next = if overdue {
                 state.background.pop_front().map(|(_, tx)| tx)
             } else if let Some(tx) = state.first.pop_front() {
@@ -130,11 +131,13 @@ impl WriterTurns {
                 // A waiter gone meanwhile (its future dropped): the next.
                 Some(tx) => {
                     if tx.send(()).is_ok() {
+                        state.overdue_went = overdue;
                         return;
                     }
                 }
                 None => {
                     state.held = false;
+                    state.overdue_went = false;
                     return;
                 }
             }
