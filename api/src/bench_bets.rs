@@ -90,11 +90,12 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
     } = args;
     let url =
         std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
-    let (db, schema) = if store == "sqlite" {
-        let path = std::env::temp_dir().join(format!("bench-bets-{}.db", std::process::id()));
-        let _ = std::fs::remove_file(&path);
+    let sqlite_file = (store == "sqlite")
+        .then(|| std::env::temp_dir().join(format!("bench-bets-{}.db", std::process::id())));
+    let (db, schema) = if let Some(path) = &sqlite_file {
+        let _ = std::fs::remove_file(path);
         (
-            commands::Db::connect(&commands::DbUrl::Sqlite(path)).await?,
+            commands::Db::connect(&commands::DbUrl::Sqlite(path.clone())).await?,
             None,
         )
     } else {
@@ -251,6 +252,14 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         sqlx::raw_sql(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"))
             .execute(&admin)
             .await?;
+    }
+    // The SQLite store (a few hundred MB with its WAL after a run).
+    if let Some(path) = sqlite_file {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            let _ = std::fs::remove_file(name);
+        }
     }
     Ok(())
 }

@@ -88,3 +88,35 @@ fn migrate_applies_the_migrations_of_the_store_it_is_given() {
         text(&out)
     );
 }
+
+/// `bench bets --store sqlite` removes its store when it ends: the file
+/// and its WAL (a few hundred MB after a full run) used to stay behind.
+#[test]
+fn the_sqlite_bet_benchmark_leaves_no_store_behind() {
+    let dir = std::env::temp_dir().join(format!("cli-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_api"))
+        .args([
+            "bench",
+            "bets",
+            "--clients",
+            "2",
+            "--seconds",
+            "1",
+            "--store",
+            "sqlite",
+        ])
+        .env("RUST_LOG", "warn")
+        .env("TMPDIR", &dir)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .expect("the api binary runs");
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("half the peak rate"), "{}", text(&out));
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
