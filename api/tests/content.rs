@@ -69,6 +69,30 @@ async fn append(
     .unwrap();
 }
 
+/// A withdrawal of `member` requested and rejected (one inbox message).
+async fn rejected_withdrawal(db: &Db, kind: StoreKind, id: &str, member: &str) {
+    append(
+        db,
+        kind,
+        "Withdrawal",
+        id,
+        1,
+        "WithdrawalRequested",
+        json!({"member_id": member, "amount": "50.00"}),
+    )
+    .await;
+    append(
+        db,
+        kind,
+        "Withdrawal",
+        id,
+        2,
+        "WithdrawalRejected",
+        json!({"staff_id": "f1", "reason": "name mismatch", "at_ms": 1}),
+    )
+    .await;
+}
+
 async fn count(db: &Db, sql: &str, member: &str) -> i64 {
     sqlx::query_scalar(sql)
         .bind(member)
@@ -222,26 +246,7 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
         .await
         .unwrap();
     }
-    append(
-        &db,
-        kind,
-        "Withdrawal",
-        "W9",
-        1,
-        "WithdrawalRequested",
-        json!({"member_id": m, "amount": "50.00"}),
-    )
-    .await;
-    append(
-        &db,
-        kind,
-        "Withdrawal",
-        "W9",
-        2,
-        "WithdrawalRejected",
-        json!({"staff_id": "f1", "reason": "name mismatch", "at_ms": 1}),
-    )
-    .await;
+    rejected_withdrawal(&db, kind, "W9", m).await;
     assert_eq!(
         inbox.pass().await.unwrap(),
         1,
@@ -269,26 +274,7 @@ async fn an_inbox_pass_with_nothing_new_takes_no_writer_turn_on_sqlite() {
         .expect("a pass with nothing to read does not wait for the turn");
     assert_eq!(idle.unwrap(), 0);
     let m = "100779";
-    append(
-        &db,
-        kind,
-        "Withdrawal",
-        "W10",
-        1,
-        "WithdrawalRequested",
-        json!({"member_id": m, "amount": "50.00"}),
-    )
-    .await;
-    append(
-        &db,
-        kind,
-        "Withdrawal",
-        "W10",
-        2,
-        "WithdrawalRejected",
-        json!({"staff_id": "f1", "reason": "name mismatch", "at_ms": 1}),
-    )
-    .await;
+    rejected_withdrawal(&db, kind, "W10", m).await;
     let pending = tokio::spawn({
         let inbox = inbox.clone();
         async move { inbox.pass().await }

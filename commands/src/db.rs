@@ -264,7 +264,8 @@ pub struct PassBatch {
 /// lookups and writes and not the read of up to `limit` events; when the
 /// checkpoint moved meanwhile (the pass of another process on the file)
 /// they are read again in the transaction. A pass with nothing to read
-/// takes no turn. On Postgres the events are read after the row lock.
+/// takes no turn. On Postgres the events are read after the row lock (the
+/// runner's `lock_checkpoint`: `FOR UPDATE`, an upsert for a new row).
 pub async fn pass_batch(
     pool: &AnyPool,
     backend: projections::stream::Backend,
@@ -287,14 +288,7 @@ pub async fn pass_batch(
     };
     let turn = turn_of(pool).await;
     let mut tx = pool.begin().await?;
-    sqlx::query(
-        "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
-         ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
-    )
-    .bind(name)
-    .execute(&mut *tx)
-    .await?;
-    let after = pass_checkpoint(&mut tx, name).await?;
+    let after = projections::runner::lock_checkpoint(&mut tx, name).await?;
     let events = match early {
         Some((at, events)) if at == after => events,
         _ => stream::read_after(&mut tx, backend, after, types, limit).await?,
@@ -311,18 +305,7 @@ pub async fn pass_checkpoint(
     conn: &mut sqlx::AnyConnection,
     name: &str,
 ) -> Result<projections::stream::Checkpoint, sqlx::Error> {
-    use sqlx::Row;
-    let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
-        .bind(name)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(match row {
-        Some(row) => projections::stream::Checkpoint {
-            tx_id: row.try_get("tx_id")?,
-            position: row.try_get("position")?,
-        },
-        None => projections::stream::Checkpoint::default(),
-    })
+    projections::runner::read_checkpoint(conn, name).await
 }
 
 /// A pooled connection to write through, taken after the writer turn

@@ -1327,7 +1327,7 @@ async fn park(
 /// nothing (the runner's passes did an upsert each, a new row version a
 /// pass per projection); a missing row, and SQLite (where the write takes
 /// the database's write lock up front), go through the upsert.
-pub(crate) async fn lock_checkpoint(
+pub async fn lock_checkpoint(
     conn: &mut AnyConnection,
     name: &str,
 ) -> Result<Checkpoint, sqlx::Error> {
@@ -1383,7 +1383,7 @@ async fn read_checkpoints(
         .collect()
 }
 
-pub(crate) async fn read_checkpoint(
+pub async fn read_checkpoint(
     conn: &mut AnyConnection,
     name: &str,
 ) -> Result<Checkpoint, sqlx::Error> {
