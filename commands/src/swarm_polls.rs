@@ -6,7 +6,11 @@
 //! own copy of the catalogue (every process applies the same catalogue
 //! log) and answers the diff from the stored data, which it then replaces.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use sqlx::{AnyPool, Row};
+use tokio::sync::oneshot;
 
 /// A long-poll session not polled for this long is lost (code 5).
 pub const POLL_SESSION_TTL_MS: i64 = 60_000;
@@ -42,19 +46,53 @@ pub struct PollSessions {
     /// SQLite's writer turn (`crate::db::sqlite_writer`).
     writer: Option<crate::group_commit::WriterLock>,
     /// Connections kept for `touch`, the read of every poll.
-    hot: std::sync::Arc<crate::db::Hot>,
+    hot: Arc<crate::db::Hot>,
+    /// `touch` reads waiting for the next shared statement (Postgres).
+    reads: Arc<Mutex<Reads>>,
 }
 
 /// Connections `touch` keeps between polls.
 const HOT_CONNECTIONS: usize = 2;
+
+/// Sessions one shared `touch` read asks for at most. The statement's
+/// `IN` list is padded to a power of two up to this (so a connection
+/// prepares seven statements, not one a size).
+const READ_BATCH: usize = 64;
+
+/// A session row as `touch` reads it.
+#[derive(Clone)]
+struct SessionRow {
+    session: PollSession,
+    last_seen_ms: i64,
+}
+
+type ReadReply = oneshot::Sender<Result<Option<SessionRow>, String>>;
+
+/// The `touch` reads of this process on Postgres: each poll (each bet)
+/// reads its session, and concurrent ones share one statement, a round
+/// trip to Postgres and back instead of one each. The first read runs at
+/// once; those that come while it runs wait for it and go together in the
+/// next one.
+#[derive(Default)]
+struct Reads {
+    waiting: Vec<(String, ReadReply)>,
+    reading: bool,
+    /// Shared statements run since start (tests read it).
+    statements: u64,
+}
 
 impl PollSessions {
     pub fn new(pool: AnyPool) -> Self {
         let writer = crate::db::sqlite_writer(&pool);
         // SQLite's connections are few and local (no round trip to save).
         let keep = if writer.is_some() { 0 } else { HOT_CONNECTIONS };
-        let hot = std::sync::Arc::new(crate::db::Hot::new(pool.clone(), keep));
-        Self { pool, writer, hot }
+        let hot = Arc::new(crate::db::Hot::new(pool.clone(), keep));
+        Self {
+            pool,
+            writer,
+            hot,
+            reads: Arc::default(),
+        }
     }
 
     pub async fn open(&self, sid: &str, language: &str, now_ms: i64) -> Result<(), sqlx::Error> {
@@ -72,23 +110,21 @@ impl PollSessions {
     /// The session, marked as polled now, with its login's expiry;
     /// `None` when unknown or lost. The mark is written only when the last
     /// one is over `TOUCH_EVERY_MS` old, so a busy session costs one
-    /// indexed read per request.
+    /// indexed read per request, shared with the other requests of the
+    /// moment on Postgres.
     pub async fn touch(&self, sid: &str, now_ms: i64) -> Result<Option<PollSession>, sqlx::Error> {
-        let mut conn = self.hot.acquire().await?;
-        let row = sqlx::query(
-            "SELECT p.sid, p.language, p.user_id, p.token_hash, p.last_seen_ms,
-                    s.expires_ms AS login_expires_ms
-             FROM swarm_poll_sessions p LEFT JOIN sessions s ON s.token_hash = p.token_hash
-             WHERE p.sid = $1 AND p.last_seen_ms > $2",
-        )
-        .bind(sid)
-        .bind(now_ms - POLL_SESSION_TTL_MS)
-        .fetch_optional(&mut *conn)
-        .await?;
-        conn.keep();
-        let Some(row) = row else { return Ok(None) };
-        let seen: i64 = row.try_get("last_seen_ms")?;
-        if now_ms - seen > TOUCH_EVERY_MS {
+        let row = if self.writer.is_some() {
+            let mut conn = self.hot.acquire().await?;
+            let rows = read_sessions(&mut conn, &[sid]).await?;
+            conn.keep();
+            rows.into_iter().next().map(|(_, row)| row)
+        } else {
+            self.read_shared(sid).await?
+        };
+        let Some(row) = row.filter(|row| row.last_seen_ms > now_ms - POLL_SESSION_TTL_MS) else {
+            return Ok(None);
+        };
+        if now_ms - row.last_seen_ms > TOUCH_EVERY_MS {
             sqlx::query(
                 "UPDATE swarm_poll_sessions SET last_seen_ms = $2 WHERE sid = $1 AND last_seen_ms < $2",
             )
@@ -97,13 +133,39 @@ impl PollSessions {
             .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         }
-        Ok(Some(PollSession {
-            sid: row.try_get("sid")?,
-            language: row.try_get("language")?,
-            user_id: row.try_get("user_id")?,
-            token_hash: row.try_get("token_hash")?,
-            login_expires_ms: row.try_get("login_expires_ms")?,
-        }))
+        Ok(Some(row.session))
+    }
+
+    /// How many shared session reads (statements) this process has run:
+    /// fewer than its polls when they came together (Postgres; SQLite
+    /// reads each alone and counts none).
+    pub fn shared_reads(&self) -> u64 {
+        self.reads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .statements
+    }
+
+    /// `sid`'s row, read by the next shared statement.
+    async fn read_shared(&self, sid: &str) -> Result<Option<SessionRow>, sqlx::Error> {
+        let (reply, answer) = oneshot::channel();
+        let lead = {
+            let mut reads = self.reads.lock().unwrap_or_else(|p| p.into_inner());
+            reads.waiting.push((sid.to_string(), reply));
+            !std::mem::replace(&mut reads.reading, true)
+        };
+        if lead {
+            // A task of its own: a request dropped by its client cannot
+            // leave the others waiting.
+            tokio::spawn(read_waiting(self.hot.clone(), self.reads.clone()));
+        }
+        match answer.await {
+            Ok(Ok(row)) => Ok(row),
+            Ok(Err(error)) => Err(sqlx::Error::Io(std::io::Error::other(error))),
+            Err(_) => Err(sqlx::Error::Io(std::io::Error::other(
+                "the shared session read stopped",
+            ))),
+        }
     }
 
     /// Records who is logged in on the session (`None`: logged out).
@@ -295,4 +357,96 @@ impl PollSessions {
             .fetch_one(&self.pool)
             .await
     }
+}
+
+/// Reads every waiting session, `READ_BATCH` a statement, until none waits.
+async fn read_waiting(hot: Arc<crate::db::Hot>, reads: Arc<Mutex<Reads>>) {
+    /// Lets the next read lead if this task ends early (a panic); the
+    /// replies it held are dropped, so their callers get an error.
+    struct Done(Arc<Mutex<Reads>>);
+    impl Drop for Done {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                self.0.lock().unwrap_or_else(|p| p.into_inner()).reading = false;
+            }
+        }
+    }
+    let done = Done(reads);
+    loop {
+        let batch: Vec<(String, ReadReply)> = {
+            let mut reads = done.0.lock().unwrap_or_else(|p| p.into_inner());
+            if reads.waiting.is_empty() {
+                reads.reading = false;
+                return;
+            }
+            let n = reads.waiting.len().min(READ_BATCH);
+            reads.statements += 1;
+            reads.waiting.drain(..n).collect()
+        };
+        let mut sids: Vec<&str> = batch.iter().map(|(sid, _)| sid.as_str()).collect();
+        sids.sort_unstable();
+        sids.dedup();
+        let read = async {
+            let mut conn = hot.acquire().await?;
+            let rows = read_sessions(&mut conn, &sids).await?;
+            conn.keep();
+            Ok::<_, sqlx::Error>(rows)
+        };
+        match read.await {
+            Ok(rows) => {
+                for (sid, reply) in batch {
+                    let _ = reply.send(Ok(rows.get(&sid).cloned()));
+                }
+            }
+            Err(error) => {
+                let error = error.to_string();
+                for (_, reply) in batch {
+                    let _ = reply.send(Err(error.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// The rows of `sids` (at most `READ_BATCH`), by sid, with each login's
+/// expiry; the `IN` list is padded to a power of two with the last sid.
+async fn read_sessions(
+    conn: &mut sqlx::AnyConnection,
+    sids: &[&str],
+) -> Result<HashMap<String, SessionRow>, sqlx::Error> {
+    let Some(last) = sids.last() else {
+        return Ok(HashMap::new());
+    };
+    let size = sids.len().next_power_of_two();
+    let list: Vec<String> = (1..=size).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT p.sid, p.language, p.user_id, p.token_hash, p.last_seen_ms,
+                s.expires_ms AS login_expires_ms
+         FROM swarm_poll_sessions p LEFT JOIN sessions s ON s.token_hash = p.token_hash
+         WHERE p.sid IN ({})",
+        list.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for i in 0..size {
+        query = query.bind(*sids.get(i).unwrap_or(last));
+    }
+    let mut rows = HashMap::with_capacity(sids.len());
+    for row in query.fetch_all(&mut *conn).await? {
+        let session = PollSession {
+            sid: row.try_get("sid")?,
+            language: row.try_get("language")?,
+            user_id: row.try_get("user_id")?,
+            token_hash: row.try_get("token_hash")?,
+            login_expires_ms: row.try_get("login_expires_ms")?,
+        };
+        let last_seen_ms = row.try_get("last_seen_ms")?;
+        rows.insert(
+            session.sid.clone(),
+            SessionRow {
+                session,
+                last_seen_ms,
+            },
+        );
+    }
+    Ok(rows)
 }

@@ -588,6 +588,17 @@ struct MovementRow {
     at_ms: i64,
 }
 
+/// [`load_heads`]'s read on Postgres (`IN ({})` takes the wallet ids).
+#[doc(hidden)]
+pub const HEADS_SQL_POSTGRES: &str =
+    "SELECT w.wallet_id, w.sequence, w.balance_after, w.frozen_after
+     FROM wallet_heads h CROSS JOIN LATERAL (
+         SELECT m.wallet_id, m.sequence, m.balance_after, m.frozen_after
+         FROM wallet_movements m
+         WHERE m.wallet_id = h.wallet_id AND m.sequence >= h.sequence
+         ORDER BY m.sequence DESC LIMIT 1) w
+     WHERE h.wallet_id IN ({})";
+
 /// The balances after each wallet's last movement, for the wallets of a
 /// batch: the wallet's head, read by key, and any movement written past it
 /// (a node of the version before `wallet_heads` still running in a rolling
@@ -618,10 +629,20 @@ async fn load_heads(
         }
         Ok(())
     };
-    let sql = "SELECT w.wallet_id, w.sequence, w.balance_after, w.frozen_after
-               FROM wallet_heads h JOIN wallet_movements w
-                 ON w.wallet_id = h.wallet_id AND w.sequence >= h.sequence
-               WHERE h.wallet_id IN ({})";
+    // Each wallet's newest movement at or past its head. On Postgres a
+    // plain join let the planner hash all of `wallet_movements` (it
+    // guesses a third of a wallet's movements past its head: 7 ms a batch
+    // at 45,000 movements, and it grows with the table); the lateral
+    // `LIMIT 1` is one backward probe of the key per wallet. SQLite's
+    // planner takes the join as a probe of the key per head.
+    let sql = if conn.backend_name() == "PostgreSQL" {
+        HEADS_SQL_POSTGRES
+    } else {
+        "SELECT w.wallet_id, w.sequence, w.balance_after, w.frozen_after
+         FROM wallet_heads h JOIN wallet_movements w
+           ON w.wallet_id = h.wallet_id AND w.sequence >= h.sequence
+         WHERE h.wallet_id IN ({})"
+    };
     for row in crate::rows_in(conn, sql, ids).await? {
         keep(&mut heads, &row)?;
     }

@@ -214,20 +214,30 @@ fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
     })
 }
 
+/// [`held_back`]'s probe on Postgres.
+#[doc(hidden)]
+pub const HELD_BACK_SQL: &str =
+    "SELECT COALESCE((SELECT tx_id FROM events ORDER BY tx_id DESC LIMIT 1)
+                                 >= pg_snapshot_xmin(pg_current_snapshot()), false)";
+
 /// Whether committed events wait behind the horizon: on Postgres a
 /// transaction still running anywhere in the cluster (older than these
 /// commits) holds `pg_snapshot_xmin` back, so a pass woken by their commit
 /// read nothing of them, and no later commit may come to wake it again.
-/// One index probe; always false on SQLite (its single writer commits in
-/// position order).
+/// One index probe ([`HELD_BACK_SQL`]): the newest `tx_id`, read
+/// backwards on the global-order index, against the horizon. (With
+/// `EXISTS (... WHERE tx_id >= horizon)` and statistics older than the
+/// table's growth, the planner guessed a third of the rows past the
+/// horizon and scanned the heap from its start until it met one: the
+/// whole table, since those rows are the newest; 7.6 ms a call in a
+/// 60,000-event bench.) Always false on SQLite (its single writer commits
+/// in position order).
 pub async fn held_back(conn: &mut AnyConnection, backend: Backend) -> Result<bool, sqlx::Error> {
     match backend {
         Backend::Postgres => {
-            sqlx::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM events WHERE tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
-            )
-            .fetch_one(&mut *conn)
-            .await
+            sqlx::query_scalar(HELD_BACK_SQL)
+                .fetch_one(&mut *conn)
+                .await
         }
         Backend::Sqlite => Ok(false),
     }
