@@ -32,9 +32,23 @@ use commands::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
 use commands::unresulted::VOID_UNRESULTED_LEASE;
 use domain::catalogue::Catalogue;
 
-/// What every handler may reach.
+/// What every handler may reach: one allocation that every request shares.
+/// axum clones the state for each extractor and middleware of a request;
+/// a clone of this is one reference count, where a clone of the fields
+/// (three dozen `Arc`s, the metrics' families, the node id's `String`)
+/// was about 7% of the server's CPU at the bet benchmark's peak.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<AppStateInner>);
+
+impl std::ops::Deref for AppState {
+    type Target = AppStateInner;
+    fn deref(&self) -> &AppStateInner {
+        &self.0
+    }
+}
+
+/// The fields of [`AppState`].
+pub struct AppStateInner {
     pub config: Arc<Config>,
     pub db: Db,
     pub wallets: Arc<WalletService>,
@@ -435,7 +449,7 @@ impl AppState {
             db.any.clone(),
             clock.clone(),
         ));
-        Ok(Self {
+        Ok(Self(Arc::new(AppStateInner {
             promotions,
             vip,
             casino,
@@ -470,7 +484,7 @@ impl AppState {
             http_metrics,
             business_metrics,
             trusted_proxies,
-        })
+        })))
     }
 
     /// Starts the feed loop and the Swarm fan-out; they stop with `stop`.
