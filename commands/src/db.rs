@@ -244,60 +244,69 @@ pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
     }
 }
 
-/// One batch of a process manager's pass over the event stream (the
-/// inbox, the referral links, the season progress): the transaction that
-/// holds the pass's checkpoint row `name` (passes on several processes take
-/// turns on it), the next `limit` events of `types` after it, and the
-/// writer turn (SQLite) that lasts until the batch is dropped. Fields drop
-/// in order: a batch dropped on an error drops its transaction (sqlx
-/// queues its rollback on the connection) before its turn; commit with
-/// `batch.tx.commit()`.
+/// A batch of a process manager's pass (the inbox, referral links, season
+/// progress): its transaction, holding the pass's checkpoint row locked,
+/// the events it acts on, and `upto`, where its checkpoint moves once they
+/// are applied (past the events of other kinds it skipped). On SQLite
+/// `turn` is the writer turn, taken after the events were read and
+/// released after the transaction (fields drop in order: a batch dropped
+/// on an error drops its transaction, and sqlx queues its rollback on the
+/// connection, before its turn); commit with `batch.tx.commit()`.
 pub struct PassBatch {
     pub tx: sqlx::Transaction<'static, sqlx::Any>,
     pub events: Vec<projections::stream::StoredEvent>,
+    pub upto: projections::stream::Checkpoint,
     pub turn: Option<projections::writer::Turn>,
 }
 
-/// The next batch of a pass, or `None` when no event is left after its
-/// checkpoint. On SQLite the events are read before the writer turn (a
-/// snapshot read beside the writer), so the turn covers the pass's own
-/// lookups and writes and not the read of up to `limit` events; when the
-/// checkpoint moved meanwhile (the pass of another process on the file)
-/// they are read again in the transaction. A pass with nothing to read
-/// takes no turn. On Postgres the events are read after the row lock (the
-/// runner's `lock_checkpoint`: `FOR UPDATE`, an upsert for a new row).
+/// The next batch of a pass: up to `limit` events of its kinds (`only`)
+/// after its checkpoint, read in the database (a pass never receives the
+/// bets and wallet movements it does not act on); `None` when the stream
+/// has nothing after the checkpoint. A batch may hold no events and still
+/// move the checkpoint over what it skipped. On SQLite the window is read
+/// before the writer turn (a snapshot read beside the writer), so the turn
+/// covers the pass's own lookups and writes; when the checkpoint moved
+/// meanwhile (the pass of another process on the file) it is read again
+/// in the transaction. A pass with nothing new takes no turn. On Postgres
+/// the window is read after the row lock (the runner's `lock_checkpoint`:
+/// `FOR UPDATE`, an upsert for a new row).
 pub async fn pass_batch(
     pool: &AnyPool,
     backend: projections::stream::Backend,
     name: &str,
-    types: &[&str],
+    only: projections::stream::Only<'_>,
     limit: i64,
 ) -> Result<Option<PassBatch>, sqlx::Error> {
     use projections::stream;
     let early = match sqlite_writer(pool) {
         Some(_) => {
             let mut conn = pool.acquire().await?;
-            let at = pass_checkpoint(&mut conn, name).await?;
-            let events = stream::read_after(&mut conn, backend, at, types, limit).await?;
-            if events.is_empty() {
+            let at = projections::runner::read_checkpoint(&mut conn, name).await?;
+            let window = stream::read_window_of(&mut conn, backend, at, only, limit).await?;
+            if window.upto <= at {
                 return Ok(None);
             }
-            Some((at, events))
+            Some((at, window))
         }
         None => None,
     };
     let turn = turn_of(pool).await;
     let mut tx = pool.begin().await?;
     let after = projections::runner::lock_checkpoint(&mut tx, name).await?;
-    let events = match early {
-        Some((at, events)) if at == after => events,
-        _ => stream::read_after(&mut tx, backend, after, types, limit).await?,
+    let window = match early {
+        Some((at, window)) if at == after => window,
+        _ => stream::read_window_of(&mut tx, backend, after, only, limit).await?,
     };
-    if events.is_empty() {
+    if window.upto <= after {
         tx.rollback().await?;
         return Ok(None);
     }
-    Ok(Some(PassBatch { tx, events, turn }))
+    Ok(Some(PassBatch {
+        tx,
+        events: window.events,
+        upto: window.upto,
+        turn,
+    }))
 }
 
 /// Where the pass `name` stands (the stream's start before its first batch).

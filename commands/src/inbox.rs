@@ -213,7 +213,7 @@ impl Inbox {
             &self.pool,
             self.backend,
             INBOX_CHECKPOINT,
-            &INBOX_SOURCES,
+            stream::Only::AggregateTypes(&INBOX_SOURCES),
             BATCH as i64,
         )
         .await?
@@ -221,7 +221,7 @@ impl Inbox {
             return Ok((0, 0));
         };
         let events = std::mem::take(&mut batch.events);
-        let last = events.last().expect("a batch is never empty").checkpoint;
+        let last = batch.upto;
         let mut written = 0;
         // One lookup of a member's language a batch (a read model this
         // pass does not write).

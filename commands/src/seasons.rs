@@ -545,7 +545,7 @@ impl Seasons {
             &self.pool,
             self.backend,
             PROGRESS_CHECKPOINT,
-            &["Bet", "Deposit"],
+            projections::stream::Only::EventTypes(&SOURCE_EVENTS),
             PROGRESS_BATCH as i64,
         )
         .await?
@@ -553,7 +553,7 @@ impl Seasons {
             return Ok((0, 0));
         };
         let events = std::mem::take(&mut batch.events);
-        let last = events.last().expect("a batch is never empty").checkpoint;
+        let last = batch.upto;
         let mut counted = 0;
         for event in &events {
             if !SOURCE_EVENTS.contains(&event.event_type.as_str()) {

@@ -109,6 +109,24 @@ pub struct Window {
     pub upto: Checkpoint,
 }
 
+/// Which events a window read gives: those of some aggregate types, or
+/// those of some event types (of whatever aggregate publishes them).
+#[derive(Debug, Clone, Copy)]
+pub enum Only<'a> {
+    AggregateTypes(&'a [&'a str]),
+    EventTypes(&'a [&'a str]),
+}
+
+impl Only<'_> {
+    /// The SQL condition (the names are the code's own constants, quoted).
+    fn condition(&self) -> String {
+        match self {
+            Only::AggregateTypes(types) => format!("aggregate_type IN ({})", type_list(types)),
+            Only::EventTypes(types) => format!("event_type IN ({})", type_list(types)),
+        }
+    }
+}
+
 /// Reads up to `limit` events of `types` after `after`, skipping the
 /// others in the database: a rebuild of one aggregate type's read model
 /// does not receive and decode all the others. First the end of what is
@@ -121,19 +139,56 @@ pub async fn read_window(
     types: &[&str],
     limit: i64,
 ) -> Result<Window, sqlx::Error> {
-    let end = sqlx::query(
-        "SELECT tx_id::text::bigint AS tx, position FROM events
-         WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-         ORDER BY tx_id DESC, position DESC LIMIT 1",
+    read_window_of(
+        conn,
+        Backend::Postgres,
+        after,
+        Only::AggregateTypes(types),
+        limit,
     )
-    .fetch_optional(&mut *conn)
-    .await?;
-    let end = match end {
-        Some(row) => Checkpoint {
-            tx_id: row.try_get("tx")?,
-            position: row.try_get("position")?,
-        },
-        None => Checkpoint::default(),
+    .await
+}
+
+/// As [`read_window`], for either store and either kind of filter: the
+/// process managers' passes (inbox, referral links, season progress) read
+/// only the few events they act on, where they read (and the server
+/// received and decoded) every event of the stream. The window's `upto`
+/// moves past the events skipped, so a pass moves its checkpoint over a
+/// stretch of bets and wallet movements without reading them.
+pub async fn read_window_of(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+    only: Only<'_>,
+    limit: i64,
+) -> Result<Window, sqlx::Error> {
+    let end = match backend {
+        Backend::Postgres => {
+            let row = sqlx::query(
+                "SELECT tx_id::text::bigint AS tx, position FROM events
+                 WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+                 ORDER BY tx_id DESC, position DESC LIMIT 1",
+            )
+            .fetch_optional(&mut *conn)
+            .await?;
+            match row {
+                Some(row) => Checkpoint {
+                    tx_id: row.try_get("tx")?,
+                    position: row.try_get("position")?,
+                },
+                None => Checkpoint::default(),
+            }
+        }
+        // One writer: every event up to the newest position has committed.
+        Backend::Sqlite => {
+            let position: Option<i64> = sqlx::query_scalar("SELECT max(position) FROM events")
+                .fetch_one(&mut *conn)
+                .await?;
+            Checkpoint {
+                tx_id: 0,
+                position: position.unwrap_or(0),
+            }
+        }
     };
     if end <= after {
         return Ok(Window {
@@ -141,25 +196,46 @@ pub async fn read_window(
             upto: after,
         });
     }
-    let sql = format!(
-        "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                payload::text AS payload, (extract(epoch from recorded_at) * 1000)::bigint AS recorded_ms
-         FROM events
-         WHERE (tx_id, position) > ($1::text::xid8, $2)
-           AND (tx_id, position) <= ($3::text::xid8, $4)
-           AND aggregate_type IN ({})
-         ORDER BY tx_id, position
-         LIMIT $5",
-        type_list(types)
-    );
-    let rows: Vec<AnyRow> = sqlx::query(&sql)
-        .bind(after.tx_id)
-        .bind(after.position)
-        .bind(end.tx_id)
-        .bind(end.position)
-        .bind(limit)
-        .fetch_all(&mut *conn)
-        .await?;
+    let rows: Vec<AnyRow> = match backend {
+        Backend::Postgres => {
+            let sql = format!(
+                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        payload::text AS payload, (extract(epoch from recorded_at) * 1000)::bigint AS recorded_ms
+                 FROM events
+                 WHERE (tx_id, position) > ($1::text::xid8, $2)
+                   AND (tx_id, position) <= ($3::text::xid8, $4)
+                   AND {}
+                 ORDER BY tx_id, position
+                 LIMIT $5",
+                only.condition()
+            );
+            sqlx::query(&sql)
+                .bind(after.tx_id)
+                .bind(after.position)
+                .bind(end.tx_id)
+                .bind(end.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+        Backend::Sqlite => {
+            let sql = format!(
+                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type, payload,
+                        CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) AS recorded_ms
+                 FROM events
+                 WHERE position > $1 AND position <= $2 AND {}
+                 ORDER BY position
+                 LIMIT $3",
+                only.condition()
+            );
+            sqlx::query(&sql)
+                .bind(after.position)
+                .bind(end.position)
+                .bind(limit)
+                .fetch_all(&mut *conn)
+                .await?
+        }
+    };
     let events: Vec<StoredEvent> = rows.iter().map(decode).collect::<Result<_, _>>()?;
     let upto = match events.last() {
         Some(last) if events.len() as i64 >= limit => last.checkpoint,

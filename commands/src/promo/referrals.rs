@@ -125,7 +125,7 @@ impl Promotions {
             &self.pool,
             self.backend(),
             CHECKPOINT,
-            &["Account"],
+            projections::stream::Only::AggregateTypes(&["Account"]),
             LINK_BATCH as i64,
         )
         .await?
@@ -133,7 +133,7 @@ impl Promotions {
             return Ok((0, 0));
         };
         let events = std::mem::take(&mut batch.events);
-        let last = events.last().expect("a batch is never empty").checkpoint;
+        let last = batch.upto;
         let mut linked = 0;
         for e in &events {
             if e.event_type != "AccountRegistered" {
