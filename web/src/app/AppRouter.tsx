@@ -10,6 +10,7 @@ import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Outlet, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { BetslipLauncher } from '../features/betslip/BetslipLauncher';
 import { selectMainMenu } from '../features/config/selectors';
+import { historyActions } from '../features/history/historySlice';
 import { LiveChat } from '../features/livechat/LiveChat';
 import { WinningTips } from '../features/realtime/WinningTips';
 import { EmptyState } from '../features/shell/EmptyState';
@@ -19,7 +20,8 @@ import { MainMenu } from '../features/shell/MainMenu';
 import { NoticeToast } from '../features/shell/Notice';
 import { ChunkBoundary } from '../features/shell/ChunkBoundary';
 import { Popups } from '../features/shell/Popups';
-import { useAppSelector } from './hooks';
+import { uiActions } from '../features/shell/uiSlice';
+import { useAppDispatch, useAppSelector } from './hooks';
 import { lazyRetry } from './lazyRetry';
 import { isNativeApp, matchRoute, setActiveNavigate, usePathname, useScrollTopOnPathChange } from './router';
 import { ROUTE_TABLE, type Route, type RouteSpec, type Screen } from './routes';
@@ -72,13 +74,17 @@ const SCREENS = Object.fromEntries(Object.entries(RENDERERS).map(([screen, load]
   lazyRetry(() => load().then((render) => ({ default: ({ route }: { route: Route }) => render(route) }))),
 ])) as unknown as Record<Exclude<Screen, 'fallback'>, ScreenComponent>;
 
-/** A route of the table: resolves its parameters (out of range: the fallback page) and draws the feature's screen. */
+/**
+ * A route of the table: resolves its parameters (out of range: the fallback page) and draws
+ * the feature's screen. The screen stays mounted across its routes; an error goes with the location.
+ */
 function RouteScreen({ spec }: { spec: RouteSpec }) {
   const route = spec.resolve(useParams(), useAppSelector(selectMainMenu));
+  const { pathname, search } = useLocation();
   if (route.page === 'notFound' || spec.screen === 'fallback') return <NotFound />;
   const Screen = SCREENS[spec.screen];
   return (
-    <ChunkBoundary key={spec.screen}>
+    <ChunkBoundary key={spec.screen} resetKey={pathname + search}>
       <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
         <Screen route={route} />
       </Suspense>
@@ -102,6 +108,7 @@ const LeftMenu = lazyRetry(() => import('../features/shell/LeftMenu').then((m) =
 
 /** The member shell around every member page (spec 001 sections 2.3 and 2.4). */
 function Shell() {
+  const dispatch = useAppDispatch();
   const pathname = usePathname();
   const menu = useAppSelector(selectMainMenu);
   const recordPanel = useAppSelector((s) => s.history.panelOpen);
@@ -123,14 +130,14 @@ function Shell() {
       </main>
       <Footer />
       {drawer && (
-        <ChunkBoundary overlay>
+        <ChunkBoundary overlay onClose={() => dispatch(uiActions.drawerToggled(false))}>
           <Suspense fallback={null}>
             <LeftMenu />
           </Suspense>
         </ChunkBoundary>
       )}
       {recordPanel && (
-        <ChunkBoundary overlay>
+        <ChunkBoundary overlay onClose={() => dispatch(historyActions.panelToggled(false))}>
           <Suspense fallback={null}>
             <BetRecordPanel />
           </Suspense>

@@ -19,6 +19,11 @@ export function BetslipLauncher({ visible }: { visible: boolean }) {
   const open = useAppSelector(selectSlipOpen);
   const success = useAppSelector(selectBetSuccess);
   const quick = useAppSelector((s) => s.betslip.quickBet);
+  // as the success popup's own close: it closes the slip too
+  const close = () => {
+    if (success) dispatch(betslipActions.successClosed());
+    dispatch(betslipActions.closed());
+  };
   return (
     <>
       {visible && !open && (
@@ -31,7 +36,7 @@ export function BetslipLauncher({ visible }: { visible: boolean }) {
       {visible && !open && <QuickBetBar />}
       <QuickBetNotices />
       {(open || success) && (
-        <ChunkBoundary key={success ? 'success' : 'slip'} overlay>
+        <ChunkBoundary key={success ? 'success' : 'slip'} overlay onClose={close}>
           <Suspense fallback={null}>
             {open && !success && <BetslipPanel />}
             {success && <BetSuccessPopup />}

@@ -5,17 +5,20 @@
  * Here the region alone shows the spec's generic 'Sorry something went wrong please try
  * again later' with a button that reloads the page (after a deploy the old chunk names are
  * gone for good), and the rest of the app stays. `overlay` draws it as a popup, for regions
- * that cover the page; `silent` draws nothing, for extras the page does without (the
- * download banner, the runtime popups).
+ * that cover the page, with a close button: `onClose` closes the region (the call site's own
+ * close action) and the boundary starts afresh. `silent` draws nothing, for extras the page
+ * does without (the download banner, the runtime popups). A new `resetKey` (the route's
+ * location) draws the region again. Every caught error goes to the console.
  */
-import { Component, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useT } from '../i18n/useT';
 
-interface Props {
+type Props = {
   children: ReactNode;
-  overlay?: boolean;
   silent?: boolean;
-}
+  /** The error goes when this changes (the route screens: the location). */
+  resetKey?: string;
+} & ({ overlay?: false; onClose?: undefined } | { overlay: true; onClose: () => void });
 
 export class ChunkBoundary extends Component<Props, { failed: boolean }> {
   state = { failed: false };
@@ -24,21 +27,40 @@ export class ChunkBoundary extends Component<Props, { failed: boolean }> {
     return { failed: true };
   }
 
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.error('[ChunkBoundary] a region failed to draw:', error, info.componentStack);
+  }
+
+  componentDidUpdate(prev: Props) {
+    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
+  }
+
+  close = () => {
+    this.props.onClose?.();
+    this.setState({ failed: false });
+  };
+
   render() {
     const { children, overlay, silent } = this.props;
     if (!this.state.failed) return children;
-    return silent ? null : <ChunkError overlay={overlay} />;
+    return silent ? null : <ChunkError onClose={overlay ? this.close : undefined} />;
   }
 }
 
-// The language files hold the spec's generic message once, under casino.error; the button reuses the boot screen's 'Retry'.
-function ChunkError({ overlay }: { overlay?: boolean }) {
+// The language files hold the spec's generic message once, under casino.error; the buttons reuse the boot screen's 'Retry' and common.close.
+function ChunkError({ onClose }: { onClose?: () => void }) {
   const t = useT();
+  const reload = <button type="button" className="btn btn--primary" onClick={() => location.reload()}>{t('boot.error.retry')}</button>;
   const body = (
-    <div className={overlay ? 'popup' : 'empty'} role="alert" data-testid="chunk-error">
+    <div className={onClose ? 'popup' : 'empty'} role="alert" data-testid="chunk-error">
       <p className="popup__message">{t('casino.error')}</p>
-      <button type="button" className="btn btn--primary" onClick={() => location.reload()}>{t('boot.error.retry')}</button>
+      {onClose ? (
+        <div className="sheet__actions">
+          <button type="button" className="btn btn--ghost-dark" onClick={onClose}>{t('common.close')}</button>
+          {reload}
+        </div>
+      ) : reload}
     </div>
   );
-  return overlay ? <div className="overlay">{body}</div> : body;
+  return onClose ? <div className="overlay">{body}</div> : body;
 }

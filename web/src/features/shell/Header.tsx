@@ -77,7 +77,7 @@ export function Header() {
       </div>
       <Marquee />
       {searchOpen && (
-        <ChunkBoundary overlay>
+        <ChunkBoundary overlay onClose={() => dispatch(sportActions.searchOpened(false))}>
           <Suspense fallback={null}>
             <SearchOverlay />
           </Suspense>

@@ -1,7 +1,8 @@
 import { Suspense } from 'react';
-import { useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { lazyRetry } from '../../app/lazyRetry';
 import { ChunkBoundary } from './ChunkBoundary';
+import { uiActions } from './uiSlice';
 
 // Popups load on first use: they stay out of the first-load bundle.
 const LoginPopup = lazyRetry(() => import('../session/LoginPopup').then((m) => ({ default: m.LoginPopup })));
@@ -13,10 +14,11 @@ const ForgotPopup = lazyRetry(() => import('../account/ForgotPopup').then((m) =>
 const EmailConfirmPopup = lazyRetry(() => import('../account/ForgotPopup').then((m) => ({ default: m.EmailConfirmPopup })));
 
 export function Popups() {
+  const dispatch = useAppDispatch();
   const { popup, registerStep, emailConfirmed } = useAppSelector((s) => s.ui);
   if (!popup) return null;
   return (
-    <ChunkBoundary key={popup} overlay>
+    <ChunkBoundary key={popup} overlay onClose={() => dispatch(uiActions.popupClosed())}>
       <Suspense fallback={<div className="overlay overlay--sheet" aria-busy="true" />}>
         {popup === 'login' && <LoginPopup />}
         {popup === 'register' && <RegisterPopup key={registerStep} step={registerStep} />}
