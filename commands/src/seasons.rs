@@ -555,21 +555,11 @@ impl Seasons {
         let events = std::mem::take(&mut batch.events);
         let last = batch.upto;
         let mut counted = 0;
+        // The window holds only SOURCE_EVENTS, each with its payload
+        // (a PointsSpent of whatever aggregate type publishes it).
         for event in &events {
-            if !SOURCE_EVENTS.contains(&event.event_type.as_str()) {
+            let Some(payload) = &event.payload else {
                 continue;
-            }
-            let payload = match &event.payload {
-                Some(p) => p.clone(),
-                // PointsSpent of whatever aggregate type publishes it.
-                None => sqlx::query_scalar::<_, String>(
-                    "SELECT CAST(payload AS TEXT) FROM events WHERE aggregate_type = $1 AND aggregate_id = $2 AND sequence = $3",
-                )
-                .bind(&event.aggregate_type)
-                .bind(&event.aggregate_id)
-                .bind(event.sequence)
-                .fetch_one(&mut *batch.tx)
-                .await?,
             };
             let source = format!(
                 "{}/{}#{}",
@@ -581,7 +571,7 @@ impl Seasons {
                     &source,
                     &event.event_type,
                     &event.aggregate_id,
-                    &payload,
+                    payload,
                 )
                 .await?
             {

@@ -149,6 +149,14 @@ pub async fn read_window(
     .await
 }
 
+/// The end of what is visible on Postgres (a window read's first step,
+/// once a pass of each process manager): the newest event below the
+/// horizon, read backwards on the global-order index.
+#[doc(hidden)]
+pub const WINDOW_END_SQL: &str = "SELECT tx_id::text::bigint AS tx, position FROM events
+     WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
+     ORDER BY tx_id DESC, position DESC LIMIT 1";
+
 /// As [`read_window`], for either store and either kind of filter: the
 /// process managers' passes (inbox, referral links, season progress) read
 /// only the few events they act on, where they read (and the server
@@ -164,13 +172,9 @@ pub async fn read_window_of(
 ) -> Result<Window, sqlx::Error> {
     let end = match backend {
         Backend::Postgres => {
-            let row = sqlx::query(
-                "SELECT tx_id::text::bigint AS tx, position FROM events
-                 WHERE tx_id < pg_snapshot_xmin(pg_current_snapshot())
-                 ORDER BY tx_id DESC, position DESC LIMIT 1",
-            )
-            .fetch_optional(&mut *conn)
-            .await?;
+            let row = sqlx::query(WINDOW_END_SQL)
+                .fetch_optional(&mut *conn)
+                .await?;
             match row {
                 Some(row) => Checkpoint {
                     tx_id: row.try_get("tx")?,

@@ -30,7 +30,8 @@ async fn fill_events(pool: &AnyPool, batch: &str, count: i64) {
 }
 
 /// `held_back` asks whether any event is past the horizon; it reads the
-/// newest entry of the global-order index, never the table.
+/// newest entry of the global-order index, never the table; so does the
+/// first step of a pass's window read (the end of what is visible).
 #[tokio::test]
 async fn the_horizon_probe_reads_one_index_entry_whatever_the_events_table_holds() {
     let db = testing::fresh_postgres().await;
@@ -48,9 +49,15 @@ async fn the_horizon_probe_reads_one_index_entry_whatever_the_events_table_holds
                 .await
                 .unwrap();
         }
-        let plan = plan(&db.any, projections::stream::HELD_BACK_SQL, &[]).await;
-        assert!(!plan.contains("Seq Scan"), "analysed {analysed}:\n{plan}");
-        assert!(plan.contains("Backward"), "analysed {analysed}:\n{plan}");
+        // The horizon probe, and the end of a pass's window.
+        for sql in [
+            projections::stream::HELD_BACK_SQL,
+            projections::stream::WINDOW_END_SQL,
+        ] {
+            let plan = plan(&db.any, sql, &[]).await;
+            assert!(!plan.contains("Seq Scan"), "analysed {analysed}:\n{plan}");
+            assert!(plan.contains("Backward"), "analysed {analysed}:\n{plan}");
+        }
     }
     // And it answers: nothing is held back with no transaction open.
     let mut conn = db.any.acquire().await.unwrap();
