@@ -392,7 +392,7 @@ impl BetService {
         });
         match bet_with_wallet(
             &self.framework,
-            self.wallets.framework(),
+            &self.wallets,
             &bet_id,
             place,
             HashMap::new(),

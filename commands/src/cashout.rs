@@ -193,7 +193,7 @@ impl BetService {
         let moves = move |_: &Bet, events: &[BetEvent]| money_moves(&owned, events);
         bet_with_wallet(
             &self.framework,
-            self.wallets.framework(),
+            &self.wallets,
             bet_id,
             command,
             metadata,

@@ -201,15 +201,16 @@ impl FreeBets {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| e.to_string())?;
-        let wallet = self
-            .wallets
-            .load(&WalletId::new(member_id, currency))
-            .await
-            .map_err(|e| e.to_string())?;
+        let wallet = WalletId::new(member_id, currency);
         let mut open = Vec::new();
         for row in rows {
             let id: String = row.try_get("id").map_err(|e| e.to_string())?;
-            if wallet.refs.contains_key(&used_reference(&id)) {
+            let used = self
+                .wallets
+                .reference_outcome(&wallet, &used_reference(&id))
+                .await
+                .map_err(|e| e.to_string())?;
+            if used.is_some() {
                 continue;
             }
             let amount: String = row.try_get("amount").map_err(|e| e.to_string())?;

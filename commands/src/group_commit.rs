@@ -24,7 +24,10 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use tokio::sync::oneshot;
 
 use crate::db::StorePool;
-use crate::store::{append_rows_alone, rows_of, Appended, Claim, Part};
+use crate::store::{
+    append_rows_alone, references_sql, rows_of, wallet_references, Appended, Claim, Part,
+    REFERENCES_CHUNK,
+};
 
 /// At most this many event rows in one group (a command's rows are never
 /// split between groups).
@@ -289,7 +292,8 @@ fn take_group(pending: &mut Vec<Job>) -> Vec<Job> {
 
 /// One statement: claim every request id of the group, insert the rows of
 /// the appends that hold their claim (or claim nothing), in the group's
-/// order. Answers, per append, whether it won its claim.
+/// order, with the wallet references they record. Answers, per append,
+/// whether it won its claim.
 async fn write_postgres(pool: &sqlx::PgPool, group: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     const SQL: &str = "
 WITH claimed AS (
@@ -309,6 +313,15 @@ WITH claimed AS (
        OR EXISTS (SELECT 1 FROM claimed c
                   WHERE c.scope = r.claim_scope AND c.request_id = r.claim_id)
     ORDER BY r.ord
+), referenced AS (
+    INSERT INTO wallet_references (wallet_id, reference, outcome)
+    SELECT w.wallet_id, w.reference, w.outcome
+    FROM UNNEST($13::text[], $14::text[], $15::int4[], $16::text[], $17::text[])
+         AS w(wallet_id, reference, outcome, claim_scope, claim_id)
+    WHERE w.claim_scope IS NULL
+       OR EXISTS (SELECT 1 FROM claimed c
+                  WHERE c.scope = w.claim_scope AND c.request_id = w.claim_id)
+    ON CONFLICT (wallet_id, reference) DO NOTHING
 )
 SELECT scope, request_id FROM claimed";
     let (mut c_scope, mut c_id, mut c_answer) = (Vec::new(), Vec::new(), Vec::new());
@@ -322,7 +335,16 @@ SELECT scope, request_id FROM claimed";
     let mut e_meta = Vec::with_capacity(rows);
     let mut e_scope: Vec<Option<&str>> = Vec::with_capacity(rows);
     let mut e_claim: Vec<Option<&str>> = Vec::with_capacity(rows);
+    let (mut w_wallet, mut w_reference, mut w_outcome) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut w_scope, mut w_claim): (Vec<Option<&str>>, Vec<Option<&str>>) = (Vec::new(), Vec::new());
     for job in group {
+        for (wallet, reference, outcome) in wallet_references(job.rows.iter()) {
+            w_wallet.push(wallet);
+            w_reference.push(reference);
+            w_outcome.push(outcome);
+            w_scope.push(job.claim.as_ref().map(|c| c.scope.as_str()));
+            w_claim.push(job.claim.as_ref().map(|c| c.request_id.as_str()));
+        }
         if let Some(claim) = &job.claim {
             c_scope.push(claim.scope.as_str());
             c_id.push(claim.request_id.as_str());
@@ -353,6 +375,11 @@ SELECT scope, request_id FROM claimed";
         .bind(&e_meta)
         .bind(&e_scope)
         .bind(&e_claim)
+        .bind(&w_wallet)
+        .bind(&w_reference)
+        .bind(&w_outcome)
+        .bind(&w_scope)
+        .bind(&w_claim)
         .fetch_all(pool)
         .await?;
     let won: std::collections::HashSet<(String, String)> = won.into_iter().collect();
@@ -413,6 +440,15 @@ async fn write_sqlite(pool: &sqlx::SqlitePool, group: &[Job]) -> Result<Vec<bool
                 .bind(row.event_version.as_str())
                 .bind(row.payload.to_string())
                 .bind(row.metadata.to_string());
+        }
+        query.execute(&mut *tx).await?;
+    }
+    let references = wallet_references(kept.iter().copied());
+    for chunk in references.chunks(REFERENCES_CHUNK) {
+        let sql = references_sql(chunk.len(), true);
+        let mut query = sqlx::query(&sql);
+        for (wallet, reference, outcome) in chunk {
+            query = query.bind(*wallet).bind(*reference).bind(*outcome);
         }
         query.execute(&mut *tx).await?;
     }

@@ -666,6 +666,7 @@ pub async fn append_rows_alone(
         }
     }
     let unknown = |e: sqlx::Error| PersistenceError::UnknownError(Box::new(e));
+    let references = wallet_references(rows.iter());
     macro_rules! insert {
         ($executor:expr) => {{
             if !rows.is_empty() {
@@ -685,13 +686,15 @@ pub async fn append_rows_alone(
         }};
     }
     // The claim goes first: a concurrent claimer of the same id waits for
-    // this transaction, then finds the row and writes nothing.
+    // this transaction, then finds the row and writes nothing. The wallet
+    // references go in the same transaction as their events.
     macro_rules! run {
         ($pool:expr) => {{
-            match claim {
-                None => insert!($pool),
-                Some(claim) => {
-                    let mut tx = $pool.begin().await.map_err(unknown)?;
+            if claim.is_none() && references.is_empty() {
+                insert!($pool);
+            } else {
+                let mut tx = $pool.begin().await.map_err(unknown)?;
+                if let Some(claim) = claim {
                     let claimed = sqlx::query(
                         "INSERT INTO request_claims (scope, request_id, answer) VALUES ($1, $2, $3) ON CONFLICT (scope, request_id) DO NOTHING",
                     )
@@ -706,9 +709,17 @@ pub async fn append_rows_alone(
                         tx.rollback().await.map_err(unknown)?;
                         return Ok(Appended::Claimed);
                     }
-                    insert!(&mut *tx);
-                    tx.commit().await.map_err(unknown)?;
                 }
+                insert!(&mut *tx);
+                for chunk in references.chunks(REFERENCES_CHUNK) {
+                    let sql = references_sql(chunk.len(), matches!(pool, StorePool::Sqlite(_)));
+                    let mut query = sqlx::query(&sql);
+                    for (wallet, reference, outcome) in chunk {
+                        query = query.bind(*wallet).bind(*reference).bind(*outcome);
+                    }
+                    query.execute(&mut *tx).await.map_err(unknown)?;
+                }
+                tx.commit().await.map_err(unknown)?;
             }
         }};
     }
@@ -717,6 +728,48 @@ pub async fn append_rows_alone(
         StorePool::Sqlite(pool) => run!(pool),
     }
     Ok(Appended::Done)
+}
+
+/// Wallet references per multi-row insert (3 parameters each).
+pub(crate) const REFERENCES_CHUNK: usize = 2_000;
+
+/// The wallet references `rows` record, once each: (wallet id, reference,
+/// outcome: 0 accepted, else the refusal's code). Table
+/// `wallet_references` is the wallets' reference book
+/// (`domain::wallet::ReferenceBook`); every append of wallet events writes
+/// their references in the same transaction.
+pub(crate) fn wallet_references<'a>(
+    rows: impl Iterator<Item = &'a SerializedEvent>,
+) -> Vec<(&'a str, &'a str, i32)> {
+    use domain::wallet::{recorded_reference, Outcome, Wallet};
+    let mut seen = std::collections::HashSet::new();
+    rows.filter(|row| row.aggregate_type == Wallet::TYPE)
+        .filter_map(|row| {
+            let (reference, outcome) = recorded_reference(&row.payload)?;
+            let code = match outcome {
+                Outcome::Accepted => 0,
+                Outcome::Rejected(code) => code,
+            };
+            seen.insert((row.aggregate_id.as_str(), reference))
+                .then_some((row.aggregate_id.as_str(), reference, code))
+        })
+        .collect()
+}
+
+/// A multi-row insert of `n` wallet references (a reference recorded
+/// before keeps its first outcome). `bare`: `?` markers (SQLite, which
+/// looks `$N` up by name).
+pub(crate) fn references_sql(n: usize, bare: bool) -> String {
+    let values: Vec<String> = (0..n)
+        .map(|i| match bare {
+            true => "(?, ?, ?)".to_string(),
+            false => format!("(${}, ${}, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3),
+        })
+        .collect();
+    format!(
+        "INSERT INTO wallet_references (wallet_id, reference, outcome) VALUES {} ON CONFLICT (wallet_id, reference) DO NOTHING",
+        values.join(", ")
+    )
 }
 
 /// The answer recorded for a claimed request id, if any.

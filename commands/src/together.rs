@@ -26,6 +26,7 @@ use domain::wallet::{Receipt, Wallet, WalletAction, WalletCommand, WalletError, 
 
 use crate::framework::Framework;
 use crate::store::{is_retryable, Appended, Claim, Decided};
+use crate::wallet::WalletService;
 
 /// Why a transaction did not commit.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +75,7 @@ enum Attempt {
 #[allow(clippy::too_many_arguments)]
 pub async fn bet_with_wallet(
     bets: &Framework<Bet>,
-    wallets: &Framework<Wallet>,
+    wallet_service: &WalletService,
     bet_id: &str,
     command: BetCommand,
     metadata: HashMap<String, String>,
@@ -83,6 +84,7 @@ pub async fn bet_with_wallet(
     fresh: bool,
     claim: Option<&Claim>,
 ) -> Result<Committed, TxError> {
+    let wallets = wallet_service.framework();
     let wallet_key = wallet.to_string();
     // Always the Bet's turn first, then the wallet's: one order, no cycles.
     let _bet_turn = bets.turn(bet_id).await;
@@ -95,7 +97,7 @@ pub async fn bet_with_wallet(
         attempt += 1;
         match try_once(
             bets,
-            wallets,
+            wallet_service,
             bet_id,
             &command,
             &metadata,
@@ -147,7 +149,7 @@ pub async fn bet_with_wallet(
 #[allow(clippy::too_many_arguments)]
 async fn try_once(
     bets: &Framework<Bet>,
-    wallets: &Framework<Wallet>,
+    wallet_service: &WalletService,
     bet_id: &str,
     command: &BetCommand,
     metadata: &HashMap<String, String>,
@@ -158,6 +160,8 @@ async fn try_once(
     current_wallet: bool,
     claim: Option<&Claim>,
 ) -> Result<Attempt, TxError> {
+    let wallets = wallet_service.framework();
+    let services = wallet_service.services();
     let store = bets.store();
     let decided = if fresh {
         store
@@ -183,16 +187,16 @@ async fn try_once(
             None if current_wallet => {
                 wallets
                     .store()
-                    .decide_current(wallet_key, command, &(), metadata)
+                    .decide_current(wallet_key, command, services, metadata)
                     .await
             }
             None => {
                 wallets
                     .store()
-                    .decide(wallet_key, command, &(), metadata)
+                    .decide(wallet_key, command, services, metadata)
                     .await
             }
-            Some(d) => wallets.store().decide_more(d, command, &(), metadata).await,
+            Some(d) => wallets.store().decide_more(d, command, services, metadata).await,
         };
         match decided {
             Ok(d) => decided_wallet = Some(d),

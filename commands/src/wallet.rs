@@ -6,9 +6,11 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 
 use cqrs_es::EventStore;
-use domain::wallet::{Receipt, Wallet, WalletCommand, WalletError, WalletId};
+use domain::wallet::{
+    Outcome, Receipt, ReferenceBook, Wallet, WalletCommand, WalletError, WalletId, WalletServices,
+};
 
-use crate::db::Db;
+use crate::db::{Db, StorePool};
 use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::metrics::CommandMetrics;
 use crate::store::StoreOptions;
@@ -17,6 +19,51 @@ pub type WalletResult = Result<Receipt, CommandError<WalletError>>;
 
 pub struct WalletService {
     framework: Framework<Wallet>,
+    services: WalletServices,
+    book: Arc<StoredReferences>,
+}
+
+/// The wallets' reference book: table `wallet_references`, written in the
+/// transaction that appends the events (`crate::store::wallet_references`).
+struct StoredReferences {
+    pool: StorePool,
+}
+
+const REFERENCE_SQL: &str =
+    "SELECT outcome FROM wallet_references WHERE wallet_id = $1 AND reference = $2";
+
+impl ReferenceBook for StoredReferences {
+    fn outcome<'a>(
+        &'a self,
+        wallet_id: &'a str,
+        reference: &'a str,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
+    > {
+        Box::pin(async move {
+            let code: Option<i32> = match &self.pool {
+                StorePool::Postgres(pool) => {
+                    sqlx::query_scalar(REFERENCE_SQL)
+                        .bind(wallet_id)
+                        .bind(reference)
+                        .fetch_optional(pool)
+                        .await
+                }
+                StorePool::Sqlite(pool) => {
+                    sqlx::query_scalar(REFERENCE_SQL)
+                        .bind(wallet_id)
+                        .bind(reference)
+                        .fetch_optional(pool)
+                        .await
+                }
+            }
+            .map_err(|e| e.to_string())?;
+            Ok(code.map(|code| match code {
+                0 => Outcome::Accepted,
+                code => Outcome::Rejected(code),
+            }))
+        })
+    }
 }
 
 impl WalletService {
@@ -26,6 +73,20 @@ impl WalletService {
         retry: RetryPolicy,
         metrics: CommandMetrics,
     ) -> Self {
+        Self::build(db, options, retry, metrics, None)
+    }
+
+    fn build(
+        db: &Db,
+        options: StoreOptions,
+        retry: RetryPolicy,
+        metrics: CommandMetrics,
+        on_commit: Option<Arc<Notify>>,
+    ) -> Self {
+        let book = Arc::new(StoredReferences {
+            pool: db.pool.clone(),
+        });
+        let services = WalletServices::with_book(book.clone());
         Self {
             framework: Framework::new(
                 db,
@@ -33,11 +94,13 @@ impl WalletService {
                     trust_cache: true,
                     ..options
                 },
-                (),
+                services.clone(),
                 retry,
                 metrics,
-                None,
+                on_commit,
             ),
+            services,
+            book,
         }
     }
 
@@ -49,19 +112,34 @@ impl WalletService {
         metrics: CommandMetrics,
         on_commit: Arc<Notify>,
     ) -> Self {
-        Self {
-            framework: Framework::new(
-                db,
-                StoreOptions {
-                    trust_cache: true,
-                    ..options
-                },
-                (),
-                retry,
-                metrics,
-                Some(on_commit),
-            ),
+        Self::build(db, options, retry, metrics, Some(on_commit))
+    }
+
+    /// What the wallet's commands are given (its reference book), for
+    /// transactions that decide on the wallet themselves.
+    pub fn services(&self) -> &WalletServices {
+        &self.services
+    }
+
+    /// The first outcome of `reference` on `wallet` as the store has it
+    /// now, `None` if the wallet never used it: remembered by the wallet,
+    /// or looked up in the book when the wallet has forgotten some.
+    pub async fn reference_outcome(
+        &self,
+        wallet: &WalletId,
+        reference: &str,
+    ) -> Result<Option<Outcome>, CommandError<WalletError>> {
+        let loaded = self.load(wallet).await?;
+        if let Some(outcome) = loaded.remembered(reference) {
+            return Ok(Some(outcome));
         }
+        if !loaded.forgot_refs {
+            return Ok(None);
+        }
+        self.book
+            .outcome(&wallet.to_string(), reference)
+            .await
+            .map_err(CommandError::Store)
     }
 
     /// Runs one wallet command; a repeated reference answers its first outcome.

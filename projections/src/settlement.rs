@@ -45,9 +45,8 @@ struct LegRow {
 /// Rows per multi-row statement.
 const CHUNK: usize = 400;
 
-/// Records a run of placements: their legs in multi-row inserts, then one
-/// grouped query for the bets whose every selection already has an
-/// outcome, whose tasks go in one multi-row insert.
+/// Records a run of placements: their legs in multi-row inserts, then the
+/// tasks of the bets whose every selection already has an outcome.
 async fn flush_placements(
     conn: &mut AnyConnection,
     run: &mut Vec<(&str, Vec<LegRow>)>,
@@ -90,43 +89,49 @@ async fn flush_placements(
         }
         query.execute(&mut *conn).await?;
     }
-    let bets: Vec<&str> = run.iter().map(|(bet, _)| *bet).collect();
-    queue_complete(conn, &bets, version).await?;
+    queue_complete(conn, run, version).await?;
     run.clear();
     Ok(())
 }
 
-/// Queues a settlement at `version` of each of `bets` whose every
-/// selection has an outcome: one grouped query and one multi-row insert
-/// per chunk.
+/// Queues a settlement at `version` of each bet of the run whose every
+/// selection already has an outcome: the outcomes of the run's selections
+/// are read by key (one statement per chunk of distinct selections, often
+/// a handful for a run of hundreds of bets), the bets are checked in
+/// memory, and their tasks go in one multi-row insert per chunk.
 async fn queue_complete(
     conn: &mut AnyConnection,
-    bets: &[&str],
+    run: &[(&str, Vec<LegRow>)],
     version: i64,
 ) -> Result<(), sqlx::Error> {
+    let selections: std::collections::BTreeSet<i64> = run
+        .iter()
+        .flat_map(|(_, legs)| legs.iter().map(|l| l.event_id))
+        .collect();
+    let selections: Vec<i64> = selections.into_iter().collect();
+    let mut known = std::collections::HashSet::new();
+    for row in crate::rows_in(
+        conn,
+        "SELECT event_id FROM settlement_outcomes WHERE event_id IN ({})",
+        &selections,
+    )
+    .await?
+    {
+        known.insert(row.try_get::<i64, _>("event_id")?);
+    }
+    if known.is_empty() {
+        return Ok(());
+    }
+    let mut complete: Vec<&str> = run
+        .iter()
+        .filter(|(_, legs)| !legs.is_empty() && legs.iter().all(|l| known.contains(&l.event_id)))
+        .map(|(bet, _)| *bet)
+        .collect();
+    complete.sort_unstable();
+    complete.dedup();
     let now = now_ms();
-    for chunk in bets.chunks(CHUNK) {
-        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT l.bet_id FROM settlement_legs l LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
-             WHERE l.bet_id IN ({}) GROUP BY l.bet_id HAVING count(o.event_id) = count(*)",
-            list.join(", ")
-        );
-        let sql = crate::marks::for_conn(&*conn, &sql);
-        let mut query = sqlx::query(&sql);
-        for bet in chunk {
-            query = query.bind(*bet);
-        }
-        let complete: Vec<String> = query
-            .fetch_all(&mut *conn)
-            .await?
-            .iter()
-            .map(|r| r.try_get("bet_id"))
-            .collect::<Result<_, _>>()?;
-        if complete.is_empty() {
-            continue;
-        }
-        let values: Vec<String> = (0..complete.len())
+    for chunk in complete.chunks(CHUNK) {
+        let values: Vec<String> = (0..chunk.len())
             .map(|i| format!("(${}, ${}, 0, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3))
             .collect();
         let sql = format!(
@@ -135,8 +140,8 @@ async fn queue_complete(
         );
         let sql = crate::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
-        for bet in &complete {
-            query = query.bind(bet.clone()).bind(version).bind(now);
+        for bet in chunk {
+            query = query.bind(*bet).bind(version).bind(now);
         }
         query.execute(&mut *conn).await?;
     }

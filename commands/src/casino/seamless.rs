@@ -636,11 +636,19 @@ impl Seamless {
             let decided = match decided_wallet.take() {
                 None if current => {
                     store
-                        .decide_current(wallet_key, command, &(), &metadata)
+                        .decide_current(wallet_key, command, self.wallets.services(), &metadata)
                         .await
                 }
-                None => store.decide(wallet_key, command, &(), &metadata).await,
-                Some(d) => store.decide_more(d, command, &(), &metadata).await,
+                None => {
+                    store
+                        .decide(wallet_key, command, self.wallets.services(), &metadata)
+                        .await
+                }
+                Some(d) => {
+                    store
+                        .decide_more(d, command, self.wallets.services(), &metadata)
+                        .await
+                }
             };
             let decided = match decided {
                 Ok(d) => d,

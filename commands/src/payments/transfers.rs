@@ -214,12 +214,15 @@ impl Payments {
             } else {
                 (provider, "main".to_string())
             };
-            let source = self
+            let out = self
                 .wallets
-                .load(&wallet_of(&member, &from, currency))
+                .reference_outcome(
+                    &wallet_of(&member, &from, currency),
+                    &format!("transfer:{id}:out"),
+                )
                 .await
                 .map_err(PaymentFailure::internal)?;
-            match source.refs.get(&format!("transfer:{id}:out")) {
+            match out {
                 Some(domain::wallet::Outcome::Accepted) => {
                     self.credit_transfer(&id, &member, &to, amount, currency)
                         .await?;

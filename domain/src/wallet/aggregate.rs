@@ -95,15 +95,66 @@ pub struct Reservation {
     pub amount: Decimal,
 }
 
-/// The Wallet aggregate. `refs` is a persistent map so that cloning a cached
-/// wallet with thousands of references costs O(1).
+/// References a generation of the wallet's memory holds: the wallet
+/// remembers its newest `REFERENCES_KEPT` to `2 x REFERENCES_KEPT`
+/// references (two generations; the older is dropped when the newer
+/// fills), so its state and snapshots stay bounded however long its
+/// history. Every reference is also in the store's reference book (table
+/// `wallet_references`, written with the events), where one the wallet no
+/// longer remembers is looked up.
+pub const REFERENCES_KEPT: usize = 2_000;
+
+/// Where the wallet looks up a reference it no longer remembers: the
+/// outcome it had, or `None` if the wallet never used it. An `Err` is a
+/// failure to look (the store away), never an answer.
+pub trait ReferenceBook: Send + Sync {
+    fn outcome<'a>(
+        &'a self,
+        wallet_id: &'a str,
+        reference: &'a str,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>>;
+}
+
+/// The wallet's services: its reference book. Without one, a wallet that
+/// has forgotten references refuses a reference it does not remember
+/// (`WalletError::Unavailable`) rather than risk moving money twice.
+#[derive(Clone, Default)]
+pub struct WalletServices {
+    book: Option<std::sync::Arc<dyn ReferenceBook>>,
+}
+
+impl WalletServices {
+    pub fn with_book(book: std::sync::Arc<dyn ReferenceBook>) -> Self {
+        Self { book: Some(book) }
+    }
+
+    async fn outcome(&self, wallet_id: &str, reference: &str) -> Result<Option<Outcome>, String> {
+        match &self.book {
+            Some(book) => book.outcome(wallet_id, reference).await,
+            None => Err("the wallet has no reference book".into()),
+        }
+    }
+}
+
+/// The Wallet aggregate. `refs` and `older_refs` (the two generations of
+/// its memory of references) are persistent maps so that cloning a cached
+/// wallet costs O(1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Wallet {
     pub member_id: Option<String>,
     pub currency: Option<Currency>,
     pub ledger: Ledger,
     pub reservations: BTreeMap<String, Reservation>,
+    /// The newest references and their outcomes (fewer than
+    /// `REFERENCES_KEPT`).
     pub refs: imbl::HashMap<String, Outcome>,
+    /// The generation before `refs`.
+    #[serde(default)]
+    pub older_refs: imbl::HashMap<String, Outcome>,
+    /// Whether a generation was dropped: a reference the wallet does not
+    /// remember may then have been used, and is looked up in the book.
+    #[serde(default)]
+    pub forgot_refs: bool,
 }
 
 impl Wallet {
@@ -120,15 +171,45 @@ impl Wallet {
         }
     }
 
+    /// The outcome of `reference` if the wallet remembers it.
+    pub fn remembered(&self, reference: &str) -> Option<Outcome> {
+        self.refs
+            .get(reference)
+            .or_else(|| self.older_refs.get(reference))
+            .copied()
+    }
+
+    /// How many references the wallet holds in memory.
+    pub fn references_held(&self) -> usize {
+        self.refs.len() + self.older_refs.len()
+    }
+
+    /// Whether deciding a command with `reference` needs the reference
+    /// book: the wallet does not remember it and has forgotten some.
+    pub fn must_look_up(&self, reference: &str) -> bool {
+        let reference = reference.trim();
+        self.forgot_refs && !reference.is_empty() && self.remembered(reference).is_none()
+    }
+
     /// The pure decision: which events a command produces. `Err` is an input
     /// error (nothing recorded); a refusal that depends on the wallet's state
     /// is a `Rejected` event so that a repeat of the reference answers it.
     pub fn decide(&self, cmd: &WalletCommand) -> Result<Vec<WalletEvent>, WalletError> {
+        self.decide_knowing(cmd, None)
+    }
+
+    /// As `decide`, with what the reference book says of a reference the
+    /// wallet no longer remembers (`looked_up`: its first outcome).
+    pub fn decide_knowing(
+        &self,
+        cmd: &WalletCommand,
+        looked_up: Option<Outcome>,
+    ) -> Result<Vec<WalletEvent>, WalletError> {
         let reference = cmd.reference.trim();
         if reference.is_empty() {
             return Err(WalletError::MissingReference);
         }
-        if self.refs.contains_key(reference) {
+        if self.remembered(reference).or(looked_up).is_some() {
             return Ok(vec![]);
         }
         let currency = cmd.wallet.currency;
@@ -256,13 +337,30 @@ impl Wallet {
     }
 
     /// What the caller of `cmd` learns once its events (if any) are applied.
-    fn outcome(&self, cmd: &WalletCommand, duplicate: bool) -> Result<Receipt, WalletError> {
+    fn outcome(
+        &self,
+        cmd: &WalletCommand,
+        duplicate: bool,
+        looked_up: Option<Outcome>,
+    ) -> Result<Receipt, WalletError> {
         let reference = cmd.reference.trim();
-        match self.refs.get(reference) {
+        match self.remembered(reference).or(looked_up) {
             Some(Outcome::Rejected(code)) => {
-                Err(WalletError::from_code(*code).unwrap_or(WalletError::WrongAmount))
+                Err(WalletError::from_code(code).unwrap_or(WalletError::WrongAmount))
             }
             _ => Ok(self.receipt(reference, duplicate)),
+        }
+    }
+
+    /// Remembers `reference`; a full generation becomes the older one and
+    /// the older one is dropped (forgotten, still in the book).
+    fn remember(&mut self, reference: &str, outcome: Outcome) {
+        self.refs.insert(reference.to_string(), outcome);
+        if self.refs.len() >= REFERENCES_KEPT {
+            if !self.older_refs.is_empty() {
+                self.forgot_refs = true;
+            }
+            self.older_refs = std::mem::take(&mut self.refs);
         }
     }
 }
@@ -272,15 +370,31 @@ impl Aggregate for Wallet {
     type Command = WalletCommand;
     type Event = WalletEvent;
     type Error = WalletError;
-    type Services = ();
+    type Services = WalletServices;
 
     async fn handle(
         &mut self,
         command: Self::Command,
-        _services: &Self::Services,
+        services: &Self::Services,
         sink: &EventSink<Self>,
     ) -> Result<(), Self::Error> {
-        let events = match self.decide(&command) {
+        let looked_up = if self.must_look_up(&command.reference) {
+            let wallet_id = command.wallet.to_string();
+            match services
+                .outcome(&wallet_id, command.reference.trim())
+                .await
+            {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    let refusal = WalletError::Unavailable(error);
+                    command.reply.set(Err(refusal.clone()));
+                    return Err(refusal);
+                }
+            }
+        } else {
+            None
+        };
+        let events = match self.decide_knowing(&command, looked_up) {
             Ok(events) => events,
             Err(error) => {
                 command.reply.set(Err(error.clone()));
@@ -291,7 +405,7 @@ impl Aggregate for Wallet {
         for event in events {
             sink.write(event, self).await;
         }
-        command.reply.set(self.outcome(&command, duplicate));
+        command.reply.set(self.outcome(&command, duplicate, looked_up));
         Ok(())
     }
 
@@ -326,7 +440,7 @@ impl Aggregate for Wallet {
                 WalletEvent::Rejected { code, .. } => Outcome::Rejected(*code),
                 _ => Outcome::Accepted,
             };
-            self.refs.insert(reference.to_string(), outcome);
+            self.remember(reference, outcome);
         }
     }
 }

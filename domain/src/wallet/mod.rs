@@ -11,9 +11,11 @@ mod events;
 #[cfg(test)]
 mod tests;
 
-pub use aggregate::{Balances, Ledger, Outcome, Reservation, Wallet};
+pub use aggregate::{
+    Balances, Ledger, Outcome, ReferenceBook, Reservation, Wallet, WalletServices, REFERENCES_KEPT,
+};
 pub use commands::{Receipt, Reply, WalletAction, WalletCommand, WalletId};
-pub use events::{MovementKind, Pot, WalletEvent};
+pub use events::{recorded_reference, MovementKind, Pot, WalletEvent};
 
 use crate::Code;
 
@@ -32,6 +34,10 @@ pub enum WalletError {
     MissingReference,
     #[error("Transaction voided")]
     Voided,
+    /// The wallet could not tell whether the reference was used before
+    /// (its reference book could not be read): nothing moved; try again.
+    #[error("The wallet is unavailable, please try again later")]
+    Unavailable(String),
 }
 
 impl WalletError {
@@ -43,6 +49,7 @@ impl WalletError {
             WalletError::CurrencyMismatch => Code::CURRENCY_MISMATCH,
             WalletError::MissingReference => Code::MISSING_REFERENCE,
             WalletError::Voided => Code::REFERENCE_VOIDED,
+            WalletError::Unavailable(_) => Code::INTERNAL,
         }
     }
 

@@ -51,7 +51,7 @@ fn debit(amount: Decimal) -> WalletAction {
 
 #[test]
 fn the_first_command_opens_the_wallet_in_its_currency() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given_no_previous_events()
         .when(cmd("t1", credit(dec!(10.00))))
         .then_expect_events(vec![opened(), deposited("t1", dec!(10.00))]);
@@ -68,7 +68,7 @@ fn a_credit_adds_to_the_chosen_pot() {
         },
     );
     let reply = command.reply.clone();
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(command)
         .then_expect_events(vec![WalletEvent::Credited {
@@ -87,7 +87,7 @@ fn a_credit_adds_to_the_chosen_pot() {
 fn a_debit_beyond_the_balance_is_rejected_with_2400() {
     let command = cmd("t2", debit(dec!(10.01)));
     let reply = command.reply.clone();
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(command)
         .then_expect_events(vec![WalletEvent::Rejected {
@@ -102,7 +102,7 @@ fn a_debit_beyond_the_balance_is_rejected_with_2400() {
 
 #[test]
 fn a_debit_of_the_whole_balance_is_accepted() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd("t2", debit(dec!(10))))
         .then_expect_events(vec![WalletEvent::Debited {
@@ -117,7 +117,7 @@ fn a_debit_of_the_whole_balance_is_accepted() {
 fn a_repeated_reference_moves_no_money_and_answers_the_first_outcome() {
     let command = cmd("t1", credit(dec!(99)));
     let reply = command.reply.clone();
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(command)
         .then_expect_events(vec![]);
@@ -130,7 +130,7 @@ fn a_repeated_reference_moves_no_money_and_answers_the_first_outcome() {
 fn a_repeated_rejected_reference_answers_the_same_refusal_even_after_a_deposit() {
     let command = cmd("t2", debit(dec!(50)));
     let reply = command.reply.clone();
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![
             opened(),
             deposited("t1", dec!(10)),
@@ -148,7 +148,7 @@ fn a_repeated_rejected_reference_answers_the_same_refusal_even_after_a_deposit()
 #[test]
 fn amounts_must_be_positive() {
     for amount in [dec!(0), dec!(-5)] {
-        WalletTest::with(())
+        WalletTest::with(WalletServices::default())
             .given(vec![opened()])
             .when(cmd("t1", credit(amount)))
             .then_expect_error(WalletError::WrongAmount);
@@ -157,7 +157,7 @@ fn amounts_must_be_positive() {
 
 #[test]
 fn amounts_finer_than_the_currency_are_refused_not_rounded() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened()])
         .when(cmd("t1", credit(dec!(1.005))))
         .then_expect_error(WalletError::WrongAmount);
@@ -165,7 +165,7 @@ fn amounts_finer_than_the_currency_are_refused_not_rounded() {
 
 #[test]
 fn every_command_needs_a_reference() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened()])
         .when(cmd("  ", credit(dec!(1))))
         .then_expect_error(WalletError::MissingReference);
@@ -174,7 +174,7 @@ fn every_command_needs_a_reference() {
 #[test]
 fn a_command_in_another_currency_is_refused() {
     let command = WalletCommand::new(WalletId::new("m1", Currency::Usd), "t1", credit(dec!(1)));
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened()])
         .when(command)
         .then_expect_error(WalletError::CurrencyMismatch);
@@ -182,7 +182,7 @@ fn a_command_in_another_currency_is_refused() {
 
 #[test]
 fn reserving_a_stake_holds_it_out_of_the_pot() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd(
             "bet-1",
@@ -200,7 +200,7 @@ fn reserving_a_stake_holds_it_out_of_the_pot() {
 
 #[test]
 fn a_stake_beyond_the_balance_is_rejected_with_2400() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(3))])
         .when(cmd(
             "bet-1",
@@ -225,7 +225,7 @@ fn reserved() -> WalletEvent {
 
 #[test]
 fn releasing_a_stake_returns_it_to_its_pot() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), reserved()])
         .when(cmd(
             "bet-1:release",
@@ -243,7 +243,7 @@ fn releasing_a_stake_returns_it_to_its_pot() {
 
 #[test]
 fn taking_a_stake_removes_it_from_the_wallet() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), reserved()])
         .when(cmd(
             "bet-1:take",
@@ -265,7 +265,7 @@ fn a_stake_can_be_taken_only_once() {
         reservation: "bet-1".into(),
         amount: dec!(4),
     };
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), reserved(), taken])
         .when(cmd(
             "bet-1:take-again",
@@ -281,7 +281,7 @@ fn a_stake_can_be_taken_only_once() {
 
 #[test]
 fn a_payout_credits_the_chosen_pot() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened()])
         .when(cmd(
             "bet-1:payout",
@@ -299,14 +299,14 @@ fn a_payout_credits_the_chosen_pot() {
 
 #[test]
 fn freezing_moves_main_to_frozen_and_is_limited_by_main() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd("f1", WalletAction::Freeze { amount: dec!(11) }))
         .then_expect_events(vec![WalletEvent::Rejected {
             reference: "f1".into(),
             code: 2400,
         }]);
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd("f1", WalletAction::Freeze { amount: dec!(6) }))
         .then_expect_events(vec![WalletEvent::Frozen {
@@ -321,14 +321,14 @@ fn unfreezing_is_limited_by_the_frozen_balance() {
         reference: "f1".into(),
         amount: dec!(6),
     };
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10)), frozen.clone()])
         .when(cmd("u1", WalletAction::Unfreeze { amount: dec!(7) }))
         .then_expect_events(vec![WalletEvent::Rejected {
             reference: "u1".into(),
             code: 2400,
         }]);
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10)), frozen])
         .when(cmd("u1", WalletAction::Unfreeze { amount: dec!(6) }))
         .then_expect_events(vec![WalletEvent::Unfrozen {
@@ -381,7 +381,7 @@ fn wallet_ids_read_member_and_currency() {
 
 #[test]
 fn a_voided_reference_is_recorded_as_refused_and_never_moves_money_later() {
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd("transfer:T1:out", WalletAction::Void))
         .then_expect_events(vec![WalletEvent::Rejected {
@@ -393,14 +393,169 @@ fn a_voided_reference_is_recorded_as_refused_and_never_moves_money_later() {
         reference: "transfer:T1:out".into(),
         code: crate::errors::Code::REFERENCE_VOIDED.0,
     };
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10)), voided])
         .when(cmd("transfer:T1:out", debit(dec!(5))))
         .then_expect_events(vec![]);
     // A reference already used is not voided: the repeat answers it.
-    WalletTest::with(())
+    WalletTest::with(WalletServices::default())
         .given(vec![opened(), deposited("t1", dec!(10))])
         .when(cmd("t1", WalletAction::Void))
         .then_expect_events(vec![]);
     assert_eq!(WalletError::from_code(2405), Some(WalletError::Voided));
+}
+
+/// A book that knows one reference (and counts the look-ups).
+struct OneReference {
+    reference: &'static str,
+    outcome: Outcome,
+    asked: std::sync::atomic::AtomicUsize,
+}
+
+impl ReferenceBook for OneReference {
+    fn outcome<'a>(
+        &'a self,
+        wallet_id: &'a str,
+        reference: &'a str,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
+    > {
+        self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let known = wallet_id == "m1:CNY" && reference == self.reference;
+        let outcome = self.outcome;
+        Box::pin(async move { Ok(known.then_some(outcome)) })
+    }
+}
+
+fn book(reference: &'static str, outcome: Outcome) -> std::sync::Arc<OneReference> {
+    std::sync::Arc::new(OneReference {
+        reference,
+        outcome,
+        asked: Default::default(),
+    })
+}
+
+/// The wallet after `n` deposits of 1.00 (`d0`, `d1`, ...), the first
+/// refused as `code` when given.
+fn long_history(n: usize, first_refused: Option<i32>) -> Vec<WalletEvent> {
+    let mut events = vec![opened()];
+    for i in 0..n {
+        events.push(match (i, first_refused) {
+            (0, Some(code)) => WalletEvent::Rejected {
+                reference: "d0".into(),
+                code,
+            },
+            _ => deposited(&format!("d{i}"), dec!(1)),
+        });
+    }
+    events
+}
+
+fn folded(events: Vec<WalletEvent>) -> Wallet {
+    let mut wallet = Wallet::default();
+    for event in events {
+        cqrs_es::Aggregate::apply(&mut wallet, event);
+    }
+    wallet
+}
+
+#[test]
+fn a_wallet_remembers_at_most_two_generations_of_references_and_knows_when_it_forgot_some() {
+    let young = folded(long_history(2 * REFERENCES_KEPT - 1, None));
+    assert!(!young.forgot_refs, "two generations hold every reference so far");
+    assert_eq!(young.references_held(), 2 * REFERENCES_KEPT - 1);
+    assert!(young.remembered("d0").is_some());
+    let old = folded(long_history(5 * REFERENCES_KEPT + 7, None));
+    assert!(old.forgot_refs);
+    assert!(old.references_held() < 2 * REFERENCES_KEPT);
+    assert!(old.references_held() >= REFERENCES_KEPT);
+    assert_eq!(old.remembered("d0"), None);
+    assert_eq!(
+        old.remembered(&format!("d{}", 5 * REFERENCES_KEPT + 6)),
+        Some(Outcome::Accepted)
+    );
+    assert!(old.must_look_up("d0"));
+    assert!(!old.must_look_up(&format!("d{}", 5 * REFERENCES_KEPT + 6)));
+    assert!(!young.must_look_up("never-used"), "nothing forgotten: nothing to look up");
+    // Its snapshot holds the remembered references only.
+    let snapshot = serde_json::to_string(&old).unwrap();
+    assert!(snapshot.len() < 2 * REFERENCES_KEPT * 40, "{} bytes", snapshot.len());
+    let back: Wallet = serde_json::from_str(&snapshot).unwrap();
+    assert_eq!(back, old);
+}
+
+#[test]
+fn a_repeat_of_a_forgotten_reference_answers_its_first_outcome_from_the_book_and_moves_nothing() {
+    let history = long_history(3 * REFERENCES_KEPT, None);
+    let book = book("d0", Outcome::Accepted);
+    let command = cmd("d0", credit(dec!(1)));
+    let reply = command.reply.clone();
+    WalletTest::with(WalletServices::with_book(book.clone()))
+        .given(history)
+        .when(command)
+        .then_expect_events(vec![]);
+    let receipt = reply.take().unwrap().unwrap();
+    assert!(receipt.duplicate);
+    assert_eq!(receipt.balances.main, Decimal::from(3 * REFERENCES_KEPT));
+    assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_repeat_of_a_forgotten_refused_reference_is_refused_again_from_the_book() {
+    let history = long_history(3 * REFERENCES_KEPT, Some(2400));
+    let command = cmd("d0", credit(dec!(1)));
+    let reply = command.reply.clone();
+    WalletTest::with(WalletServices::with_book(book("d0", Outcome::Rejected(2400))))
+        .given(history)
+        .when(command)
+        .then_expect_events(vec![]);
+    assert_eq!(reply.take(), Some(Err(WalletError::InsufficientBalance)));
+}
+
+#[test]
+fn a_new_reference_on_a_wallet_that_forgot_some_is_looked_up_then_moves_money() {
+    let book = book("d0", Outcome::Accepted);
+    WalletTest::with(WalletServices::with_book(book.clone()))
+        .given(long_history(3 * REFERENCES_KEPT, None))
+        .when(cmd("fresh", credit(dec!(2))))
+        .then_expect_events(vec![deposited("fresh", dec!(2))]);
+    assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // A reference it remembers needs no look-up.
+    let book = self::book("d0", Outcome::Accepted);
+    let last = format!("d{}", 3 * REFERENCES_KEPT - 1);
+    WalletTest::with(WalletServices::with_book(book.clone()))
+        .given(long_history(3 * REFERENCES_KEPT, None))
+        .when(cmd(&last, credit(dec!(2))))
+        .then_expect_events(vec![]);
+    assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
+
+#[test]
+fn without_its_book_a_wallet_that_forgot_references_refuses_one_it_does_not_remember() {
+    let command = cmd("fresh", credit(dec!(2)));
+    let reply = command.reply.clone();
+    WalletTest::with(WalletServices::default())
+        .given(long_history(3 * REFERENCES_KEPT, None))
+        .when(command)
+        .then_expect_error(WalletError::Unavailable(
+            "the wallet has no reference book".into(),
+        ));
+    assert!(matches!(reply.take(), Some(Err(WalletError::Unavailable(_)))));
+}
+
+#[test]
+fn a_stored_wallet_event_names_its_reference_and_outcome() {
+    let stored = |event: &WalletEvent| serde_json::to_value(event).unwrap();
+    assert_eq!(
+        recorded_reference(&stored(&deposited("t1", dec!(1)))),
+        Some(("t1", Outcome::Accepted))
+    );
+    assert_eq!(
+        recorded_reference(&stored(&WalletEvent::Rejected {
+            reference: "t2".into(),
+            code: 2400
+        })),
+        Some(("t2", Outcome::Rejected(2400)))
+    );
+    assert_eq!(recorded_reference(&stored(&opened())), None);
 }

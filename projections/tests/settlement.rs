@@ -1,0 +1,133 @@
+//! The settlement projection queues a bet's settlement once every one of
+//! its selections has an outcome, whichever came first: the bet (queued by
+//! the result that completes it) or the results (queued at placement).
+
+use std::collections::BTreeSet;
+
+use commands::db::testing;
+use commands::{Db, StoreKind};
+use domain::bet::fixtures::straight_bet;
+use domain::bet::{AcceptMode, BetEvent, BetStatus, ExpressBonus};
+use domain::result::{FinalScore, ResultEvent, SelectionOutcome, SelectionResult};
+use domain::Currency;
+use projections::runner::Projection;
+use projections::settlement::SettlementProjection;
+use projections::{Checkpoint, StoredEvent};
+use rust_decimal_macros::dec;
+use sqlx::{Connection, Row};
+
+commands::on_both_stores!(
+    a_bet_is_queued_at_placement_when_its_selections_have_outcomes_and_else_by_the_result_that_completes_it,
+);
+
+/// An express on events `first`, `first + 1`, ... (one per price).
+fn placed(bet_id: &str, first: u64, legs: usize) -> StoredEvent {
+    let prices = vec![dec!(2); legs];
+    let event = BetEvent::BetPlaced {
+        bet_id: bet_id.into(),
+        member_id: "m1".into(),
+        currency: Currency::Cny,
+        request_id: format!("r-{bet_id}"),
+        bet: straight_bet(AcceptMode::NoChanges, dec!(10), first, &prices),
+        express_bonus: ExpressBonus::None,
+        status: BetStatus::Unsettled,
+        date_time: 1_700_000_000,
+        at_ms: 1_700_000_000_000,
+        cash_out: Some(true),
+    };
+    stored("Bet", bet_id, "BetPlaced", serde_json::to_string(&event).unwrap())
+}
+
+/// A result of game `game_id` stating `events` won.
+fn resulted(game_id: u64, events: &[u64]) -> StoredEvent {
+    let event = ResultEvent::GameResulted {
+        game_id,
+        score: FinalScore {
+            team1: 1,
+            team2: 0,
+            first_half: None,
+            corners: None,
+        },
+        selections: events
+            .iter()
+            .map(|e| SelectionResult {
+                event_id: *e,
+                market_id: e * 10,
+                outcome: SelectionOutcome::Won,
+                sp_price: None,
+            })
+            .collect(),
+        at_ms: 1_700_000_100_000,
+    };
+    stored(
+        "GameResult",
+        &game_id.to_string(),
+        "GameResulted",
+        serde_json::to_string(&event).unwrap(),
+    )
+}
+
+fn stored(aggregate_type: &str, id: &str, event_type: &str, payload: String) -> StoredEvent {
+    StoredEvent {
+        checkpoint: Checkpoint::default(),
+        aggregate_type: aggregate_type.into(),
+        aggregate_id: id.into(),
+        sequence: 1,
+        event_type: event_type.into(),
+        payload: Some(payload),
+        recorded_ms: 0,
+    }
+}
+
+async fn apply(db: &Db, events: Vec<StoredEvent>) {
+    let mut conn = db.any.acquire().await.unwrap();
+    let mut tx = conn.begin().await.unwrap();
+    SettlementProjection.apply(&mut tx, &events).await.unwrap();
+    tx.commit().await.unwrap();
+}
+
+async fn tasks(db: &Db) -> BTreeSet<(String, i64)> {
+    let mut conn = db.any.acquire().await.unwrap();
+    sqlx::query("SELECT bet_id, version FROM settlement_tasks")
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get("bet_id"), r.get("version")))
+        .collect()
+}
+
+async fn a_bet_is_queued_at_placement_when_its_selections_have_outcomes_and_else_by_the_result_that_completes_it(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
+    // Events 1 and 2 have outcomes (version 1); 3 has none yet.
+    apply(&db, vec![resulted(100, &[1, 2])]).await;
+    assert!(tasks(&db).await.is_empty());
+    // One batch: a bet on 1 and 2 (complete at once), one on 2 and 3
+    // (waits for 3), a single on 3 (waits), a bet on 1 again (complete).
+    apply(
+        &db,
+        vec![
+            placed("b-12", 1, 2),
+            placed("b-23", 2, 2),
+            placed("b-3", 3, 1),
+            placed("b-1", 1, 1),
+        ],
+    )
+    .await;
+    let at_placement: BTreeSet<(String, i64)> =
+        [("b-1".to_string(), 1), ("b-12".to_string(), 1)].into();
+    assert_eq!(tasks(&db).await, at_placement);
+    // The result of 3 (version 2) completes the other two, within a batch
+    // that places one more bet on 3 after it (complete at placement, at
+    // version 2 too).
+    apply(&db, vec![resulted(300, &[3]), placed("b-3-late", 3, 1)]).await;
+    let mut all = at_placement;
+    all.extend([
+        ("b-23".to_string(), 2),
+        ("b-3".to_string(), 2),
+        ("b-3-late".to_string(), 2),
+    ]);
+    assert_eq!(tasks(&db).await, all);
+}
