@@ -666,7 +666,7 @@ pub async fn append_rows_alone(
         }
     }
     let unknown = |e: sqlx::Error| PersistenceError::UnknownError(Box::new(e));
-    let references = wallet_references(rows.iter());
+    let archives = archives(rows.iter());
     macro_rules! insert {
         ($executor:expr) => {{
             if !rows.is_empty() {
@@ -686,11 +686,11 @@ pub async fn append_rows_alone(
         }};
     }
     // The claim goes first: a concurrent claimer of the same id waits for
-    // this transaction, then finds the row and writes nothing. The wallet
-    // references go in the same transaction as their events.
+    // this transaction, then finds the row and writes nothing. A wallet
+    // generation archived by these events goes in the same transaction.
     macro_rules! run {
         ($pool:expr) => {{
-            if claim.is_none() && references.is_empty() {
+            if claim.is_none() && archives.is_empty() {
                 insert!($pool);
             } else {
                 let mut tx = $pool.begin().await.map_err(unknown)?;
@@ -711,13 +711,14 @@ pub async fn append_rows_alone(
                     }
                 }
                 insert!(&mut *tx);
-                for chunk in references.chunks(REFERENCES_CHUNK) {
-                    let sql = references_sql(chunk.len(), matches!(pool, StorePool::Sqlite(_)));
-                    let mut query = sqlx::query(&sql);
-                    for (wallet, reference, outcome) in chunk {
-                        query = query.bind(*wallet).bind(*reference).bind(*outcome);
-                    }
-                    query.execute(&mut *tx).await.map_err(unknown)?;
+                for (wallet, first, last) in &archives {
+                    sqlx::query(archive_sql(matches!(pool, StorePool::Sqlite(_))))
+                        .bind(*wallet)
+                        .bind(*first)
+                        .bind(*last)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(unknown)?;
                 }
                 tx.commit().await.map_err(unknown)?;
             }
@@ -730,46 +731,44 @@ pub async fn append_rows_alone(
     Ok(Appended::Done)
 }
 
-/// Wallet references per multi-row insert (3 parameters each).
-pub(crate) const REFERENCES_CHUNK: usize = 2_000;
-
-/// The wallet references `rows` record, once each: (wallet id, reference,
-/// outcome: 0 accepted, else the refusal's code). Table
+/// The generations of wallet references the appends of `rows` archive:
+/// (wallet id, first sequence, last sequence), for each wallet event that
+/// starts a generation (`domain::wallet::archived_by`). Table
 /// `wallet_references` is the wallets' reference book
-/// (`domain::wallet::ReferenceBook`); every append of wallet events writes
-/// their references in the same transaction.
-pub(crate) fn wallet_references<'a>(
+/// (`domain::wallet::ReferenceBook`): the references of a generation go in
+/// it in the transaction that makes the wallet forget them, read from the
+/// wallet's stored events by key.
+pub(crate) fn archives<'a>(
     rows: impl Iterator<Item = &'a SerializedEvent>,
-) -> Vec<(&'a str, &'a str, i32)> {
-    use domain::wallet::{recorded_reference, Outcome, Wallet};
-    let mut seen = std::collections::HashSet::new();
+) -> Vec<(&'a str, i64, i64)> {
+    use domain::wallet::{archived_by, Wallet};
     rows.filter(|row| row.aggregate_type == Wallet::TYPE)
         .filter_map(|row| {
-            let (reference, outcome) = recorded_reference(&row.payload)?;
-            let code = match outcome {
-                Outcome::Accepted => 0,
-                Outcome::Rejected(code) => code,
-            };
-            seen.insert((row.aggregate_id.as_str(), reference))
-                .then_some((row.aggregate_id.as_str(), reference, code))
+            let (first, last) = archived_by(row.sequence as u64)?;
+            Some((row.aggregate_id.as_str(), first as i64, last as i64))
         })
         .collect()
 }
 
-/// A multi-row insert of `n` wallet references (a reference recorded
-/// before keeps its first outcome). `bare`: `?` markers (SQLite, which
-/// looks `$N` up by name).
-pub(crate) fn references_sql(n: usize, bare: bool) -> String {
-    let values: Vec<String> = (0..n)
-        .map(|i| match bare {
-            true => "(?, ?, ?)".to_string(),
-            false => format!("(${}, ${}, ${})", i * 3 + 1, i * 3 + 2, i * 3 + 3),
-        })
-        .collect();
-    format!(
-        "INSERT INTO wallet_references (wallet_id, reference, outcome) VALUES {} ON CONFLICT (wallet_id, reference) DO NOTHING",
-        values.join(", ")
-    )
+/// Copies the references of one wallet's events `$2 ..= $3` into the
+/// reference book (a reference recorded before keeps its first outcome).
+pub(crate) fn archive_sql(sqlite: bool) -> &'static str {
+    if sqlite {
+        "INSERT OR IGNORE INTO wallet_references (wallet_id, reference, outcome)
+         SELECT e.aggregate_id, json_extract(v.value, '$.reference'), COALESCE(max(json_extract(v.value, '$.code')), 0)
+         FROM events e, json_each(e.payload) v
+         WHERE e.aggregate_type = 'Wallet' AND e.aggregate_id = ? AND e.sequence BETWEEN ? AND ?
+           AND json_extract(v.value, '$.reference') IS NOT NULL
+         GROUP BY e.aggregate_id, json_extract(v.value, '$.reference')"
+    } else {
+        "INSERT INTO wallet_references (wallet_id, reference, outcome)
+         SELECT e.aggregate_id, v.value ->> 'reference', COALESCE(max((v.value ->> 'code')::integer), 0)
+         FROM events e CROSS JOIN LATERAL json_each(e.payload) v
+         WHERE e.aggregate_type = 'Wallet' AND e.aggregate_id = $1 AND e.sequence BETWEEN $2 AND $3
+           AND v.value ->> 'reference' IS NOT NULL
+         GROUP BY e.aggregate_id, v.value ->> 'reference'
+         ON CONFLICT (wallet_id, reference) DO NOTHING"
+    }
 }
 
 /// The answer recorded for a claimed request id, if any.

@@ -133,7 +133,7 @@ impl WalletService {
         if let Some(outcome) = loaded.remembered(reference) {
             return Ok(Some(outcome));
         }
-        if !loaded.forgot_refs {
+        if !loaded.forgot_refs() {
             return Ok(None);
         }
         self.book

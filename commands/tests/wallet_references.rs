@@ -1,5 +1,6 @@
-//! A wallet remembers only its newest references; the store's reference
-//! book (`wallet_references`, written with the events) answers the older
+//! A wallet remembers only the references of its last two generations of
+//! events; the store's reference book (`wallet_references`, filled in the
+//! transaction that makes the wallet forget a generation) answers the older
 //! ones, so a repeat still moves nothing however long the wallet's history,
 //! in this process or another, on both stores.
 
@@ -12,7 +13,7 @@ use commands::store::{append_rows_alone, Claim};
 use commands::{CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
 use domain::wallet::{
     MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
-    REFERENCES_KEPT,
+    REFERENCE_GENERATION,
 };
 use domain::Currency;
 use rust_decimal::Decimal;
@@ -21,8 +22,10 @@ use sqlx::Row;
 
 commands::on_both_stores!(
     a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and_moves_nothing,
-    every_append_records_its_wallet_references_in_its_own_transaction,
+    the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_transaction,
 );
+
+const G: usize = REFERENCE_GENERATION as usize;
 
 fn wallet() -> WalletId {
     WalletId::new("long", Currency::Cny)
@@ -96,13 +99,13 @@ async fn a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and
     kind: StoreKind,
 ) {
     let db = testing::fresh(kind).await;
-    let n = 3 * REFERENCES_KEPT;
+    let n = 3 * G;
     long_history(&db, n).await;
     let balance = Decimal::from(n - 1);
     let wallets = service(&db);
     let loaded = wallets.load(&wallet()).await.unwrap();
-    assert!(loaded.forgot_refs, "the wallet no longer remembers its first references");
-    assert!(loaded.references_held() < 2 * REFERENCES_KEPT);
+    assert!(loaded.forgot_refs(), "the wallet no longer remembers its first references");
+    assert!(loaded.references_held() <= 2 * G);
     assert_eq!(loaded.remembered("d0"), None);
     let events = event_count(&db).await;
 
@@ -159,96 +162,102 @@ async fn a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and
     assert_eq!(a.replay(&wallet()).await.unwrap(), now);
 }
 
-async fn every_append_records_its_wallet_references_in_its_own_transaction(kind: StoreKind) {
-    let db = testing::fresh(kind).await;
-    let wallets = service(&db);
-    // Concurrent commands on many wallets go through the group commit.
-    let mut tasks = Vec::new();
-    for member in 0..24 {
-        let wallets = &wallets;
-        tasks.push(async move {
-            let id = WalletId::new(format!("m{member}"), Currency::Cny);
-            wallets
-                .execute(WalletCommand::new(id.clone(), format!("in-{member}"), credit(dec!(3))))
-                .await
-                .unwrap();
-            // A refusal is recorded with its code; a freeze and its payout
-            // share one reference.
-            let refused = wallets
-                .execute(WalletCommand::new(
-                    id.clone(),
-                    format!("big-{member}"),
-                    WalletAction::Freeze { amount: dec!(100) },
-                ))
-                .await;
-            assert!(refused.is_err());
-            wallets
-                .execute(WalletCommand::new(
-                    id.clone(),
-                    format!("fr-{member}"),
-                    WalletAction::Freeze { amount: dec!(1) },
-                ))
-                .await
-                .unwrap();
-            wallets
-                .execute(WalletCommand::new(
-                    id,
-                    format!("pay-{member}"),
-                    WalletAction::PayFrozen { amount: dec!(1) },
-                ))
-                .await
-                .unwrap();
-        });
-    }
-    futures::future::join_all(tasks).await;
-    let rows = sqlx::query("SELECT wallet_id, reference, outcome FROM wallet_references")
+async fn book(db: &Db) -> HashMap<String, i32> {
+    sqlx::query("SELECT reference, outcome FROM wallet_references")
         .fetch_all(&db.any)
         .await
-        .unwrap();
-    let book: HashMap<(String, String), i32> = rows
+        .unwrap()
         .iter()
-        .map(|r| ((r.get("wallet_id"), r.get("reference")), r.get("outcome")))
-        .collect();
-    assert_eq!(book.len(), 24 * 4);
-    for member in 0..24 {
-        let wallet = format!("m{member}:CNY");
-        let at = |reference: &str| book.get(&(wallet.clone(), reference.to_string())).copied();
-        assert_eq!(at(&format!("in-{member}")), Some(0));
-        assert_eq!(at(&format!("big-{member}")), Some(2400));
-        assert_eq!(at(&format!("fr-{member}")), Some(0));
-        assert_eq!(at(&format!("pay-{member}")), Some(0));
-    }
+        .map(|r| (r.get("reference"), r.get("outcome")))
+        .collect()
+}
 
-    // An append whose request id was claimed before writes nothing, its
-    // references neither.
+fn deposit(sequence: usize, reference: &str) -> SerializedEvent {
+    row(
+        sequence,
+        WalletEvent::Credited {
+            reference: reference.into(),
+            pot: Pot::Main,
+            amount: dec!(1),
+            kind: MovementKind::Deposit,
+        },
+    )
+}
+
+async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_transaction(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
+    // Events 1 ..= 2G: the wallet remembers every reference; none is in
+    // the book.
+    long_history(&db, 2 * G - 1).await;
+    assert!(book(&db).await.is_empty());
+
+    // Event 2G + 1 starts generation 2 and makes the wallet forget
+    // generation 0 (events 1 ..= G). Appended with a request id claimed
+    // before, it writes nothing: no event, no archive.
     let claim = Claim {
         scope: "test".into(),
         request_id: "r1".into(),
         answer: "first".into(),
     };
-    let first = vec![row(
-        1,
-        WalletEvent::Opened {
-            member_id: "long".into(),
-            currency: Currency::Cny,
-        },
-    )];
-    append_rows_alone(&db.pool, &first, Some(&claim)).await.unwrap();
-    let lost = vec![row(
-        2,
-        WalletEvent::Credited {
-            reference: "lost".into(),
-            pot: Pot::Main,
-            amount: dec!(1),
-            kind: MovementKind::Deposit,
-        },
-    )];
-    let outcome = db.group.append(lost, Some(claim)).await.unwrap();
+    append_rows_alone(&db.pool, &[], Some(&claim)).await.unwrap();
+    let next = 2 * G + 1;
+    let outcome = db
+        .group
+        .append(vec![deposit(next, "lost")], Some(claim))
+        .await
+        .unwrap();
     assert_eq!(outcome, commands::store::Appended::Claimed);
-    let lost: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM wallet_references WHERE reference = 'lost'")
-            .fetch_one(&db.any)
-            .await
-            .unwrap();
-    assert_eq!(lost, 0);
+    assert!(book(&db).await.is_empty());
+
+    // Through the service (the group commit, with other wallets' commands
+    // in the same groups): the command's append copies generation 0's
+    // references, with their outcomes, and no other.
+    let wallets = service(&db);
+    let others = (0..8).map(|i| {
+        wallets.execute(WalletCommand::new(
+            WalletId::new(format!("other{i}"), Currency::Cny),
+            format!("o{i}"),
+            credit(dec!(1)),
+        ))
+    });
+    let (mine, others) = tokio::join!(
+        wallets.execute(WalletCommand::new(wallet(), "starts-gen-2", credit(dec!(1)))),
+        futures::future::join_all(others)
+    );
+    mine.unwrap();
+    assert!(others.iter().all(|o| o.is_ok()));
+    let archived = book(&db).await;
+    // Event 2 is `d0` .. event G is `d{G-2}`; `d1` was refused.
+    assert_eq!(archived.len(), G - 1);
+    assert_eq!(archived.get("d0"), Some(&0));
+    assert_eq!(archived.get("d1"), Some(&2400));
+    assert_eq!(archived.get(&format!("d{}", G - 2)), Some(&0));
+    assert_eq!(archived.get(&format!("d{}", G - 1)), None);
+    assert_eq!(archived.get("starts-gen-2"), None);
+    let loaded = wallets.load(&wallet()).await.unwrap();
+    assert!(loaded.forgot_refs());
+    assert_eq!(loaded.remembered("d0"), None);
+    let again = wallets
+        .execute(WalletCommand::new(wallet(), "d0", credit(dec!(1))))
+        .await
+        .unwrap();
+    assert!(again.duplicate, "a forgotten reference is answered from the book");
+
+    // A lone append (SQLite's group of one, a regrouped append) archives
+    // the same way: event 3G + 1 forgets generation 1.
+    let mut rows = Vec::new();
+    for seq in next + 1..=3 * G {
+        rows.push(deposit(seq, &format!("g2-{seq}")));
+    }
+    append_rows_alone(&db.pool, &rows, None).await.unwrap();
+    append_rows_alone(&db.pool, &[deposit(3 * G + 1, "starts-gen-3")], None)
+        .await
+        .unwrap();
+    let archived = book(&db).await;
+    assert_eq!(archived.len(), 2 * G - 1);
+    assert_eq!(archived.get(&format!("d{}", G - 1)), Some(&0));
+    assert_eq!(archived.get(&format!("d{}", 2 * G - 2)), Some(&0));
+    assert_eq!(archived.get("starts-gen-2"), None);
 }

@@ -95,14 +95,25 @@ pub struct Reservation {
     pub amount: Decimal,
 }
 
-/// References a generation of the wallet's memory holds: the wallet
-/// remembers its newest `REFERENCES_KEPT` to `2 x REFERENCES_KEPT`
-/// references (two generations; the older is dropped when the newer
-/// fills), so its state and snapshots stay bounded however long its
-/// history. Every reference is also in the store's reference book (table
-/// `wallet_references`, written with the events), where one the wallet no
-/// longer remembers is looked up.
-pub const REFERENCES_KEPT: usize = 2_000;
+/// Events (by sequence) in a generation of the wallet's memory of
+/// references: generation `g` holds the events `g * N + 1 ..= (g + 1) * N`.
+/// The wallet remembers the references of its current generation and the
+/// one before; when an event starts a new generation, the one before the
+/// previous is dropped, and the append of that event copies its references
+/// into the store's reference book (table `wallet_references`, see
+/// [`archived_by`]). So the wallet's state and snapshots stay bounded
+/// (at most `2 x N` events' references) however long its history, and the
+/// generations depend on sequences only: a wallet replayed from its events
+/// remembers exactly what the live one did.
+pub const REFERENCE_GENERATION: u64 = 2_000;
+
+/// The sequences whose references the append of the wallet event
+/// `sequence` archives into the reference book: the generation that event
+/// makes the wallet forget, when it starts a generation.
+pub fn archived_by(sequence: u64) -> Option<(u64, u64)> {
+    let n = REFERENCE_GENERATION;
+    (sequence > 2 * n && (sequence - 1) % n == 0).then(|| (sequence - 2 * n, sequence - n - 1))
+}
 
 /// Where the wallet looks up a reference it no longer remembers: the
 /// outcome it had, or `None` if the wallet never used it. An `Err` is a
@@ -116,7 +127,7 @@ pub trait ReferenceBook: Send + Sync {
 }
 
 /// The wallet's services: its reference book. Without one, a wallet that
-/// has forgotten references refuses a reference it does not remember
+/// has forgotten references refuses one it does not remember
 /// (`WalletError::Unavailable`) rather than risk moving money twice.
 #[derive(Clone, Default)]
 pub struct WalletServices {
@@ -136,25 +147,23 @@ impl WalletServices {
     }
 }
 
-/// The Wallet aggregate. `refs` and `older_refs` (the two generations of
-/// its memory of references) are persistent maps so that cloning a cached
-/// wallet costs O(1).
+/// The Wallet aggregate. `recent_refs` and `older_refs` (the two
+/// generations of its memory of references) are persistent maps so that
+/// cloning a cached wallet costs O(1).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Wallet {
     pub member_id: Option<String>,
     pub currency: Option<Currency>,
     pub ledger: Ledger,
     pub reservations: BTreeMap<String, Reservation>,
-    /// The newest references and their outcomes (fewer than
-    /// `REFERENCES_KEPT`).
-    pub refs: imbl::HashMap<String, Outcome>,
-    /// The generation before `refs`.
-    #[serde(default)]
+    /// Events applied: the sequence of the last one. (Snapshots of the
+    /// shape before it, which held every reference, are unreadable on
+    /// purpose: such a wallet is replayed from its events.)
+    pub applied: u64,
+    /// The references of the current generation and their outcomes.
+    pub recent_refs: imbl::HashMap<String, Outcome>,
+    /// The references of the generation before.
     pub older_refs: imbl::HashMap<String, Outcome>,
-    /// Whether a generation was dropped: a reference the wallet does not
-    /// remember may then have been used, and is looked up in the book.
-    #[serde(default)]
-    pub forgot_refs: bool,
 }
 
 impl Wallet {
@@ -173,7 +182,7 @@ impl Wallet {
 
     /// The outcome of `reference` if the wallet remembers it.
     pub fn remembered(&self, reference: &str) -> Option<Outcome> {
-        self.refs
+        self.recent_refs
             .get(reference)
             .or_else(|| self.older_refs.get(reference))
             .copied()
@@ -181,14 +190,20 @@ impl Wallet {
 
     /// How many references the wallet holds in memory.
     pub fn references_held(&self) -> usize {
-        self.refs.len() + self.older_refs.len()
+        self.recent_refs.len() + self.older_refs.len()
+    }
+
+    /// Whether the wallet has dropped a generation of references (they are
+    /// in the reference book).
+    pub fn forgot_refs(&self) -> bool {
+        self.applied > 2 * REFERENCE_GENERATION
     }
 
     /// Whether deciding a command with `reference` needs the reference
     /// book: the wallet does not remember it and has forgotten some.
     pub fn must_look_up(&self, reference: &str) -> bool {
         let reference = reference.trim();
-        self.forgot_refs && !reference.is_empty() && self.remembered(reference).is_none()
+        self.forgot_refs() && !reference.is_empty() && self.remembered(reference).is_none()
     }
 
     /// The pure decision: which events a command produces. `Err` is an input
@@ -352,15 +367,13 @@ impl Wallet {
         }
     }
 
-    /// Remembers `reference`; a full generation becomes the older one and
-    /// the older one is dropped (forgotten, still in the book).
-    fn remember(&mut self, reference: &str, outcome: Outcome) {
-        self.refs.insert(reference.to_string(), outcome);
-        if self.refs.len() >= REFERENCES_KEPT {
-            if !self.older_refs.is_empty() {
-                self.forgot_refs = true;
-            }
-            self.older_refs = std::mem::take(&mut self.refs);
+    /// Counts the event being applied; one that starts a generation makes
+    /// the current generation the older one and drops the older one (its
+    /// append archived it in the book: [`archived_by`]).
+    fn count_event(&mut self) {
+        self.applied += 1;
+        if self.applied > 1 && (self.applied - 1) % REFERENCE_GENERATION == 0 {
+            self.older_refs = std::mem::take(&mut self.recent_refs);
         }
     }
 }
@@ -410,6 +423,7 @@ impl Aggregate for Wallet {
     }
 
     fn apply(&mut self, event: Self::Event) {
+        self.count_event();
         self.ledger.apply(&event);
         match &event {
             WalletEvent::Opened {
@@ -440,7 +454,7 @@ impl Aggregate for Wallet {
                 WalletEvent::Rejected { code, .. } => Outcome::Rejected(*code),
                 _ => Outcome::Accepted,
             };
-            self.remember(reference, outcome);
+            self.recent_refs.insert(reference.to_string(), outcome);
         }
     }
 }

@@ -12,7 +12,8 @@ mod events;
 mod tests;
 
 pub use aggregate::{
-    Balances, Ledger, Outcome, ReferenceBook, Reservation, Wallet, WalletServices, REFERENCES_KEPT,
+    archived_by, Balances, Ledger, Outcome, ReferenceBook, Reservation, Wallet, WalletServices,
+    REFERENCE_GENERATION,
 };
 pub use commands::{Receipt, Reply, WalletAction, WalletCommand, WalletId};
 pub use events::{recorded_reference, MovementKind, Pot, WalletEvent};

@@ -459,34 +459,67 @@ fn folded(events: Vec<WalletEvent>) -> Wallet {
     wallet
 }
 
+const G: usize = REFERENCE_GENERATION as usize;
+
 #[test]
-fn a_wallet_remembers_at_most_two_generations_of_references_and_knows_when_it_forgot_some() {
-    let young = folded(long_history(2 * REFERENCES_KEPT - 1, None));
-    assert!(!young.forgot_refs, "two generations hold every reference so far");
-    assert_eq!(young.references_held(), 2 * REFERENCES_KEPT - 1);
+fn a_wallet_remembers_two_generations_of_references_and_knows_when_it_forgot_some() {
+    // Opened is event 1, deposit `d{i}` event i + 2.
+    let young = folded(long_history(2 * G - 1, None));
+    assert!(!young.forgot_refs(), "two generations hold every reference so far");
+    assert_eq!(young.references_held(), 2 * G - 1);
     assert!(young.remembered("d0").is_some());
-    let old = folded(long_history(5 * REFERENCES_KEPT + 7, None));
-    assert!(old.forgot_refs);
-    assert!(old.references_held() < 2 * REFERENCES_KEPT);
-    assert!(old.references_held() >= REFERENCES_KEPT);
+    let old = folded(long_history(5 * G + 7, None));
+    assert_eq!(old.applied, (5 * G + 8) as u64);
+    assert!(old.forgot_refs());
+    // Generation 5 (events 5G+1 ..) and generation 4 in full.
+    assert_eq!(old.references_held(), G + 8);
     assert_eq!(old.remembered("d0"), None);
+    assert_eq!(old.remembered(&format!("d{}", 4 * G - 2)), None);
+    assert!(old.remembered(&format!("d{}", 4 * G - 1)).is_some());
     assert_eq!(
-        old.remembered(&format!("d{}", 5 * REFERENCES_KEPT + 6)),
+        old.remembered(&format!("d{}", 5 * G + 6)),
         Some(Outcome::Accepted)
     );
     assert!(old.must_look_up("d0"));
-    assert!(!old.must_look_up(&format!("d{}", 5 * REFERENCES_KEPT + 6)));
+    assert!(!old.must_look_up(&format!("d{}", 5 * G + 6)));
     assert!(!young.must_look_up("never-used"), "nothing forgotten: nothing to look up");
-    // Its snapshot holds the remembered references only.
+    // Its snapshot holds the remembered references only, and reads back.
     let snapshot = serde_json::to_string(&old).unwrap();
-    assert!(snapshot.len() < 2 * REFERENCES_KEPT * 40, "{} bytes", snapshot.len());
+    assert!(snapshot.len() < 2 * G * 40, "{} bytes", snapshot.len());
     let back: Wallet = serde_json::from_str(&snapshot).unwrap();
     assert_eq!(back, old);
 }
 
 #[test]
+fn every_reference_a_wallet_forgot_was_archived_by_an_event_it_applied() {
+    let events = long_history(4 * G + 3, Some(2400));
+    let references: Vec<(u64, String)> = events
+        .iter()
+        .zip(1u64..)
+        .filter_map(|(e, seq)| e.reference().map(|r| (seq, r.to_string())))
+        .collect();
+    let wallet = folded(events);
+    let archived: Vec<(u64, u64)> = (1..=wallet.applied).filter_map(archived_by).collect();
+    let g = G as u64;
+    assert_eq!(archived, vec![(1, g), (g + 1, 2 * g), (2 * g + 1, 3 * g)]);
+    for (seq, reference) in references {
+        let in_book = archived.iter().any(|(from, to)| (*from..=*to).contains(&seq));
+        assert!(
+            in_book != wallet.remembered(&reference).is_some(),
+            "event {seq} ({reference}): either remembered or archived, not both"
+        );
+    }
+}
+
+#[test]
+fn an_old_snapshot_that_held_every_reference_is_not_read() {
+    let old_shape = r#"{"member_id":"m1","currency":"CNY","ledger":{"balances":{"main":"1","bonus":"0","bonus_win":"0","frozen":"0"},"reserved":"0"},"reservations":{},"refs":{"t1":"Accepted"}}"#;
+    assert!(serde_json::from_str::<Wallet>(old_shape).is_err());
+}
+
+#[test]
 fn a_repeat_of_a_forgotten_reference_answers_its_first_outcome_from_the_book_and_moves_nothing() {
-    let history = long_history(3 * REFERENCES_KEPT, None);
+    let history = long_history(3 * G, None);
     let book = book("d0", Outcome::Accepted);
     let command = cmd("d0", credit(dec!(1)));
     let reply = command.reply.clone();
@@ -496,13 +529,13 @@ fn a_repeat_of_a_forgotten_reference_answers_its_first_outcome_from_the_book_and
         .then_expect_events(vec![]);
     let receipt = reply.take().unwrap().unwrap();
     assert!(receipt.duplicate);
-    assert_eq!(receipt.balances.main, Decimal::from(3 * REFERENCES_KEPT));
+    assert_eq!(receipt.balances.main, Decimal::from(3 * G));
     assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
 
 #[test]
 fn a_repeat_of_a_forgotten_refused_reference_is_refused_again_from_the_book() {
-    let history = long_history(3 * REFERENCES_KEPT, Some(2400));
+    let history = long_history(3 * G, Some(2400));
     let command = cmd("d0", credit(dec!(1)));
     let reply = command.reply.clone();
     WalletTest::with(WalletServices::with_book(book("d0", Outcome::Rejected(2400))))
@@ -516,15 +549,15 @@ fn a_repeat_of_a_forgotten_refused_reference_is_refused_again_from_the_book() {
 fn a_new_reference_on_a_wallet_that_forgot_some_is_looked_up_then_moves_money() {
     let book = book("d0", Outcome::Accepted);
     WalletTest::with(WalletServices::with_book(book.clone()))
-        .given(long_history(3 * REFERENCES_KEPT, None))
+        .given(long_history(3 * G, None))
         .when(cmd("fresh", credit(dec!(2))))
         .then_expect_events(vec![deposited("fresh", dec!(2))]);
     assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 1);
     // A reference it remembers needs no look-up.
     let book = self::book("d0", Outcome::Accepted);
-    let last = format!("d{}", 3 * REFERENCES_KEPT - 1);
+    let last = format!("d{}", 3 * G - 1);
     WalletTest::with(WalletServices::with_book(book.clone()))
-        .given(long_history(3 * REFERENCES_KEPT, None))
+        .given(long_history(3 * G, None))
         .when(cmd(&last, credit(dec!(2))))
         .then_expect_events(vec![]);
     assert_eq!(book.asked.load(std::sync::atomic::Ordering::SeqCst), 0);
@@ -535,7 +568,7 @@ fn without_its_book_a_wallet_that_forgot_references_refuses_one_it_does_not_reme
     let command = cmd("fresh", credit(dec!(2)));
     let reply = command.reply.clone();
     WalletTest::with(WalletServices::default())
-        .given(long_history(3 * REFERENCES_KEPT, None))
+        .given(long_history(3 * G, None))
         .when(command)
         .then_expect_error(WalletError::Unavailable(
             "the wallet has no reference book".into(),
