@@ -202,12 +202,17 @@ impl FreeBets {
         .await
         .map_err(|e| e.to_string())?;
         let wallet = WalletId::new(member_id, currency);
+        let loaded = self
+            .wallets
+            .load(&wallet)
+            .await
+            .map_err(|e| e.to_string())?;
         let mut open = Vec::new();
         for row in rows {
             let id: String = row.try_get("id").map_err(|e| e.to_string())?;
             let used = self
                 .wallets
-                .reference_outcome(&wallet, &used_reference(&id))
+                .reference_outcome_in(&loaded, &wallet, &used_reference(&id))
                 .await
                 .map_err(|e| e.to_string())?;
             if used.is_some() {

@@ -24,9 +24,7 @@ use cqrs_es::persist::{PersistenceError, SerializedEvent};
 use tokio::sync::oneshot;
 
 use crate::db::StorePool;
-use crate::store::{
-    append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, Part,
-};
+use crate::store::{append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, Part};
 
 /// At most this many event rows in one group (a command's rows are never
 /// split between groups).
@@ -347,7 +345,8 @@ SELECT scope, request_id FROM claimed";
     let mut e_scope: Vec<Option<&str>> = Vec::with_capacity(rows);
     let mut e_claim: Vec<Option<&str>> = Vec::with_capacity(rows);
     let (mut a_wallet, mut a_first, mut a_last) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut a_scope, mut a_claim): (Vec<Option<&str>>, Vec<Option<&str>>) = (Vec::new(), Vec::new());
+    let (mut a_scope, mut a_claim): (Vec<Option<&str>>, Vec<Option<&str>>) =
+        (Vec::new(), Vec::new());
     for job in group {
         for (wallet, first, last) in archives(job.rows.iter()) {
             a_wallet.push(wallet);
@@ -399,9 +398,7 @@ SELECT scope, request_id FROM claimed";
             .bind(&a_scope)
             .bind(&a_claim);
     }
-    let won: Vec<(String, String)> = query
-        .fetch_all(pool)
-        .await?;
+    let won: Vec<(String, String)> = query.fetch_all(pool).await?;
     let won: std::collections::HashSet<(String, String)> = won.into_iter().collect();
     Ok(group
         .iter()

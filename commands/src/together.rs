@@ -196,7 +196,12 @@ async fn try_once(
                     .decide(wallet_key, command, services, metadata)
                     .await
             }
-            Some(d) => wallets.store().decide_more(d, command, services, metadata).await,
+            Some(d) => {
+                wallets
+                    .store()
+                    .decide_more(d, command, services, metadata)
+                    .await
+            }
         };
         match decided {
             Ok(d) => decided_wallet = Some(d),

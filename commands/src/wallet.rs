@@ -23,8 +23,9 @@ pub struct WalletService {
     book: Arc<StoredReferences>,
 }
 
-/// The wallets' reference book: table `wallet_references`, written in the
-/// transaction that appends the events (`crate::store::wallet_references`).
+/// The wallets' reference book: table `wallet_references`, filled with a
+/// wallet's forgotten generation in the transaction that makes it forget
+/// it (`crate::store::archives`).
 struct StoredReferences {
     pool: StorePool,
 }
@@ -130,6 +131,17 @@ impl WalletService {
         reference: &str,
     ) -> Result<Option<Outcome>, CommandError<WalletError>> {
         let loaded = self.load(wallet).await?;
+        self.reference_outcome_in(&loaded, wallet, reference).await
+    }
+
+    /// As `reference_outcome`, on `loaded`, the wallet as just loaded
+    /// (several references of one wallet read it once).
+    pub async fn reference_outcome_in(
+        &self,
+        loaded: &Wallet,
+        wallet: &WalletId,
+        reference: &str,
+    ) -> Result<Option<Outcome>, CommandError<WalletError>> {
         if let Some(outcome) = loaded.remembered(reference) {
             return Ok(Some(outcome));
         }

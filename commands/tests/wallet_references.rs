@@ -6,11 +6,13 @@
 
 use std::collections::HashMap;
 
-use cqrs_es::persist::SerializedEvent;
-use cqrs_es::EventEnvelope;
 use commands::db::testing;
 use commands::store::{append_rows_alone, Claim};
-use commands::{CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::{
+    CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService,
+};
+use cqrs_es::persist::SerializedEvent;
+use cqrs_es::EventEnvelope;
 use domain::wallet::{
     MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
     REFERENCE_GENERATION,
@@ -104,7 +106,10 @@ async fn a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and
     let balance = Decimal::from(n - 1);
     let wallets = service(&db);
     let loaded = wallets.load(&wallet()).await.unwrap();
-    assert!(loaded.forgot_refs(), "the wallet no longer remembers its first references");
+    assert!(
+        loaded.forgot_refs(),
+        "the wallet no longer remembers its first references"
+    );
     assert!(loaded.references_held() <= 2 * G);
     assert_eq!(loaded.remembered("d0"), None);
     let events = event_count(&db).await;
@@ -141,7 +146,10 @@ async fn a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and
             other.reference_outcome(&wallet(), "d0").await.unwrap(),
             Some(domain::wallet::Outcome::Accepted)
         );
-        assert_eq!(other.reference_outcome(&wallet(), "never").await.unwrap(), None);
+        assert_eq!(
+            other.reference_outcome(&wallet(), "never").await.unwrap(),
+            None
+        );
     }
 
     // A new reference moves money once, also when two processes race it.
@@ -151,7 +159,10 @@ async fn a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and
     let (first, second) = tokio::join!(a.execute(command()), b.execute(command()));
     let (first, second) = (first.unwrap(), second.unwrap());
     assert_eq!(
-        [first.duplicate, second.duplicate].iter().filter(|d| !**d).count(),
+        [first.duplicate, second.duplicate]
+            .iter()
+            .filter(|d| !**d)
+            .count(),
         1,
         "exactly one of the two moved money"
     );
@@ -201,7 +212,9 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
         request_id: "r1".into(),
         answer: "first".into(),
     };
-    append_rows_alone(&db.pool, &[], Some(&claim)).await.unwrap();
+    append_rows_alone(&db.pool, &[], Some(&claim))
+        .await
+        .unwrap();
     let next = 2 * G + 1;
     let outcome = db
         .group
@@ -223,7 +236,11 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
         ))
     });
     let (mine, others) = tokio::join!(
-        wallets.execute(WalletCommand::new(wallet(), "starts-gen-2", credit(dec!(1)))),
+        wallets.execute(WalletCommand::new(
+            wallet(),
+            "starts-gen-2",
+            credit(dec!(1))
+        )),
         futures::future::join_all(others)
     );
     mine.unwrap();
@@ -243,7 +260,10 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
         .execute(WalletCommand::new(wallet(), "d0", credit(dec!(1))))
         .await
         .unwrap();
-    assert!(again.duplicate, "a forgotten reference is answered from the book");
+    assert!(
+        again.duplicate,
+        "a forgotten reference is answered from the book"
+    );
 
     // A lone append (SQLite's group of one, a regrouped append) archives
     // the same way: event 3G + 1 forgets generation 1.

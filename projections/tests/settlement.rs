@@ -35,7 +35,12 @@ fn placed(bet_id: &str, first: u64, legs: usize) -> StoredEvent {
         at_ms: 1_700_000_000_000,
         cash_out: Some(true),
     };
-    stored("Bet", bet_id, "BetPlaced", serde_json::to_string(&event).unwrap())
+    stored(
+        "Bet",
+        bet_id,
+        "BetPlaced",
+        serde_json::to_string(&event).unwrap(),
+    )
 }
 
 /// A result of game `game_id` stating `events` won.

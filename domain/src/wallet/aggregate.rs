@@ -112,7 +112,8 @@ pub const REFERENCE_GENERATION: u64 = 2_000;
 /// makes the wallet forget, when it starts a generation.
 pub fn archived_by(sequence: u64) -> Option<(u64, u64)> {
     let n = REFERENCE_GENERATION;
-    (sequence > 2 * n && (sequence - 1) % n == 0).then(|| (sequence - 2 * n, sequence - n - 1))
+    (sequence > 2 * n && (sequence - 1).is_multiple_of(n))
+        .then(|| (sequence - 2 * n, sequence - n - 1))
 }
 
 /// Where the wallet looks up a reference it no longer remembers: the
@@ -123,7 +124,9 @@ pub trait ReferenceBook: Send + Sync {
         &'a self,
         wallet_id: &'a str,
         reference: &'a str,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>>;
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
+    >;
 }
 
 /// The wallet's services: its reference book. Without one, a wallet that
@@ -372,7 +375,7 @@ impl Wallet {
     /// append archived it in the book: [`archived_by`]).
     fn count_event(&mut self) {
         self.applied += 1;
-        if self.applied > 1 && (self.applied - 1) % REFERENCE_GENERATION == 0 {
+        if self.applied > 1 && (self.applied - 1).is_multiple_of(REFERENCE_GENERATION) {
             self.older_refs = std::mem::take(&mut self.recent_refs);
         }
     }
@@ -393,10 +396,7 @@ impl Aggregate for Wallet {
     ) -> Result<(), Self::Error> {
         let looked_up = if self.must_look_up(&command.reference) {
             let wallet_id = command.wallet.to_string();
-            match services
-                .outcome(&wallet_id, command.reference.trim())
-                .await
-            {
+            match services.outcome(&wallet_id, command.reference.trim()).await {
                 Ok(outcome) => outcome,
                 Err(error) => {
                     let refusal = WalletError::Unavailable(error);
@@ -418,7 +418,9 @@ impl Aggregate for Wallet {
         for event in events {
             sink.write(event, self).await;
         }
-        command.reply.set(self.outcome(&command, duplicate, looked_up));
+        command
+            .reply
+            .set(self.outcome(&command, duplicate, looked_up));
         Ok(())
     }
 

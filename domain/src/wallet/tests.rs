@@ -465,7 +465,10 @@ const G: usize = REFERENCE_GENERATION as usize;
 fn a_wallet_remembers_two_generations_of_references_and_knows_when_it_forgot_some() {
     // Opened is event 1, deposit `d{i}` event i + 2.
     let young = folded(long_history(2 * G - 1, None));
-    assert!(!young.forgot_refs(), "two generations hold every reference so far");
+    assert!(
+        !young.forgot_refs(),
+        "two generations hold every reference so far"
+    );
     assert_eq!(young.references_held(), 2 * G - 1);
     assert!(young.remembered("d0").is_some());
     let old = folded(long_history(5 * G + 7, None));
@@ -482,7 +485,10 @@ fn a_wallet_remembers_two_generations_of_references_and_knows_when_it_forgot_som
     );
     assert!(old.must_look_up("d0"));
     assert!(!old.must_look_up(&format!("d{}", 5 * G + 6)));
-    assert!(!young.must_look_up("never-used"), "nothing forgotten: nothing to look up");
+    assert!(
+        !young.must_look_up("never-used"),
+        "nothing forgotten: nothing to look up"
+    );
     // Its snapshot holds the remembered references only, and reads back.
     let snapshot = serde_json::to_string(&old).unwrap();
     assert!(snapshot.len() < 2 * G * 40, "{} bytes", snapshot.len());
@@ -503,7 +509,9 @@ fn every_reference_a_wallet_forgot_was_archived_by_an_event_it_applied() {
     let g = G as u64;
     assert_eq!(archived, vec![(1, g), (g + 1, 2 * g), (2 * g + 1, 3 * g)]);
     for (seq, reference) in references {
-        let in_book = archived.iter().any(|(from, to)| (*from..=*to).contains(&seq));
+        let in_book = archived
+            .iter()
+            .any(|(from, to)| (*from..=*to).contains(&seq));
         assert!(
             in_book != wallet.remembered(&reference).is_some(),
             "event {seq} ({reference}): either remembered or archived, not both"
@@ -538,10 +546,13 @@ fn a_repeat_of_a_forgotten_refused_reference_is_refused_again_from_the_book() {
     let history = long_history(3 * G, Some(2400));
     let command = cmd("d0", credit(dec!(1)));
     let reply = command.reply.clone();
-    WalletTest::with(WalletServices::with_book(book("d0", Outcome::Rejected(2400))))
-        .given(history)
-        .when(command)
-        .then_expect_events(vec![]);
+    WalletTest::with(WalletServices::with_book(book(
+        "d0",
+        Outcome::Rejected(2400),
+    )))
+    .given(history)
+    .when(command)
+    .then_expect_events(vec![]);
     assert_eq!(reply.take(), Some(Err(WalletError::InsufficientBalance)));
 }
 
@@ -573,7 +584,10 @@ fn without_its_book_a_wallet_that_forgot_references_refuses_one_it_does_not_reme
         .then_expect_error(WalletError::Unavailable(
             "the wallet has no reference book".into(),
         ));
-    assert!(matches!(reply.take(), Some(Err(WalletError::Unavailable(_)))));
+    assert!(matches!(
+        reply.take(),
+        Some(Err(WalletError::Unavailable(_)))
+    ));
 }
 
 #[test]
