@@ -25,6 +25,7 @@ use sqlx::Row;
 commands::on_both_stores!(
     a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and_moves_nothing,
     the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_transaction,
+    a_long_history_wallets_snapshot_holds_two_generations_not_its_history,
 );
 
 const G: usize = REFERENCE_GENERATION as usize;
@@ -280,4 +281,35 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
     assert_eq!(archived.get(&format!("d{}", G - 1)), Some(&0));
     assert_eq!(archived.get(&format!("d{}", 2 * G - 2)), Some(&0));
     assert_eq!(archived.get("starts-gen-2"), None);
+}
+
+async fn a_long_history_wallets_snapshot_holds_two_generations_not_its_history(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    // 20,000 references: every one of them in each snapshot before.
+    let n = 10 * G;
+    long_history(&db, n).await;
+    let wallets = service(&db);
+    wallets
+        .execute(WalletCommand::new(wallet(), "after", credit(dec!(1))))
+        .await
+        .unwrap();
+    let size: i64 = sqlx::query_scalar(
+        "SELECT length(CAST(payload AS TEXT)) FROM snapshots WHERE aggregate_type = 'Wallet' AND aggregate_id = $1",
+    )
+    .bind(wallet().to_string())
+    .fetch_one(&db.any)
+    .await
+    .unwrap();
+    // Generation 10 (events 20,001 ..= 20,002) and generation 9 (18,001
+    // ..= 20,000): about 2,000 of the history's 20,001 references (40 KB
+    // here; the whole history, as before, ten times as much).
+    assert!(size < 2 * G as i64 * 50, "snapshot of {size} bytes");
+    let loaded = wallets.load(&wallet()).await.unwrap();
+    assert!(loaded.references_held() <= 2 * G);
+    assert!(loaded.remembered(&format!("d{}", n - 1)).is_some());
+    assert_eq!(loaded.remembered("d5"), None);
+    println!(
+        "snapshot after {n} references: {size} bytes, {} references held",
+        loaded.references_held()
+    );
 }
