@@ -8,9 +8,11 @@
  * that cover the page, with a close button: `onClose` closes the region (the call site's own
  * close action) and the boundary starts afresh. `silent` draws nothing, for extras the page
  * does without (the download banner, the runtime popups). A new `resetKey` (the route's
- * location) draws the region again. Every caught error goes to the console.
+ * location) draws the region again; a lazy region that failed to load then imports again
+ * (app/lazyRetry.ts). Every caught error goes to the console.
  */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { chunkBoundaryReset } from '../../app/lazyRetry';
 import { useT } from '../i18n/useT';
 
 type Props = {
@@ -32,12 +34,18 @@ export class ChunkBoundary extends Component<Props, { failed: boolean }> {
   }
 
   componentDidUpdate(prev: Props) {
-    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.setState({ failed: false });
+    if (this.state.failed && prev.resetKey !== this.props.resetKey) this.afresh();
+  }
+
+  /** Starts afresh: a lazy region that failed to load imports again when it is drawn again. */
+  afresh() {
+    chunkBoundaryReset();
+    this.setState({ failed: false });
   }
 
   close = () => {
     this.props.onClose?.();
-    this.setState({ failed: false });
+    this.afresh();
   };
 
   render() {

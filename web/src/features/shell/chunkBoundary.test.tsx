@@ -105,6 +105,35 @@ describe('lazy chunks that fail to load (lazyRetry, ChunkBoundary)', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('a region whose chunk failed to load imports again once closed and opened again', async () => {
+    silenceErrors();
+    const load = flakyImport(3); // the first attempt's three tries fail
+    const Region = lazyRetry(load);
+    function Page() {
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>open</button>
+          {open && (
+            <ChunkBoundary overlay onClose={() => setOpen(false)}>
+              <Suspense fallback={<div aria-busy="true" />}><Region /></Suspense>
+            </ChunkBoundary>
+          )}
+        </>
+      );
+    }
+    renderWithStrings(<Page />);
+    await elapse(1300);
+    expect(load).toHaveBeenCalledTimes(3);
+    fireEvent.click(within(screen.getByTestId('chunk-error')).getByRole('button', { name: eng['common.close'] }));
+    expect(screen.queryByTestId('chunk-error')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'open' }));
+    await elapse(0);
+    expect(load).toHaveBeenCalledTimes(4);
+    expect(screen.getByText('picks')).toBeInTheDocument();
+    expect(screen.queryByTestId('chunk-error')).not.toBeInTheDocument();
+  });
+
   it('a failed overlay region can be closed and opened again', () => {
     silenceErrors();
     const { broken, Sheet } = breakable();
