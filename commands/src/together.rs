@@ -205,6 +205,11 @@ async fn try_once(
         };
         match decided {
             Ok(d) => decided_wallet = Some(d),
+            // The reference book could not be read: a store failure, not
+            // a refusal.
+            Err(AggregateError::UserError(WalletError::Unavailable(why))) => {
+                return Err(TxError::Store(why))
+            }
             Err(AggregateError::UserError(_)) if !current_wallet => {
                 return Ok(Attempt::RetryCurrent)
             }

@@ -168,9 +168,17 @@ impl WalletService {
     ) -> WalletResult {
         let id = command.wallet.to_string();
         let reply = command.reply.clone();
-        self.framework.execute(&id, command, metadata).await?;
+        match self.framework.execute(&id, command, metadata).await {
+            // The reference book could not be read: not a refusal (nothing
+            // was decided), a failure the caller retries.
+            Err(CommandError::Rejected(WalletError::Unavailable(why))) => {
+                return Err(CommandError::Store(why))
+            }
+            other => other?,
+        }
         match reply.take() {
             Some(Ok(receipt)) => Ok(receipt),
+            Some(Err(WalletError::Unavailable(why))) => Err(CommandError::Store(why)),
             Some(Err(refusal)) => Err(CommandError::Rejected(refusal)),
             None => Err(CommandError::Store("the wallet gave no outcome".into())),
         }

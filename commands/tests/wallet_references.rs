@@ -26,6 +26,8 @@ commands::on_both_stores!(
     a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and_moves_nothing,
     the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_transaction,
     a_long_history_wallets_snapshot_holds_two_generations_not_its_history,
+    a_transaction_that_drops_a_generation_still_refuses_its_references_in_later_moves,
+    a_book_that_cannot_be_read_is_a_store_failure_not_a_refusal,
 );
 
 const G: usize = REFERENCE_GENERATION as usize;
@@ -254,6 +256,9 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
     assert_eq!(archived.get(&format!("d{}", G - 2)), Some(&0));
     assert_eq!(archived.get(&format!("d{}", G - 1)), None);
     assert_eq!(archived.get("starts-gen-2"), None);
+    // Loaded afresh (this process's cache still holds the generation it
+    // dropped last), the wallet asks the book.
+    wallets.clear_cache();
     let loaded = wallets.load(&wallet()).await.unwrap();
     assert!(loaded.forgot_refs());
     assert_eq!(loaded.remembered("d0"), None);
@@ -312,4 +317,80 @@ async fn a_long_history_wallets_snapshot_holds_two_generations_not_its_history(k
         "snapshot after {n} references: {size} bytes, {} references held",
         loaded.references_held()
     );
+}
+
+async fn a_transaction_that_drops_a_generation_still_refuses_its_references_in_later_moves(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
+    // Events 1 ..= 2G: the next event drops generation 0, which only its
+    // own append puts in the book.
+    long_history(&db, 2 * G - 1).await;
+    let wallets = service(&db);
+    let store = wallets.framework().store();
+    let key = wallet().to_string();
+    let metadata = HashMap::new();
+    let first = store
+        .decide(
+            &key,
+            WalletCommand::new(wallet(), "new-one", credit(dec!(1))),
+            wallets.services(),
+            &metadata,
+        )
+        .await
+        .unwrap();
+    let repeat = WalletCommand::new(wallet(), "d10", credit(dec!(1)));
+    let reply = repeat.reply.clone();
+    let both = store
+        .decide_more(first, repeat, wallets.services(), &metadata)
+        .await
+        .unwrap();
+    assert_eq!(
+        both.events().count(),
+        1,
+        "d10 (event 12) moves nothing again"
+    );
+    assert!(reply.take().unwrap().unwrap().duplicate);
+    db.group.append_parts(&[&both], None).await.unwrap();
+    store.committed(both).await;
+    let now = wallets.load(&wallet()).await.unwrap();
+    assert_eq!(now.balances().main, Decimal::from(2 * G - 2) + dec!(1));
+}
+
+async fn a_book_that_cannot_be_read_is_a_store_failure_not_a_refusal(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    long_history(&db, 3 * G).await;
+    let wallets = service(&db);
+    let events = event_count(&db).await;
+    sqlx::query("ALTER TABLE wallet_references RENAME TO wallet_references_away")
+        .execute(&db.any)
+        .await
+        .unwrap();
+    // A void (the transfer sweeper's fence) must not read as "refused":
+    // nothing was decided, and nothing recorded.
+    let void = wallets
+        .execute(WalletCommand::new(
+            wallet(),
+            "transfer:t1:out",
+            WalletAction::Void,
+        ))
+        .await;
+    assert!(matches!(void, Err(CommandError::Store(_))), "{void:?}");
+    assert_eq!(event_count(&db).await, events);
+    sqlx::query("ALTER TABLE wallet_references_away RENAME TO wallet_references")
+        .execute(&db.any)
+        .await
+        .unwrap();
+    let void = wallets
+        .execute(WalletCommand::new(
+            wallet(),
+            "transfer:t1:out",
+            WalletAction::Void,
+        ))
+        .await;
+    assert!(
+        matches!(void, Err(CommandError::Rejected(WalletError::Voided))),
+        "{void:?}"
+    );
+    assert_eq!(event_count(&db).await, events + 1);
 }

@@ -652,6 +652,10 @@ impl Seamless {
             };
             let decided = match decided {
                 Ok(d) => d,
+                // The reference book could not be read: a store failure.
+                Err(AggregateError::UserError(WalletError::Unavailable(why))) => {
+                    return Err(Failure::Store(why))
+                }
                 Err(AggregateError::UserError(_)) if !current => return Ok(Attempt::RetryCurrent),
                 Err(AggregateError::UserError(_)) => {
                     return Ok(Attempt::Done(

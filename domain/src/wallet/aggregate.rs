@@ -167,6 +167,24 @@ pub struct Wallet {
     pub recent_refs: imbl::HashMap<String, Outcome>,
     /// The references of the generation before.
     pub older_refs: imbl::HashMap<String, Outcome>,
+    /// The generation dropped last, kept in memory only (never in a
+    /// snapshot): within the transaction whose event dropped it, it is not
+    /// in the reference book yet (that append archives it), so a later
+    /// command of the same transaction must still find it here.
+    #[serde(skip)]
+    pub dropped_refs: Transient<imbl::HashMap<String, Outcome>>,
+}
+
+/// A value kept in memory beside an aggregate's state and ignored when
+/// states are compared (a replayed wallet equals the live one whichever
+/// generation each happened to drop last in memory).
+#[derive(Debug, Clone, Default)]
+pub struct Transient<T>(pub T);
+
+impl<T> PartialEq for Transient<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl Wallet {
@@ -183,15 +201,18 @@ impl Wallet {
         }
     }
 
-    /// The outcome of `reference` if the wallet remembers it.
+    /// The outcome of `reference` if the wallet remembers it (the two
+    /// generations, and the one dropped last while this process holds it).
     pub fn remembered(&self, reference: &str) -> Option<Outcome> {
         self.recent_refs
             .get(reference)
             .or_else(|| self.older_refs.get(reference))
+            .or_else(|| self.dropped_refs.0.get(reference))
             .copied()
     }
 
-    /// How many references the wallet holds in memory.
+    /// How many references the wallet's state holds (its two generations;
+    /// what its snapshots hold).
     pub fn references_held(&self) -> usize {
         self.recent_refs.len() + self.older_refs.len()
     }
@@ -212,6 +233,9 @@ impl Wallet {
     /// The pure decision: which events a command produces. `Err` is an input
     /// error (nothing recorded); a refusal that depends on the wallet's state
     /// is a `Rejected` event so that a repeat of the reference answers it.
+    /// On what the wallet remembers only: on a wallet that has forgotten
+    /// references (`must_look_up`) commands go through `handle`, which asks
+    /// the reference book first.
     pub fn decide(&self, cmd: &WalletCommand) -> Result<Vec<WalletEvent>, WalletError> {
         self.decide_knowing(cmd, None)
     }
@@ -376,7 +400,9 @@ impl Wallet {
     fn count_event(&mut self) {
         self.applied += 1;
         if self.applied > 1 && (self.applied - 1).is_multiple_of(REFERENCE_GENERATION) {
-            self.older_refs = std::mem::take(&mut self.recent_refs);
+            let older =
+                std::mem::replace(&mut self.older_refs, std::mem::take(&mut self.recent_refs));
+            self.dropped_refs = Transient(older);
         }
     }
 }

@@ -451,6 +451,12 @@ fn long_history(n: usize, first_refused: Option<i32>) -> Vec<WalletEvent> {
     events
 }
 
+/// The wallet as a snapshot keeps it (without the generation it dropped
+/// last in memory).
+fn stored(wallet: Wallet) -> Wallet {
+    serde_json::from_str(&serde_json::to_string(&wallet).unwrap()).unwrap()
+}
+
 fn folded(events: Vec<WalletEvent>) -> Wallet {
     let mut wallet = Wallet::default();
     for event in events {
@@ -471,7 +477,7 @@ fn a_wallet_remembers_two_generations_of_references_and_knows_when_it_forgot_som
     );
     assert_eq!(young.references_held(), 2 * G - 1);
     assert!(young.remembered("d0").is_some());
-    let old = folded(long_history(5 * G + 7, None));
+    let old = stored(folded(long_history(5 * G + 7, None)));
     assert_eq!(old.applied, (5 * G + 8) as u64);
     assert!(old.forgot_refs());
     // Generation 5 (events 5G+1 ..) and generation 4 in full.
@@ -504,7 +510,7 @@ fn every_reference_a_wallet_forgot_was_archived_by_an_event_it_applied() {
         .zip(1u64..)
         .filter_map(|(e, seq)| e.reference().map(|r| (seq, r.to_string())))
         .collect();
-    let wallet = folded(events);
+    let wallet = stored(folded(events));
     let archived: Vec<(u64, u64)> = (1..=wallet.applied).filter_map(archived_by).collect();
     let g = G as u64;
     assert_eq!(archived, vec![(1, g), (g + 1, 2 * g), (2 * g + 1, 3 * g)]);
@@ -605,4 +611,32 @@ fn a_stored_wallet_event_names_its_reference_and_outcome() {
         Some(("t2", Outcome::Rejected(2400)))
     );
     assert_eq!(recorded_reference(&stored(&opened())), None);
+}
+
+#[test]
+fn a_later_command_of_the_transaction_that_drops_a_generation_still_knows_its_references() {
+    // 4,000 events: the next one drops generation 0 (events 1 ..= G),
+    // which its own append archives: until that append commits, the book
+    // does not hold it, so the wallet must.
+    let mut wallet = folded(long_history(2 * G - 1, None));
+    assert!(!wallet.forgot_refs());
+    let first = cmd("new-one", credit(dec!(1)));
+    let events = wallet.decide(&first).unwrap();
+    for event in events {
+        cqrs_es::Aggregate::apply(&mut wallet, event);
+    }
+    assert!(wallet.forgot_refs());
+    assert!(
+        !wallet.must_look_up("d10"),
+        "dropped in this transaction: still in memory"
+    );
+    assert_eq!(wallet.decide(&cmd("d10", credit(dec!(1)))).unwrap(), vec![]);
+    // Not in what a snapshot keeps, and not what makes states differ.
+    assert!(!serde_json::to_string(&wallet).unwrap().contains("\"d10\""));
+    let replayed: Wallet = serde_json::from_str(&serde_json::to_string(&wallet).unwrap()).unwrap();
+    assert_eq!(replayed, wallet);
+    assert!(
+        replayed.must_look_up("d10"),
+        "a wallet loaded from its snapshot asks the book"
+    );
 }
