@@ -7,7 +7,8 @@ use tokio::sync::Notify;
 
 use cqrs_es::EventStore;
 use domain::wallet::{
-    Outcome, Receipt, ReferenceBook, Wallet, WalletCommand, WalletError, WalletId, WalletServices,
+    BookAnswer, Outcome, Receipt, ReferenceBook, Wallet, WalletCommand, WalletError, WalletId,
+    WalletServices,
 };
 
 use crate::db::{Db, StorePool};
@@ -34,13 +35,7 @@ const REFERENCE_SQL: &str =
     "SELECT outcome FROM wallet_references WHERE wallet_id = $1 AND reference = $2";
 
 impl ReferenceBook for StoredReferences {
-    fn outcome<'a>(
-        &'a self,
-        wallet_id: &'a str,
-        reference: &'a str,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
-    > {
+    fn outcome<'a>(&'a self, wallet_id: &'a str, reference: &'a str) -> BookAnswer<'a> {
         Box::pin(async move {
             let code: Option<i32> = match &self.pool {
                 StorePool::Postgres(pool) => {

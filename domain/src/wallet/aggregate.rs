@@ -120,14 +120,13 @@ pub fn archived_by(sequence: u64) -> Option<(u64, u64)> {
 /// outcome it had, or `None` if the wallet never used it. An `Err` is a
 /// failure to look (the store away), never an answer.
 pub trait ReferenceBook: Send + Sync {
-    fn outcome<'a>(
-        &'a self,
-        wallet_id: &'a str,
-        reference: &'a str,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
-    >;
+    fn outcome<'a>(&'a self, wallet_id: &'a str, reference: &'a str) -> BookAnswer<'a>;
 }
+
+/// What a [`ReferenceBook`] answers, later.
+pub type BookAnswer<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Option<Outcome>, String>> + Send + 'a>,
+>;
 
 /// The wallet's services: its reference book. Without one, a wallet that
 /// has forgotten references refuses one it does not remember

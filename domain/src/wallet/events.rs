@@ -105,20 +105,6 @@ impl WalletEvent {
     }
 }
 
-/// The reference a stored wallet event's payload records and the outcome
-/// it stands for (`{"<Variant>": {"reference": .., ..}}`; a refusal carries
-/// its `code`), read without decoding the whole event. `None` for an event
-/// with no reference (`Opened`).
-pub fn recorded_reference(payload: &serde_json::Value) -> Option<(&str, super::Outcome)> {
-    let (variant, body) = payload.as_object()?.iter().next()?;
-    let reference = body.get("reference")?.as_str()?;
-    let outcome = match variant.as_str() {
-        "Rejected" => super::Outcome::Rejected(body.get("code")?.as_i64()? as i32),
-        _ => super::Outcome::Accepted,
-    };
-    Some((reference, outcome))
-}
-
 impl DomainEvent for WalletEvent {
     fn event_type(&self) -> String {
         use WalletEvent::*;

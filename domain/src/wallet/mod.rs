@@ -12,11 +12,11 @@ mod events;
 mod tests;
 
 pub use aggregate::{
-    archived_by, Balances, Ledger, Outcome, ReferenceBook, Reservation, Wallet, WalletServices,
-    REFERENCE_GENERATION,
+    archived_by, Balances, BookAnswer, Ledger, Outcome, ReferenceBook, Reservation, Wallet,
+    WalletServices, REFERENCE_GENERATION,
 };
 pub use commands::{Receipt, Reply, WalletAction, WalletCommand, WalletId};
-pub use events::{recorded_reference, MovementKind, Pot, WalletEvent};
+pub use events::{MovementKind, Pot, WalletEvent};
 
 use crate::Code;
 
