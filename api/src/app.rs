@@ -643,7 +643,6 @@ impl AppState {
             max_body_bytes: self.config.server.max_body_bytes,
             request_timeout: Duration::from_millis(self.config.server.request_timeout_ms),
         };
-        let request_id = axum::http::HeaderName::from_static(crate::observability::HEADER);
         crate::bounds::apply(router, bounds, self.http_metrics.panics.clone())
             // JSON answers and static files, gzip when the client takes it;
             // streamed answers (the audit replay's NDJSON) go out as they are
@@ -656,20 +655,11 @@ impl AppState {
                     DefaultPredicate::new().and(NotForContentType::new("application/x-ndjson"))
                 }),
             )
+            // x-request-id (set or kept, answered back), the log span, the
+            // request's count and latency by route.
             .layer(axum::middleware::from_fn_with_state(
                 self.http_metrics.clone(),
-                crate::metrics::track,
-            ))
-            // x-request-id: set (or kept), in the log span, answered back.
-            .layer(tower_http::request_id::PropagateRequestIdLayer::new(
-                request_id,
-            ))
-            .layer(
-                tower_http::trace::TraceLayer::new_for_http()
-                    .make_span_with(crate::observability::http_span),
-            )
-            .layer(axum::middleware::from_fn(
-                crate::observability::set_request_id,
+                crate::observability::observe,
             ))
             // Outermost: every layer and handler sees the same client IP.
             .layer(axum::middleware::from_fn_with_state(

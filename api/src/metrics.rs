@@ -2,11 +2,10 @@
 //! projection metrics of the other crates, in Prometheus text format.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::Duration;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::State;
 use axum::http::header::CONTENT_TYPE;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -36,6 +35,21 @@ pub struct HttpMetrics {
 }
 
 impl HttpMetrics {
+    /// One answered request (`crate::observability::observe`).
+    pub fn record(&self, method: &str, route: String, status: u16, latency: Duration) {
+        let method = method.to_string();
+        self.requests
+            .get_or_create(&RequestLabels {
+                method: method.clone(),
+                route: route.clone(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels { method, route })
+            .observe(latency.as_secs_f64());
+    }
+
     pub fn new(registry: &mut Registry) -> Self {
         let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
             Histogram::new([
@@ -65,31 +79,6 @@ impl HttpMetrics {
             panics,
         }
     }
-}
-
-pub async fn track(State(metrics): State<HttpMetrics>, request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map(|p| p.as_str().to_string())
-        .unwrap_or_else(|| "static".to_string());
-    let method = request.method().to_string();
-    let started = Instant::now();
-    let response = next.run(request).await;
-    let elapsed = started.elapsed().as_secs_f64();
-    metrics
-        .requests
-        .get_or_create(&RequestLabels {
-            method: method.clone(),
-            route: route.clone(),
-            status: response.status().as_u16(),
-        })
-        .inc();
-    metrics
-        .latency
-        .get_or_create(&RouteLabels { method, route })
-        .observe(elapsed);
-    response
 }
 
 /// The process's metrics (OpenMetrics text).

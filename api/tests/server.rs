@@ -216,6 +216,9 @@ async fn skins_are_served(kind: StoreKind) {
 async fn metrics_count_requests_commands_and_projection_lag(kind: StoreKind) {
     let server = start(kind, true).await;
     get(server.addr, "/healthz").await;
+    // What no route matched (the client's files, its pages) counts as
+    // `static`, whatever its path.
+    let page = get(server.addr, "/no/such/page").await;
     let patience = std::time::Duration::from_secs(20);
     server
         .state
@@ -228,6 +231,14 @@ async fn metrics_count_requests_commands_and_projection_lag(kind: StoreKind) {
         text.contains(r#"http_requests_total{method="GET",route="/healthz",status="200"} 1"#),
         "{text}"
     );
+    assert!(
+        text.contains(&format!(
+            r#"http_requests_total{{method="GET",route="static",status="{}"}} 1"#,
+            page.status
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("/no/such/page"), "{text}");
     assert!(
         text.contains("http_request_duration_seconds_bucket"),
         "{text}"
