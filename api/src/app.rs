@@ -491,13 +491,6 @@ impl AppState {
     pub fn spawn_live(&self, stop: watch::Receiver<bool>) -> Vec<tokio::task::JoinHandle<()>> {
         let mut tasks = vec![
             tokio::spawn(self.nodes.clone().run(stop.clone())),
-            // Business gauges from the read models (every node; docs/operations.md).
-            tokio::spawn(self.business_metrics.clone().run(
-                self.db.any.clone(),
-                self.db.kind(),
-                Duration::from_secs(crate::business_metrics::REFRESH_S),
-                stop.clone(),
-            )),
             tokio::spawn(self.hub.clone().run(stop.clone())),
             tokio::spawn(
                 self.realtime
@@ -563,6 +556,16 @@ impl AppState {
                     .run(self.lease(commands::vip::VIP_REWARDS_LEASE), stop.clone()),
             ),
         ];
+        // Business gauges from the read models (every node unless
+        // `[metrics] business_refresh_s = 0`; docs/operations.md).
+        if self.config.metrics.business_refresh_s > 0 {
+            tasks.push(tokio::spawn(self.business_metrics.clone().run(
+                self.db.any.clone(),
+                self.db.kind(),
+                Duration::from_secs(self.config.metrics.business_refresh_s),
+                stop.clone(),
+            )));
+        }
         // The demo game provider's roulette spins and outbox.
         tasks.push(tokio::spawn(self.casino.demo.clone().run(
             self.lease(crate::casino::demo::ROULETTE_LEASE),

@@ -22,6 +22,9 @@ pub struct Config {
     #[serde(default)]
     pub swarm: SwarmConfig,
     pub jobs: JobsConfig,
+    /// `[metrics]`: the business gauges' refresh.
+    #[serde(default)]
+    pub metrics: MetricsConfig,
     /// VIP tables and rules (`[vip]`, docs/vip.md); the shipped section when
     /// a file has none.
     #[serde(default = "default_vip")]
@@ -301,6 +304,25 @@ fn default_vip() -> domain::vip::VipTables {
         .vip
 }
 
+/// `[metrics]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct MetricsConfig {
+    /// Seconds between two reads of the read models for the business
+    /// gauges (`api::business_metrics`); 0: this node does not read them
+    /// (each read aggregates the whole bet table, so on a large one a
+    /// single node should report them).
+    pub business_refresh_s: u64,
+}
+
+impl Default for MetricsConfig {
+    fn default() -> Self {
+        Self {
+            business_refresh_s: crate::business_metrics::REFRESH_S,
+        }
+    }
+}
+
 /// Background jobs (process managers) and their leases.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
@@ -533,6 +555,21 @@ mod tests {
         assert_eq!(c.server.port, 8080);
         assert_eq!(c.transport.pairs.len(), 10);
         assert!(!c.demo_mode);
+    }
+
+    #[test]
+    fn the_business_gauges_refresh_every_15_s_unless_a_node_turns_them_off() {
+        assert_eq!(default_config().metrics.business_refresh_s, 15);
+        let shipped = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/default.toml"),
+        )
+        .unwrap();
+        let without: String = shipped.replace("business_refresh_s = 15", "");
+        let c = Config::from_toml(&without).unwrap();
+        assert_eq!(c.metrics.business_refresh_s, 15);
+        let off = shipped.replace("business_refresh_s = 15", "business_refresh_s = 0");
+        let c = Config::from_toml(&off).unwrap();
+        assert_eq!(c.metrics.business_refresh_s, 0);
     }
 
     #[test]
