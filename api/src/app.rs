@@ -646,7 +646,17 @@ impl AppState {
             max_body_bytes: self.config.server.max_body_bytes,
             request_timeout: Duration::from_millis(self.config.server.request_timeout_ms),
         };
-        crate::bounds::apply(router, bounds, self.http_metrics.panics.clone())
+        crate::bounds::apply_limits(router, bounds, self.http_metrics.panics.clone())
+            // Every request's client address, x-request-id (set or kept,
+            // answered back), log span, envelope for a bare refusal, count
+            // and latency by route.
+            .layer(axum::middleware::from_fn_with_state(
+                crate::observability::Front {
+                    metrics: self.http_metrics.clone(),
+                    trusted: self.trusted_proxies.clone(),
+                },
+                crate::observability::observe,
+            ))
             // JSON answers and static files, gzip when the client takes it;
             // streamed answers (the audit replay's NDJSON) go out as they are
             // produced, uncompressed.
@@ -658,17 +668,6 @@ impl AppState {
                     DefaultPredicate::new().and(NotForContentType::new("application/x-ndjson"))
                 }),
             )
-            // x-request-id (set or kept, answered back), the log span, the
-            // request's count and latency by route.
-            .layer(axum::middleware::from_fn_with_state(
-                self.http_metrics.clone(),
-                crate::observability::observe,
-            ))
-            // Outermost: every layer and handler sees the same client IP.
-            .layer(axum::middleware::from_fn_with_state(
-                self.trusted_proxies.clone(),
-                crate::client_ip::resolve,
-            ))
     }
 }
 

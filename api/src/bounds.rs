@@ -71,7 +71,13 @@ fn panicked(panics: &Counter, detail: Box<dyn Any + Send + 'static>) -> Response
 /// every other bad parameter (found by the schemathesis step,
 /// docs/openapi.md).
 async fn as_envelope(request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
+    enveloped(next.run(request).await).await
+}
+
+/// `response` as the envelope where it is a bare refusal (see
+/// [`as_envelope`]); the server's front middleware calls it
+/// (`crate::observability::observe`) where [`apply`] adds a layer.
+pub(crate) async fn enveloped(response: Response) -> Response {
     let json = response
         .headers()
         .get(header::CONTENT_TYPE)
@@ -123,6 +129,13 @@ async fn as_envelope(request: Request, next: Next) -> Response {
 
 /// Wraps `router` with the bounds; `panics` counts caught panics.
 pub fn apply(router: Router, bounds: HttpBounds, panics: Counter) -> Router {
+    apply_limits(router, bounds, panics).layer(axum::middleware::from_fn(as_envelope))
+}
+
+/// The body limit, the timeout and the panic catcher, without the envelope
+/// layer: for a caller that envelopes the answers itself (the server's
+/// front middleware, one layer where two stood).
+pub fn apply_limits(router: Router, bounds: HttpBounds, panics: Counter) -> Router {
     router
         .layer(RequestBodyLimitLayer::new(bounds.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
@@ -132,7 +145,6 @@ pub fn apply(router: Router, bounds: HttpBounds, panics: Counter) -> Router {
         .layer(CatchPanicLayer::custom(move |detail| {
             panicked(&panics, detail)
         }))
-        .layer(axum::middleware::from_fn(as_envelope))
 }
 
 /// A method the path does not serve: HTTP 405 with the `Allow` header

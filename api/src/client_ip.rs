@@ -7,7 +7,7 @@
 //! Anyone can write that header, so from any other peer it is ignored:
 //! a client cannot pick its own rate-limit key.
 //!
-//! `resolve` is a middleware over the whole router that stores a
+//! The server's front middleware (`observability::observe`) stores a
 //! `ClientIp` in the request's extensions; handlers take `ClientIp` as an
 //! extractor, and the request layer copies it into `RequestMeta::ip`.
 
@@ -15,11 +15,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::str::FromStr;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 use axum::http::HeaderMap;
-use axum::middleware::Next;
-use axum::response::Response;
 
 /// An IP network: `10.0.0.0/8`, `::1/128`, or one address (`127.0.0.1`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,7 +134,7 @@ impl ClientIp {
             .unwrap_or_else(|| "unknown".into())
     }
 
-    fn of(
+    pub(crate) fn of(
         parts_extensions: &axum::http::Extensions,
         headers: &HeaderMap,
         trusted: &TrustedProxies,
@@ -146,17 +144,6 @@ impl ClientIp {
             .map(|c| c.0.ip());
         ClientIp(peer.map(|peer| trusted.client_ip(peer, headers)))
     }
-}
-
-/// Middleware: works out the client's address once per request.
-pub async fn resolve(
-    State(trusted): State<TrustedProxies>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let ip = ClientIp::of(request.extensions(), request.headers(), &trusted);
-    request.extensions_mut().insert(ip);
-    next.run(request).await
 }
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientIp {

@@ -708,30 +708,6 @@ impl Runner {
         Ok(lag)
     }
 
-    /// Every projection's lag gauge, from one read of the stream behind
-    /// the slowest of them (on `conn` when given).
-    async fn record_lags(&self, conn: Option<&mut AnyConnection>) -> Result<(), ProjectionError> {
-        let mut own = None;
-        let conn = match conn {
-            Some(conn) => conn,
-            None => &mut **own.insert(self.pool.acquire().await?),
-        };
-        let names = self.names();
-        let mut at = read_checkpoints(conn, &names).await?;
-        let checkpoints: Vec<Checkpoint> = names
-            .iter()
-            .map(|name| at.remove(*name).unwrap_or_default())
-            .collect();
-        let lags = stream::counts_after(conn, self.backend, &checkpoints).await?;
-        for (name, lag) in names.into_iter().zip(lags) {
-            self.metrics
-                .lag
-                .get_or_create(&ProjectionLabel { projection: name })
-                .set(lag);
-        }
-        Ok(())
-    }
-
     /// Events not yet applied by `name`.
     pub async fn lag(&self, name: &str) -> Result<i64, ProjectionError> {
         let projection = self.find(name)?.clone();
@@ -1132,15 +1108,16 @@ impl Runner {
                     self.steps(pass_conn.as_deref_mut(), projection.as_ref(), &|_| {})
                         .await
                 };
-                if let Err(e) = stepped {
+                let result = match stepped {
+                    Ok(_) if count_lag => self.record_lag(projection.as_ref()).await.map(|_| ()),
+                    other => other.map(|_| ()),
+                };
+                if let Err(e) = result {
                     tracing::error!(projection = projection.name(), error = %e, "projection stalled; retrying");
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
             }
             if count_lag {
-                if let Err(e) = self.record_lags(pass_conn.as_deref_mut()).await {
-                    tracing::warn!(error = %e, "the projections' lag was not counted");
-                }
                 lag_counted = tokio::time::Instant::now();
             }
             // Commits held back by an older transaction elsewhere woke this

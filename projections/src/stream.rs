@@ -348,56 +348,6 @@ pub async fn count_after(
     }
 }
 
-/// How many events lie after each of `after`, in one read of the stream
-/// past the oldest of them (the runner's lag gauges, once a second: one
-/// scan of the events behind the slowest projection instead of one a
-/// projection).
-pub async fn counts_after(
-    conn: &mut AnyConnection,
-    backend: Backend,
-    after: &[Checkpoint],
-) -> Result<Vec<i64>, sqlx::Error> {
-    let Some(oldest) = after.iter().min_by_key(|c| (c.tx_id, c.position)) else {
-        return Ok(Vec::new());
-    };
-    // The oldest checkpoint binds first (the range read), then each one.
-    let sql = match backend {
-        Backend::Postgres => {
-            let columns: Vec<String> = (1..=after.len())
-                .map(|i| {
-                    format!(
-                        "count(*) FILTER (WHERE (tx_id, position) > (${}::text::xid8, ${}))",
-                        2 * i + 1,
-                        2 * i + 2
-                    )
-                })
-                .collect();
-            format!(
-                "SELECT {} FROM events WHERE (tx_id, position) > ($1::text::xid8, $2)",
-                columns.join(", ")
-            )
-        }
-        Backend::Sqlite => {
-            let columns: Vec<String> = (1..=after.len())
-                .map(|i| format!("count(*) FILTER (WHERE position > ${})", i + 1))
-                .collect();
-            format!(
-                "SELECT {} FROM events WHERE position > $1",
-                columns.join(", ")
-            )
-        }
-    };
-    let mut query = sqlx::query(&sql);
-    for checkpoint in std::iter::once(oldest).chain(after) {
-        if backend == Backend::Postgres {
-            query = query.bind(checkpoint.tx_id);
-        }
-        query = query.bind(checkpoint.position);
-    }
-    let row = query.fetch_one(&mut *conn).await?;
-    (0..after.len()).map(|i| row.try_get::<i64, _>(i)).collect()
-}
-
 /// How many events lie at or before `upto` (a rebuild's progress).
 pub async fn count_upto(
     conn: &mut AnyConnection,

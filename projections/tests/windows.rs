@@ -12,10 +12,7 @@ use domain::Currency;
 use projections::stream::{self, Backend, Checkpoint, Only};
 use rust_decimal_macros::dec;
 
-commands::on_both_stores!(
-    a_window_gives_only_its_kinds_of_events_and_ends_past_the_others,
-    the_lags_of_several_checkpoints_are_counted_in_one_read_as_each_alone,
-);
+commands::on_both_stores!(a_window_gives_only_its_kinds_of_events_and_ends_past_the_others,);
 
 fn backend(db: &Db) -> Backend {
     match db.kind() {
@@ -165,64 +162,4 @@ async fn a_window_gives_only_its_kinds_of_events_and_ends_past_the_others(kind: 
     .unwrap();
     assert!(after.events.is_empty());
     assert_eq!(after.upto, end);
-}
-
-/// The runner's lag gauges: every projection's lag from one read past the
-/// oldest checkpoint, each equal to what a count of its own gives.
-async fn the_lags_of_several_checkpoints_are_counted_in_one_read_as_each_alone(kind: StoreKind) {
-    let db = testing::fresh(kind).await;
-    let wallets = WalletService::new(
-        &db,
-        StoreOptions::default(),
-        RetryPolicy::default(),
-        CommandMetrics::default(),
-    );
-    let credit = WalletAction::Credit {
-        amount: dec!(1.00),
-        pot: Pot::Main,
-        kind: MovementKind::Deposit,
-    };
-    for i in 0..12 {
-        let wallet = WalletId::new(format!("m{}", i % 3), Currency::Cny);
-        wallets
-            .execute(WalletCommand::new(wallet, format!("c-{i}"), credit.clone()))
-            .await
-            .unwrap();
-    }
-    let backend = backend(&db);
-    let mut conn = db.any.acquire().await.unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    // Three openings and twelve credits.
-    let all = loop {
-        let all = stream::read_after(&mut conn, backend, Checkpoint::default(), &[], 1_000)
-            .await
-            .unwrap();
-        if all.len() == 15 || tokio::time::Instant::now() >= deadline {
-            break all;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
-    assert_eq!(all.len(), 15);
-    // Out of order on purpose: the oldest is neither first nor last.
-    let checkpoints = [
-        all[9].checkpoint,
-        Checkpoint::default(),
-        all[14].checkpoint,
-        all[3].checkpoint,
-        all[9].checkpoint,
-    ];
-    let together = stream::counts_after(&mut conn, backend, &checkpoints)
-        .await
-        .unwrap();
-    assert_eq!(together, vec![5, 15, 0, 11, 5]);
-    for (checkpoint, lag) in checkpoints.iter().zip(&together) {
-        let alone = stream::count_after(&mut conn, backend, *checkpoint)
-            .await
-            .unwrap();
-        assert_eq!(alone, *lag);
-    }
-    assert!(stream::counts_after(&mut conn, backend, &[])
-        .await
-        .unwrap()
-        .is_empty());
 }

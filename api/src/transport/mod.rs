@@ -273,7 +273,7 @@ async fn guarded(
             .map_err(|r| ApiError::wait(r.code(), r.message(), r.wait()))?;
     }
 
-    // Set by `client_ip::resolve`: the socket peer, or what a trusted proxy
+    // Set by the front middleware (`observability::observe`): the socket peer, or what a trusted proxy
     // forwarded for; never a header the client wrote itself.
     let ip = parts
         .extensions
