@@ -750,6 +750,11 @@ pub async fn start_with_clock(
     clock: SharedClock,
 ) -> anyhow::Result<Running> {
     let state = AppState::with_clock(config, db, clock).await?;
+    // Bets placed before `bet_totals` existed: counted once, before the
+    // runner applies anything (a node that finds the table filled skips).
+    if projections::bets::seed_totals(&state.db.any).await? {
+        tracing::info!("bet totals filled from the bet table");
+    }
     // Alive before serving: a live process's fresh socket rows are never
     // swept as a stopped one's.
     state.nodes.beat().await?;

@@ -25,6 +25,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Registry;
+use rust_decimal::prelude::ToPrimitive;
 use sqlx::{AnyPool, Row};
 use tokio::sync::watch;
 
@@ -161,41 +162,51 @@ impl BusinessMetrics {
 
     /// Reads the read models once and sets the gauges.
     pub async fn refresh(&self, pool: &AnyPool, kind: StoreKind) -> Result<(), sqlx::Error> {
-        let (num, possible_win) = match kind {
-            StoreKind::Postgres => ("numeric", "(record::jsonb->>'possible_win')"),
-            StoreKind::Sqlite => ("REAL", "json_extract(record, '$.possible_win')"),
+        let num = match kind {
+            StoreKind::Postgres => "numeric",
+            StoreKind::Sqlite => "REAL",
         };
-        let sql = format!(
-            "SELECT currency, status, COUNT(*) AS n,
-                    CAST(COALESCE(SUM(CAST(amount AS {num})), 0) AS TEXT) AS staked,
-                    CAST(COALESCE(SUM(CAST(payout AS {num})), 0) AS TEXT) AS paid
-             FROM bets GROUP BY currency, status"
-        );
-        for row in sqlx::query(&sql).fetch_all(pool).await? {
+        // Bets by currency and status, and the possible wins of the open
+        // ones (open, on hold): the few rows the bet-history projection
+        // keeps with each batch, not an aggregate of the bet table.
+        // A status whose last bet moved on reads 0, not its last figure.
+        let mut conn = pool.acquire().await?;
+        let mut totals = projections::bets::totals(&mut conn).await?;
+        drop(conn);
+        let currencies: std::collections::BTreeSet<String> = totals
+            .keys()
+            .map(|(currency, _)| currency.clone())
+            .collect();
+        for currency in &currencies {
+            for status in [-5, -4, 0, 1, 2, 3, 5] {
+                totals.entry((currency.clone(), status)).or_default();
+            }
+        }
+        let mut liability: std::collections::BTreeMap<String, f64> = currencies
+            .into_iter()
+            .map(|currency| (currency, 0.0))
+            .collect();
+        for ((currency, status), total) in totals {
             let labels = BetLabels {
-                currency: row.try_get("currency")?,
-                status: status_name(row.try_get::<i64, _>("status")?).to_string(),
+                currency: currency.clone(),
+                status: status_name(status).to_string(),
             };
-            self.bets
-                .get_or_create(&labels)
-                .set(row.try_get::<i64, _>("n")?);
+            self.bets.get_or_create(&labels).set(total.bets);
             self.bets_staked
                 .get_or_create(&labels)
-                .set(number(&row, "staked")?);
+                .set(total.staked.to_f64().unwrap_or(0.0));
             self.bets_paid_out
                 .get_or_create(&labels)
-                .set(number(&row, "paid")?);
+                .set(total.paid.to_f64().unwrap_or(0.0));
+            if matches!(status, 0 | -5) {
+                *liability.entry(currency).or_default() +=
+                    total.possible_win.to_f64().unwrap_or(0.0);
+            }
         }
-        let sql = format!(
-            "SELECT currency, CAST(COALESCE(SUM(CAST({possible_win} AS {num})), 0) AS TEXT) AS liability
-             FROM bets WHERE status IN (0, -5) GROUP BY currency"
-        );
-        for row in sqlx::query(&sql).fetch_all(pool).await? {
+        for (currency, amount) in liability {
             self.open_liability
-                .get_or_create(&CurrencyLabel {
-                    currency: row.try_get("currency")?,
-                })
-                .set(number(&row, "liability")?);
+                .get_or_create(&CurrencyLabel { currency })
+                .set(amount);
         }
         let sql = format!(
             "SELECT kind, status, currency, COUNT(*) AS n,

@@ -469,6 +469,8 @@ async fn metrics_show_bets_placed_and_refused_stakes_and_the_open_liability(kind
     assert_eq!(line(r#"bets_refused_total{code="2400"} "#), 1.0);
     assert_eq!(line(r#"bets{currency="CNY",status="open"} "#), 1.0);
     assert_eq!(line(r#"bets_staked{currency="CNY",status="open"} "#), 40.0);
+    // Every status of a currency with bets reads, 0 where none are.
+    assert_eq!(line(r#"bets{currency="CNY",status="won"} "#), 0.0);
     let liability = line(r#"open_liability{currency="CNY"} "#);
     assert!(
         (liability - win.parse::<f64>().unwrap()).abs() < 0.01,

@@ -230,6 +230,7 @@ struct Prepared {
     settled_at: i64,
     record: String,
     sequence: i64,
+    possible_win: Option<String>,
 }
 
 impl Prepared {
@@ -247,8 +248,162 @@ impl Prepared {
             settled_at: row.settled_at,
             record: serde_json::to_string(record).unwrap_or_default(),
             sequence: row.sequence,
+            possible_win: record.possible_win.clone(),
         }
     }
+}
+
+/// One line of `bet_totals`: the bets of a currency in a status and their
+/// amounts (exact decimals).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Total {
+    pub bets: i64,
+    pub staked: Decimal,
+    pub paid: Decimal,
+    pub possible_win: Decimal,
+}
+
+impl Total {
+    fn add(&mut self, sign: i64, amount: &str, payout: &str, possible_win: Option<&str>) {
+        self.bets += sign;
+        let sign = Decimal::from(sign);
+        self.staked += sign * amount_of(amount);
+        self.paid += sign * amount_of(payout);
+        self.possible_win += sign * possible_win.map(amount_of).unwrap_or_default();
+    }
+
+    fn is_zero(&self) -> bool {
+        *self == Total::default()
+    }
+}
+
+/// `bet_totals` by (currency, status).
+pub type Totals = BTreeMap<(String, i64), Total>;
+
+/// The current `bet_totals`.
+pub async fn totals(conn: &mut AnyConnection) -> Result<Totals, sqlx::Error> {
+    let rows =
+        sqlx::query("SELECT currency, status, bets, staked, paid, possible_win FROM bet_totals")
+            .fetch_all(&mut *conn)
+            .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                (r.try_get("currency")?, r.try_get("status")?),
+                Total {
+                    bets: r.try_get("bets")?,
+                    staked: amount_of(&r.try_get::<String, _>("staked")?),
+                    paid: amount_of(&r.try_get::<String, _>("paid")?),
+                    possible_win: amount_of(&r.try_get::<String, _>("possible_win")?),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Adds `changes` to `bet_totals`: one read of its few rows, one statement
+/// per line that moved (a line back to no bets is removed, so the table is
+/// the same whatever the batches were).
+async fn save_totals(conn: &mut AnyConnection, changes: Totals) -> Result<(), sqlx::Error> {
+    let changes: Vec<_> = changes.into_iter().filter(|(_, t)| !t.is_zero()).collect();
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let mut now = totals(conn).await?;
+    for (key, change) in changes {
+        let line = now.entry(key.clone()).or_default();
+        line.bets += change.bets;
+        line.staked += change.staked;
+        line.paid += change.paid;
+        line.possible_win += change.possible_win;
+        write_total(conn, &key, line).await?;
+    }
+    Ok(())
+}
+
+async fn write_total(
+    conn: &mut AnyConnection,
+    (currency, status): &(String, i64),
+    line: &Total,
+) -> Result<(), sqlx::Error> {
+    if line.bets == 0 {
+        let sql = crate::marks::for_conn(
+            &*conn,
+            "DELETE FROM bet_totals WHERE currency = $1 AND status = $2",
+        )
+        .into_owned();
+        sqlx::query(&sql)
+            .bind(currency.as_str())
+            .bind(*status)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(());
+    }
+    let sql = crate::marks::for_conn(
+        &*conn,
+        "INSERT INTO bet_totals (currency, status, bets, staked, paid, possible_win)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (currency, status) DO UPDATE SET bets = excluded.bets, staked = excluded.staked,
+           paid = excluded.paid, possible_win = excluded.possible_win",
+    )
+    .into_owned();
+    sqlx::query(&sql)
+        .bind(currency.as_str())
+        .bind(*status)
+        .bind(line.bets)
+        .bind(line.staked.normalize().to_string())
+        .bind(line.paid.normalize().to_string())
+        .bind(line.possible_win.normalize().to_string())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Fills an empty `bet_totals` from the bet table (bets placed before the
+/// table existed), under the projection's checkpoint lock on Postgres so
+/// no batch runs meanwhile; true when it wrote. Once, at the first start
+/// of a version with the table; a node that finds it filled does nothing.
+pub async fn seed_totals(pool: &sqlx::AnyPool) -> Result<bool, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    if tx.backend_name() != "SQLite" {
+        sqlx::query("SELECT name FROM projection_checkpoints WHERE name = $1 FOR UPDATE")
+            .bind(NAME)
+            .fetch_optional(&mut *tx)
+            .await?;
+    }
+    let filled: Option<i64> = sqlx::query_scalar("SELECT bets FROM bet_totals LIMIT 1")
+        .fetch_optional(&mut *tx)
+        .await?;
+    if filled.is_some() {
+        return Ok(false);
+    }
+    let mut all = Totals::new();
+    {
+        let mut rows = sqlx::query("SELECT currency, status, amount, payout, record FROM bets")
+            .fetch(&mut *tx);
+        while let Some(r) = futures::TryStreamExt::try_next(&mut rows).await? {
+            let record: String = r.try_get("record")?;
+            let possible_win = serde_json::from_str::<Value>(&record)
+                .ok()
+                .and_then(|v| v.get("possible_win")?.as_str().map(str::to_string));
+            all.entry((r.try_get("currency")?, r.try_get("status")?))
+                .or_default()
+                .add(
+                    1,
+                    &r.try_get::<String, _>("amount")?,
+                    &r.try_get::<String, _>("payout")?,
+                    possible_win.as_deref(),
+                );
+        }
+    }
+    if all.is_empty() {
+        return Ok(false);
+    }
+    for (key, line) in &all {
+        write_total(&mut tx, key, line).await?;
+    }
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// Bet rows per keyed read or multi-row upsert (11 parameters a row).
@@ -576,6 +731,15 @@ impl Projection for BetHistoryProjection {
             wanted.sort_unstable();
             wanted.dedup();
             let rows = load_many(conn, &wanted).await?;
+            // The totals lose what the rows were and gain what they become.
+            let mut changes = Totals::new();
+            for row in rows.values() {
+                let r = &row.record;
+                changes
+                    .entry((r.currency.clone(), i64::from(r.outcome)))
+                    .or_default()
+                    .add(-1, &r.amount, &r.payout, r.possible_win.as_deref());
+            }
             let threads = if mine.len() >= PARALLEL_FROM {
                 std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
             } else {
@@ -618,13 +782,20 @@ impl Projection for BetHistoryProjection {
                 }
                 all
             };
+            for p in &prepared {
+                changes
+                    .entry((p.currency.clone(), p.status))
+                    .or_default()
+                    .add(1, &p.amount, &p.payout, p.possible_win.as_deref());
+            }
             save_many(conn, &prepared).await?;
+            save_totals(conn, changes).await?;
             Ok(())
         })
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["bets"]
+        &["bets", "bet_totals"]
     }
 
     fn reset<'a>(
@@ -633,6 +804,7 @@ impl Projection for BetHistoryProjection {
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
             conn.execute("DELETE FROM bets").await?;
+            conn.execute("DELETE FROM bet_totals").await?;
             Ok(())
         })
     }

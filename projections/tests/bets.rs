@@ -100,6 +100,31 @@ async fn records(db: &Db) -> BTreeMap<String, Value> {
         .collect()
 }
 
+async fn totals(db: &Db) -> bets::Totals {
+    let mut conn = db.any.acquire().await.unwrap();
+    bets::totals(&mut conn).await.unwrap()
+}
+
+/// What `bet_totals` should hold: the records summed by currency and status.
+fn totals_of(records: &BTreeMap<String, Value>) -> bets::Totals {
+    let amount =
+        |v: &Value| -> Decimal { v.as_str().map_or(Decimal::ZERO, |s| s.parse().unwrap()) };
+    let mut all = bets::Totals::new();
+    for record in records.values() {
+        let line = all
+            .entry((
+                record["currency"].as_str().unwrap().to_string(),
+                record["outcome"].as_i64().unwrap(),
+            ))
+            .or_default();
+        line.bets += 1;
+        line.staked += amount(&record["amount"]);
+        line.paid += amount(&record["payout"]);
+        line.possible_win += amount(&record["possible_win"]);
+    }
+    all
+}
+
 /// The bet's record folded again from its stored events.
 async fn replayed(db: &Db, bet_id: &str) -> Value {
     let rows = sqlx::query(
@@ -232,9 +257,23 @@ async fn the_bet_history_shows_cash_outs_rules_and_counter_offers(kind: StoreKin
     for (bet_id, record) in &now {
         assert_eq!(&replayed(&db, bet_id).await, record, "{bet_id}");
     }
-    // And a rebuild gives the same.
+    // The totals by currency and status are the bet table's, kept batch
+    // by batch; a rebuild gives the same.
+    let expected = totals_of(&now);
+    assert_eq!(expected.len(), 3, "{expected:?}");
+    assert_eq!(totals(&db).await, expected);
     runner.rebuild(bets::NAME, &|_, _| {}).await.unwrap();
     assert_eq!(records(&db).await, now);
+    assert_eq!(totals(&db).await, expected);
+    // Bets from before the table existed are counted once, at a start.
+    sqlx::query("DELETE FROM bet_totals")
+        .execute(&db.any)
+        .await
+        .unwrap();
+    assert!(bets::seed_totals(&db.any).await.unwrap());
+    assert_eq!(totals(&db).await, expected);
+    assert!(!bets::seed_totals(&db.any).await.unwrap());
+    assert_eq!(totals(&db).await, expected);
 
     // The settlement projection reads every new event and still queues
     // the bets' tasks (a fully cashed-out bet's task settles nothing).
