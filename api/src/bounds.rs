@@ -8,9 +8,7 @@
 use std::any::Any;
 use std::time::Duration;
 
-use axum::extract::Request;
 use axum::http::{header, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use prometheus_client::metrics::counter::Counter;
@@ -69,14 +67,8 @@ fn panicked(panics: &Counter, detail: Box<dyn Any + Send + 'static>) -> Response
 /// of the wrong shape, a missing `Content-Type: application/json`: plain
 /// text 400, 415 or 422) as HTTP 400 with -70009 and what is wrong, like
 /// every other bad parameter (found by the schemathesis step,
-/// docs/openapi.md).
-async fn as_envelope(request: Request, next: Next) -> Response {
-    enveloped(next.run(request).await).await
-}
-
-/// `response` as the envelope where it is a bare refusal (see
-/// [`as_envelope`]); the server's front middleware calls it
-/// (`crate::observability::observe`) where [`apply`] adds a layer.
+/// docs/openapi.md). The server's front middleware
+/// (`crate::observability::observe`) passes every answer through it.
 pub(crate) async fn enveloped(response: Response) -> Response {
     let json = response
         .headers()
@@ -127,14 +119,9 @@ pub(crate) async fn enveloped(response: Response) -> Response {
     }
 }
 
-/// Wraps `router` with the bounds; `panics` counts caught panics.
-pub fn apply(router: Router, bounds: HttpBounds, panics: Counter) -> Router {
-    apply_limits(router, bounds, panics).layer(axum::middleware::from_fn(as_envelope))
-}
-
-/// The body limit, the timeout and the panic catcher, without the envelope
-/// layer: for a caller that envelopes the answers itself (the server's
-/// front middleware, one layer where two stood).
+/// Wraps `router` with the body limit, the timeout and the panic catcher
+/// (`panics` counts caught panics); the front middleware outside them
+/// envelopes their refusals ([`enveloped`]).
 pub fn apply_limits(router: Router, bounds: HttpBounds, panics: Counter) -> Router {
     router
         .layer(RequestBodyLimitLayer::new(bounds.max_body_bytes))
@@ -161,6 +148,8 @@ pub async fn method_not_allowed() -> Response {
 mod tests {
     use super::*;
     use axum::body::Body;
+    use axum::extract::Request;
+    use axum::middleware::Next;
     use axum::routing::{get, post};
     use tower::ServiceExt;
 
@@ -187,7 +176,8 @@ mod tests {
                 post(|body: axum::body::Bytes| async move { body.len().to_string() }),
             )
             .method_not_allowed_fallback(method_not_allowed);
-        apply(
+        // The limits, and the front middleware's envelope outside them.
+        apply_limits(
             router,
             HttpBounds {
                 max_body_bytes: 1024,
@@ -195,6 +185,9 @@ mod tests {
             },
             panics,
         )
+        .layer(axum::middleware::from_fn(
+            |request: Request, next: Next| async move { enveloped(next.run(request).await).await },
+        ))
     }
 
     async fn call(app: Router, request: Request) -> (StatusCode, serde_json::Value) {

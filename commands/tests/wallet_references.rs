@@ -368,26 +368,21 @@ async fn a_book_that_cannot_be_read_is_a_store_failure_not_a_refusal(kind: Store
         .unwrap();
     // A void (the transfer sweeper's fence) must not read as "refused":
     // nothing was decided, and nothing recorded.
-    let void = wallets
-        .execute(WalletCommand::new(
+    let fence = || {
+        wallets.execute(WalletCommand::new(
             wallet(),
             "transfer:t1:out",
             WalletAction::Void,
         ))
-        .await;
+    };
+    let void = fence().await;
     assert!(matches!(void, Err(CommandError::Store(_))), "{void:?}");
     assert_eq!(event_count(&db).await, events);
     sqlx::query("ALTER TABLE wallet_references_away RENAME TO wallet_references")
         .execute(&db.any)
         .await
         .unwrap();
-    let void = wallets
-        .execute(WalletCommand::new(
-            wallet(),
-            "transfer:t1:out",
-            WalletAction::Void,
-        ))
-        .await;
+    let void = fence().await;
     assert!(
         matches!(void, Err(CommandError::Rejected(WalletError::Voided))),
         "{void:?}"
