@@ -115,8 +115,11 @@ pub async fn trail(state: &AppState, bet_id: &str) -> Result<Option<Value>, Stri
         let event: WalletEvent = serde_json::from_str(&row.payload)
             .map_err(|e| format!("wallet {wallet_id} event {}: {e}", row.sequence))?;
         let reference = event.reference().unwrap_or_default().to_string();
+        let mine_too = |r: &str| r == mine || r.starts_with(&format!("{mine}:"));
+        // A free bet's stake is held under the free bet's reference; its
+        // take (`bet:{id}:take`) names the bet.
+        let of_this_bet = mine_too(&reference) || event.also_reference().is_some_and(mine_too);
         wallet.apply(event);
-        let of_this_bet = reference == mine || reference.starts_with(&format!("{mine}:"));
         if of_this_bet || (row.recorded_ms >= from && row.recorded_ms <= to) {
             movements.push(json!({
                 "sequence": row.sequence,

@@ -489,7 +489,10 @@ async fn money_is_conserved_across_sportsbook_and_casino(kind: StoreKind) {
             domain::wallet::WalletEvent::Credited { amount, .. }
             | domain::wallet::WalletEvent::PaidOut { amount, .. } => inflow += amount,
             domain::wallet::WalletEvent::Debited { amount, .. }
-            | domain::wallet::WalletEvent::StakeTaken { amount, .. } => outflow += amount,
+            | domain::wallet::WalletEvent::StakeTaken { amount, .. }
+            | domain::wallet::WalletEvent::StakeReservedAndTaken { amount, .. } => {
+                outflow += amount
+            }
             _ => {}
         }
     }

@@ -246,7 +246,7 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
             (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
         let mut references = std::collections::HashSet::new();
         for event in state.wallets.events(&id).await.unwrap() {
-            if let Some(r) = event.reference() {
+            for r in event.reference().into_iter().chain(event.also_reference()) {
                 assert!(
                     references.insert(r.to_string()),
                     "reference {r} applied twice"
@@ -254,7 +254,8 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
             }
             match event {
                 WalletEvent::Credited { amount, .. } => d += amount,
-                WalletEvent::StakeTaken { amount, .. } => s += amount,
+                WalletEvent::StakeTaken { amount, .. }
+                | WalletEvent::StakeReservedAndTaken { amount, .. } => s += amount,
                 WalletEvent::PaidOut { amount, .. } => p += amount,
                 WalletEvent::Debited { amount, .. } => a += amount,
                 _ => {}
@@ -355,7 +356,7 @@ async fn conserved(
     let (mut d, mut s, mut p, mut a) = (Decimal::ZERO, Decimal::ZERO, Decimal::ZERO, Decimal::ZERO);
     let mut references = std::collections::HashSet::new();
     for event in state.wallets.events(id).await.unwrap() {
-        if let Some(r) = event.reference() {
+        for r in event.reference().into_iter().chain(event.also_reference()) {
             assert!(
                 references.insert(r.to_string()),
                 "reference {r} applied twice"
@@ -363,7 +364,8 @@ async fn conserved(
         }
         match event {
             WalletEvent::Credited { amount, .. } => d += amount,
-            WalletEvent::StakeTaken { amount, .. } => s += amount,
+            WalletEvent::StakeTaken { amount, .. }
+            | WalletEvent::StakeReservedAndTaken { amount, .. } => s += amount,
             WalletEvent::PaidOut { amount, .. } => p += amount,
             WalletEvent::Debited { amount, .. } => a += amount,
             _ => {}

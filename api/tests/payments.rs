@@ -1375,7 +1375,8 @@ mod conservation {
                     WalletEvent::Credited { .. } | WalletEvent::Debited { .. } => {
                         panic!("unexpected movement")
                     }
-                    WalletEvent::StakeTaken { amount, .. } => s += amount,
+                    WalletEvent::StakeTaken { amount, .. }
+                    | WalletEvent::StakeReservedAndTaken { amount, .. } => s += amount,
                     WalletEvent::PaidOut { amount, .. } => p += amount,
                     _ => {}
                 }

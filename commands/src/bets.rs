@@ -365,20 +365,21 @@ impl BetService {
                             Some(id) => (crate::freebets::used_reference(id), Pot::Bonus),
                             None => (format!("bet:{bet_id}"), Pot::Main),
                         };
-                        let mut moves = vec![(
-                            held.clone(),
+                        // Held for support's answer, or held and taken at
+                        // once (one wallet event).
+                        let action = if *status == domain::bet::BetStatus::OnHold {
                             WalletAction::ReserveStake {
                                 amount: bet.stake,
                                 pot,
-                            },
-                        )];
-                        if *status != domain::bet::BetStatus::OnHold {
-                            moves.push((
-                                format!("bet:{bet_id}:take"),
-                                WalletAction::TakeStake { reservation: held },
-                            ));
-                        }
-                        moves
+                            }
+                        } else {
+                            WalletAction::ReserveAndTakeStake {
+                                amount: bet.stake,
+                                pot,
+                                take: format!("bet:{bet_id}:take"),
+                            }
+                        };
+                        vec![(held, action)]
                     }
                     _ => vec![],
                 })

@@ -20,11 +20,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use cqrs_es::persist::{PersistenceError, SerializedEvent};
+use cqrs_es::persist::PersistenceError;
 use tokio::sync::oneshot;
 
 use crate::db::StorePool;
-use crate::store::{append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, Part};
+use crate::store::{
+    append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, EventRow, Part,
+};
 
 /// At most this many event rows in one group (a command's rows are never
 /// split between groups).
@@ -38,7 +40,7 @@ const SQLITE_IN_FLIGHT: usize = 1;
 type Reply = oneshot::Sender<Result<Appended, PersistenceError>>;
 
 struct Job {
-    rows: Vec<SerializedEvent>,
+    rows: Vec<EventRow>,
     claim: Option<Claim>,
     reply: Reply,
 }
@@ -136,7 +138,7 @@ impl GroupCommit {
     /// append, written alone after the group failed, committed or failed).
     pub async fn append(
         &self,
-        rows: Vec<SerializedEvent>,
+        rows: Vec<EventRow>,
         claim: Option<Claim>,
     ) -> Result<Appended, PersistenceError> {
         if rows.is_empty() && claim.is_none() {
@@ -318,17 +320,18 @@ WITH claimed AS (
 ";
     const ARCHIVE: &str = "), archived AS (
     INSERT INTO wallet_references (wallet_id, reference, outcome)
-    SELECT e.aggregate_id, v.value ->> 'reference', COALESCE(max((v.value ->> 'code')::integer), 0)
+    SELECT e.aggregate_id, r.reference, COALESCE(max((v.value ->> 'code')::integer), 0)
     FROM UNNEST($13::text[], $14::bigint[], $15::bigint[], $16::text[], $17::text[])
          AS a(wallet_id, first, last, claim_scope, claim_id)
     JOIN events e ON e.aggregate_type = 'Wallet' AND e.aggregate_id = a.wallet_id
                  AND e.sequence BETWEEN a.first AND a.last
     CROSS JOIN LATERAL json_each(e.payload) v
-    WHERE v.value ->> 'reference' IS NOT NULL
+    CROSS JOIN LATERAL (VALUES (v.value ->> 'reference'), (v.value ->> 'taken_as')) r(reference)
+    WHERE r.reference IS NOT NULL
       AND (a.claim_scope IS NULL
            OR EXISTS (SELECT 1 FROM claimed c
                       WHERE c.scope = a.claim_scope AND c.request_id = a.claim_id))
-    GROUP BY e.aggregate_id, v.value ->> 'reference'
+    GROUP BY e.aggregate_id, r.reference
     ON CONFLICT (wallet_id, reference) DO NOTHING
 )";
     const ANSWER: &str = "
@@ -366,8 +369,8 @@ SELECT scope, request_id FROM claimed";
             e_seq.push(row.sequence as i64);
             e_event.push(row.event_type.as_str());
             e_version.push(row.event_version.as_str());
-            e_payload.push(row.payload.to_string());
-            e_meta.push(row.metadata.to_string());
+            e_payload.push(row.payload.as_str());
+            e_meta.push(row.metadata.as_str());
             e_scope.push(job.claim.as_ref().map(|c| c.scope.as_str()));
             e_claim.push(job.claim.as_ref().map(|c| c.request_id.as_str()));
         }
@@ -430,7 +433,7 @@ async fn write_sqlite(pool: &sqlx::SqlitePool, group: &[Job]) -> Result<Vec<bool
         .rows_affected();
         won.push(inserted > 0);
     }
-    let kept: Vec<&SerializedEvent> = group
+    let kept: Vec<&EventRow> = group
         .iter()
         .zip(&won)
         .filter(|(_, won)| **won)
@@ -455,8 +458,8 @@ async fn write_sqlite(pool: &sqlx::SqlitePool, group: &[Job]) -> Result<Vec<bool
                 .bind(row.sequence as i64)
                 .bind(row.event_type.as_str())
                 .bind(row.event_version.as_str())
-                .bind(row.payload.to_string())
-                .bind(row.metadata.to_string());
+                .bind(row.payload.as_str())
+                .bind(row.metadata.as_str());
         }
         query.execute(&mut *tx).await?;
     }

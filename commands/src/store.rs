@@ -118,7 +118,8 @@ pub struct Inner<A: Aggregate> {
     pool: StorePool,
     group: crate::group_commit::GroupCommit,
     options: StoreOptions,
-    cache: Mutex<HashMap<String, Loaded<A>>>,
+    /// Boxed: growing the map moves pointers, not aggregates.
+    cache: Mutex<HashMap<String, Box<Loaded<A>>>>,
     upcasters: Vec<Box<dyn EventUpcaster>>,
 }
 
@@ -161,7 +162,7 @@ impl<A: Aggregate + Clone> Store<A> {
         self.cache_lock().clear();
     }
 
-    fn cache_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Loaded<A>>> {
+    fn cache_lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Box<Loaded<A>>>> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -171,7 +172,7 @@ impl<A: Aggregate + Clone> Store<A> {
     }
 
     fn cached(&self, id: &str) -> Option<Loaded<A>> {
-        self.cache_lock().get(id).cloned()
+        self.cache_lock().get(id).map(|loaded| (**loaded).clone())
     }
 
     fn remember(&self, loaded: Loaded<A>) {
@@ -179,11 +180,17 @@ impl<A: Aggregate + Clone> Store<A> {
             return;
         }
         let mut cache = self.cache_lock();
-        if cache.len() >= self.options.cache_capacity && !cache.contains_key(&loaded.aggregate_id) {
-            // Crude but bounded: drop everything, the store is the truth.
-            cache.clear();
-        }
-        cache.insert(loaded.aggregate_id.clone(), loaded);
+        let full =
+            cache.len() >= self.options.cache_capacity && !cache.contains_key(&loaded.aggregate_id);
+        // Crude but bounded: drop everything, the store is the truth.
+        let dropped = full.then(|| std::mem::take(&mut *cache));
+        let replaced = cache.insert(loaded.aggregate_id.clone(), Box::new(loaded));
+        drop(cache);
+        // What goes is freed after the lock, so other commands do not wait
+        // for it: the state replaced (a wallet's shared maps), or a full
+        // cache (up to `cache_capacity` aggregates).
+        drop(replaced);
+        drop(dropped);
     }
 
     fn forget(&self, id: &str) {
@@ -385,7 +392,7 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
             .collect();
         let serialized = envelopes
             .iter()
-            .map(SerializedEvent::try_from)
+            .map(EventRow::try_from)
             .collect::<Result<Vec<_>, _>>()
             .map_err(to_aggregate_error)?;
         if let Err(error) = self.group.append(serialized, None).await {
@@ -431,11 +438,8 @@ impl<A: Aggregate> Decided<A> {
         self.envelopes.is_empty()
     }
 
-    fn serialized(&self) -> Result<Vec<SerializedEvent>, PersistenceError> {
-        self.envelopes
-            .iter()
-            .map(SerializedEvent::try_from)
-            .collect()
+    fn serialized(&self) -> Result<Vec<EventRow>, PersistenceError> {
+        self.envelopes.iter().map(EventRow::try_from).collect()
     }
 }
 
@@ -556,12 +560,54 @@ impl<A: Aggregate + Clone> Store<A> {
 
 /// One part of a transaction across aggregates, whatever their type.
 pub trait Part: Sync {
-    fn rows(&self) -> Result<Vec<SerializedEvent>, PersistenceError>;
+    fn rows(&self) -> Result<Vec<EventRow>, PersistenceError>;
 }
 
 impl<A: Aggregate> Part for Decided<A> {
-    fn rows(&self) -> Result<Vec<SerializedEvent>, PersistenceError> {
+    fn rows(&self) -> Result<Vec<EventRow>, PersistenceError> {
         self.serialized()
+    }
+}
+
+/// An event as its `events` row stores it, payload and metadata as JSON
+/// text. cqrs-es's `SerializedEvent` holds them as `serde_json::Value`
+/// trees, which an append then printed: serialising straight to text
+/// builds no tree (the payload's keys come in the event type's field
+/// order; readers parse it, the seal covers the text as stored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: usize,
+    pub event_type: String,
+    pub event_version: String,
+    pub payload: String,
+    pub metadata: String,
+}
+
+impl<A: Aggregate> TryFrom<&EventEnvelope<A>> for EventRow {
+    type Error = PersistenceError;
+
+    fn try_from(envelope: &EventEnvelope<A>) -> Result<Self, Self::Error> {
+        use cqrs_es::DomainEvent;
+        let payload = serde_json::to_string(&envelope.payload)?;
+        // Keys in order, as the JSON tree printed them (most metadata is
+        // empty: "{}").
+        let metadata = if envelope.metadata.is_empty() {
+            "{}".to_string()
+        } else {
+            let sorted: std::collections::BTreeMap<_, _> = envelope.metadata.iter().collect();
+            serde_json::to_string(&sorted)?
+        };
+        Ok(EventRow {
+            aggregate_type: A::TYPE.to_string(),
+            aggregate_id: envelope.aggregate_id.clone(),
+            sequence: envelope.sequence,
+            event_type: envelope.payload.event_type(),
+            event_version: envelope.payload.event_version(),
+            payload,
+            metadata,
+        })
     }
 }
 
@@ -619,7 +665,7 @@ pub async fn append_claiming(
 
 /// The rows of every part of a transaction, in order (for
 /// [`crate::group_commit::GroupCommit::append`]).
-pub fn rows_of(parts: &[&(dyn Part + Sync)]) -> Result<Vec<SerializedEvent>, PersistenceError> {
+pub fn rows_of(parts: &[&(dyn Part + Sync)]) -> Result<Vec<EventRow>, PersistenceError> {
     let mut rows = Vec::new();
     for part in parts {
         rows.extend(part.rows()?);
@@ -632,7 +678,7 @@ pub fn rows_of(parts: &[&(dyn Part + Sync)]) -> Result<Vec<SerializedEvent>, Per
 /// append of a group that failed).
 pub async fn append_rows_alone(
     pool: &StorePool,
-    rows: &[SerializedEvent],
+    rows: &[EventRow],
     claim: Option<&Claim>,
 ) -> Result<Appended, PersistenceError> {
     if rows.is_empty() && claim.is_none() {
@@ -678,8 +724,8 @@ pub async fn append_rows_alone(
                         .bind(row.sequence as i64)
                         .bind(row.event_type.as_str())
                         .bind(row.event_version.as_str())
-                        .bind(row.payload.to_string())
-                        .bind(row.metadata.to_string());
+                        .bind(row.payload.as_str())
+                        .bind(row.metadata.as_str());
                 }
                 query.execute($executor).await.map_err(unknown)?;
             }
@@ -738,9 +784,7 @@ pub async fn append_rows_alone(
 /// (`domain::wallet::ReferenceBook`): the references of a generation go in
 /// it in the transaction that makes the wallet forget them, read from the
 /// wallet's stored events by key.
-pub(crate) fn archives<'a>(
-    rows: impl Iterator<Item = &'a SerializedEvent>,
-) -> Vec<(&'a str, i64, i64)> {
+pub(crate) fn archives<'a>(rows: impl Iterator<Item = &'a EventRow>) -> Vec<(&'a str, i64, i64)> {
     use domain::wallet::{archived_by, Wallet};
     rows.filter(|row| row.aggregate_type == Wallet::TYPE)
         .filter_map(|row| {
@@ -751,22 +795,25 @@ pub(crate) fn archives<'a>(
 }
 
 /// Copies the references of one wallet's events `$2 ..= $3` into the
-/// reference book (a reference recorded before keeps its first outcome).
+/// reference book (a reference recorded before keeps its first outcome);
+/// an event's `taken_as` is a reference too.
 pub(crate) fn archive_sql(sqlite: bool) -> &'static str {
     if sqlite {
         "INSERT OR IGNORE INTO wallet_references (wallet_id, reference, outcome)
-         SELECT e.aggregate_id, json_extract(v.value, '$.reference'), COALESCE(max(json_extract(v.value, '$.code')), 0)
-         FROM events e, json_each(e.payload) v
+         SELECT e.aggregate_id, r.value, COALESCE(max(json_extract(v.value, '$.code')), 0)
+         FROM events e, json_each(e.payload) v,
+              json_each(json_array(json_extract(v.value, '$.reference'), json_extract(v.value, '$.taken_as'))) r
          WHERE e.aggregate_type = 'Wallet' AND e.aggregate_id = ? AND e.sequence BETWEEN ? AND ?
-           AND json_extract(v.value, '$.reference') IS NOT NULL
-         GROUP BY e.aggregate_id, json_extract(v.value, '$.reference')"
+           AND r.value IS NOT NULL
+         GROUP BY e.aggregate_id, r.value"
     } else {
         "INSERT INTO wallet_references (wallet_id, reference, outcome)
-         SELECT e.aggregate_id, v.value ->> 'reference', COALESCE(max((v.value ->> 'code')::integer), 0)
+         SELECT e.aggregate_id, r.reference, COALESCE(max((v.value ->> 'code')::integer), 0)
          FROM events e CROSS JOIN LATERAL json_each(e.payload) v
+         CROSS JOIN LATERAL (VALUES (v.value ->> 'reference'), (v.value ->> 'taken_as')) r(reference)
          WHERE e.aggregate_type = 'Wallet' AND e.aggregate_id = $1 AND e.sequence BETWEEN $2 AND $3
-           AND v.value ->> 'reference' IS NOT NULL
-         GROUP BY e.aggregate_id, v.value ->> 'reference'
+           AND r.reference IS NOT NULL
+         GROUP BY e.aggregate_id, r.reference
          ON CONFLICT (wallet_id, reference) DO NOTHING"
     }
 }

@@ -6,9 +6,8 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
 use commands::db::testing;
-use commands::store::{is_retryable, Appended, Claim};
+use commands::store::{is_retryable, Appended, Claim, EventRow};
 use commands::{CommandMetrics, RetryPolicy, StoreKind, StoreOptions, WalletService};
-use cqrs_es::persist::SerializedEvent;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
@@ -20,15 +19,15 @@ commands::on_both_stores!(
     wallets_on_two_processes_conserve_money_through_grouped_commits,
 );
 
-fn row(aggregate_id: &str, sequence: usize) -> SerializedEvent {
-    SerializedEvent {
+fn row(aggregate_id: &str, sequence: usize) -> EventRow {
+    EventRow {
         aggregate_id: aggregate_id.to_string(),
         sequence,
         aggregate_type: "GroupTest".to_string(),
         event_type: "Noted".to_string(),
         event_version: "1".to_string(),
-        payload: serde_json::json!({"Noted": {"n": sequence}}),
-        metadata: serde_json::json!({}),
+        payload: serde_json::json!({"Noted": {"n": sequence}}).to_string(),
+        metadata: "{}".to_string(),
     }
 }
 

@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 
 use commands::db::testing;
+use commands::store::EventRow;
 use commands::store::{append_rows_alone, Claim};
 use commands::{
     CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService,
 };
-use cqrs_es::persist::SerializedEvent;
 use cqrs_es::EventEnvelope;
 use domain::wallet::{
     MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
@@ -28,6 +28,7 @@ commands::on_both_stores!(
     a_long_history_wallets_snapshot_holds_two_generations_not_its_history,
     a_transaction_that_drops_a_generation_still_refuses_its_references_in_later_moves,
     a_book_that_cannot_be_read_is_a_store_failure_not_a_refusal,
+    a_stake_held_and_taken_at_once_is_in_the_book_under_both_references,
 );
 
 const G: usize = REFERENCE_GENERATION as usize;
@@ -53,14 +54,14 @@ fn service(db: &Db) -> WalletService {
     )
 }
 
-fn row(sequence: usize, event: WalletEvent) -> SerializedEvent {
+fn row(sequence: usize, event: WalletEvent) -> EventRow {
     let envelope = EventEnvelope::<Wallet> {
         aggregate_id: wallet().to_string(),
         sequence,
         payload: event,
         metadata: HashMap::new(),
     };
-    SerializedEvent::try_from(&envelope).unwrap()
+    EventRow::try_from(&envelope).unwrap()
 }
 
 /// `n` deposits of 1.00 (`d0`, `d1`, ...; `d1` refused with 2400) appended
@@ -186,7 +187,7 @@ async fn book(db: &Db) -> HashMap<String, i32> {
         .collect()
 }
 
-fn deposit(sequence: usize, reference: &str) -> SerializedEvent {
+fn deposit(sequence: usize, reference: &str) -> EventRow {
     row(
         sequence,
         WalletEvent::Credited {
@@ -388,4 +389,85 @@ async fn a_book_that_cannot_be_read_is_a_store_failure_not_a_refusal(kind: Store
         "{void:?}"
     );
     assert_eq!(event_count(&db).await, events + 1);
+}
+
+/// A stake held and taken at once (`StakeReservedAndTaken`) uses two
+/// references; once its generation is forgotten the book answers both, so
+/// neither can move the stake again (through the group commit's archive on
+/// Postgres, the store's archive statement on SQLite).
+async fn a_stake_held_and_taken_at_once_is_in_the_book_under_both_references(kind: StoreKind) {
+    let db = testing::fresh(kind).await;
+    // Events 1 ..= 2G, the stake among generation 0's.
+    let mut rows = vec![row(
+        1,
+        WalletEvent::Opened {
+            member_id: "long".into(),
+            currency: Currency::Cny,
+        },
+    )];
+    rows.push(deposit(2, "d0"));
+    rows.push(row(
+        3,
+        WalletEvent::StakeReservedAndTaken {
+            reference: "bet:7".into(),
+            taken_as: "bet:7:take".into(),
+            pot: Pot::Main,
+            amount: dec!(1),
+        },
+    ));
+    for seq in 4..=2 * G {
+        rows.push(deposit(seq, &format!("d{seq}")));
+    }
+    for chunk in rows.chunks(3_000) {
+        append_rows_alone(&db.pool, chunk, None).await.unwrap();
+    }
+    assert!(book(&db).await.is_empty());
+    let wallets = service(&db);
+    wallets
+        .execute(WalletCommand::new(
+            wallet(),
+            "starts-gen-2",
+            credit(dec!(1)),
+        ))
+        .await
+        .unwrap();
+    let archived = book(&db).await;
+    assert_eq!(archived.get("bet:7"), Some(&0));
+    assert_eq!(archived.get("bet:7:take"), Some(&0));
+
+    // A process that loads the wallet afresh no longer remembers them: the
+    // book answers, and nothing moves.
+    let other = service(&db);
+    let loaded = other.load(&wallet()).await.unwrap();
+    assert_eq!(loaded.remembered("bet:7"), None);
+    let balance = loaded.balances().main;
+    let events = event_count(&db).await;
+    let again = |reference: &str, take: &str| {
+        WalletCommand::new(
+            wallet(),
+            reference,
+            WalletAction::ReserveAndTakeStake {
+                amount: dec!(1),
+                pot: Pot::Main,
+                take: take.into(),
+            },
+        )
+    };
+    let repeat = other.execute(again("bet:7", "bet:7:take")).await.unwrap();
+    assert!(repeat.duplicate);
+    assert_eq!(repeat.balances.main, balance);
+    let take_again = other
+        .execute(WalletCommand::new(
+            wallet(),
+            "bet:7:take",
+            WalletAction::Debit {
+                amount: dec!(1),
+                pot: Pot::Main,
+                kind: MovementKind::Adjustment,
+            },
+        ))
+        .await
+        .unwrap();
+    assert!(take_again.duplicate, "the take's reference is used");
+    assert_eq!(event_count(&db).await, events, "nothing was recorded");
 }

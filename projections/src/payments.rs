@@ -535,7 +535,8 @@ fn kind_name(kind: MovementKind) -> &'static str {
 }
 
 /// (reference, kind, change of the spendable balance, change of frozen).
-/// A stake taken changes neither (it left the balance when reserved).
+/// A stake taken changes neither (it left the balance when reserved); one
+/// reserved and taken at once is the reservation's movement.
 fn movement(event: &WalletEvent) -> Option<(&str, &'static str, Decimal, Decimal)> {
     use WalletEvent::*;
     let zero = Decimal::ZERO;
@@ -561,6 +562,9 @@ fn movement(event: &WalletEvent) -> Option<(&str, &'static str, Decimal, Decimal
             ..
         } => (reference, kind_name(*kind), -*amount, zero),
         StakeReserved {
+            reference, amount, ..
+        }
+        | StakeReservedAndTaken {
             reference, amount, ..
         } => (reference, "bet", -*amount, zero),
         StakeReleased {

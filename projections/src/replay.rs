@@ -365,10 +365,21 @@ pub async fn money(
                     *pots.pot(pot) += value;
                     pots.reserved -= value;
                 }
-                "StakeTaken" => {
-                    pots.reserved -= value;
+                "StakeTaken" | "StakeReservedAndTaken" => {
+                    let take = match kind.as_str() {
+                        "StakeTaken" => {
+                            pots.reserved -= value;
+                            reference.as_str()
+                        }
+                        // Held and taken at once: out of the pot, never
+                        // held; the take's reference is `taken_as`.
+                        _ => {
+                            *pots.pot(pot) -= value;
+                            body["taken_as"].as_str().unwrap_or("")
+                        }
+                    };
                     stakes += value;
-                    if let Some(bet) = reference
+                    if let Some(bet) = take
                         .strip_prefix("bet:")
                         .and_then(|r| r.strip_suffix(":take"))
                     {

@@ -63,6 +63,7 @@ impl Ledger {
                 self.reserved -= amount;
             }
             StakeTaken { amount, .. } => self.reserved -= amount,
+            StakeReservedAndTaken { pot, amount, .. } => *b.pot_mut(*pot) -= amount,
             Frozen { amount, .. } => {
                 b.main -= amount;
                 b.frozen += amount;
@@ -253,6 +254,12 @@ impl Wallet {
         if self.remembered(reference).or(looked_up).is_some() {
             return Ok(vec![]);
         }
+        // A take made before under its own reference: nothing moves again.
+        if let WalletAction::ReserveAndTakeStake { take, .. } = &cmd.action {
+            if self.remembered(take.trim()).is_some() {
+                return Ok(vec![]);
+            }
+        }
         let currency = cmd.wallet.currency;
         if self.currency.is_some_and(|c| c != currency) {
             return Err(WalletError::CurrencyMismatch);
@@ -314,6 +321,23 @@ impl Wallet {
                 } else {
                     WalletEvent::StakeReserved {
                         reference: reference.clone(),
+                        pot: *pot,
+                        amount,
+                    }
+                }
+            }
+            ReserveAndTakeStake { amount, pot, take } => {
+                let amount = exact(*amount)?;
+                let take = take.trim();
+                if take.is_empty() || take == reference {
+                    return Err(WalletError::MissingReference);
+                }
+                if available(*pot) < amount {
+                    reject(WalletError::InsufficientBalance)
+                } else {
+                    WalletEvent::StakeReservedAndTaken {
+                        reference: reference.clone(),
+                        taken_as: take.to_string(),
                         pot: *pot,
                         amount,
                     }
@@ -482,6 +506,10 @@ impl Aggregate for Wallet {
                 _ => Outcome::Accepted,
             };
             self.recent_refs.insert(reference.to_string(), outcome);
+        }
+        if let Some(taken_as) = event.also_reference() {
+            self.recent_refs
+                .insert(taken_as.to_string(), Outcome::Accepted);
         }
     }
 }

@@ -70,6 +70,13 @@ pub enum WalletAction {
     TakeStake {
         reservation: String,
     },
+    /// `ReserveStake` under the command's reference and `TakeStake` under
+    /// `take` at once (a bet accepted as it is placed): one event.
+    ReserveAndTakeStake {
+        amount: Decimal,
+        pot: Pot,
+        take: String,
+    },
     PayOut {
         amount: Decimal,
         pot: Pot,

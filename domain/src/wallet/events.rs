@@ -68,6 +68,15 @@ pub enum WalletEvent {
         reservation: String,
         amount: Decimal,
     },
+    /// A stake held and taken in one move (a bet accepted as it is
+    /// placed): what `StakeReserved` under `reference` then `StakeTaken`
+    /// under `taken_as` did, in one event. Both references are used.
+    StakeReservedAndTaken {
+        reference: String,
+        taken_as: String,
+        pot: Pot,
+        amount: Decimal,
+    },
     PaidOut {
         reference: String,
         pot: Pot,
@@ -97,10 +106,20 @@ impl WalletEvent {
             | StakeReserved { reference, .. }
             | StakeReleased { reference, .. }
             | StakeTaken { reference, .. }
+            | StakeReservedAndTaken { reference, .. }
             | PaidOut { reference, .. }
             | Frozen { reference, .. }
             | Unfrozen { reference, .. }
             | Rejected { reference, .. } => Some(reference),
+        }
+    }
+
+    /// The second reference an event uses, if it has one (the take of a
+    /// `StakeReservedAndTaken`).
+    pub fn also_reference(&self) -> Option<&str> {
+        match self {
+            WalletEvent::StakeReservedAndTaken { taken_as, .. } => Some(taken_as),
+            _ => None,
         }
     }
 }
@@ -115,6 +134,7 @@ impl DomainEvent for WalletEvent {
             StakeReserved { .. } => "StakeReserved",
             StakeReleased { .. } => "StakeReleased",
             StakeTaken { .. } => "StakeTaken",
+            StakeReservedAndTaken { .. } => "StakeReservedAndTaken",
             PaidOut { .. } => "PaidOut",
             Frozen { .. } => "FundsFrozen",
             Unfrozen { .. } => "FundsUnfrozen",

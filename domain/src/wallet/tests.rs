@@ -6,6 +6,7 @@ use rust_decimal_macros::dec;
 
 use super::*;
 use crate::Currency;
+use cqrs_es::Aggregate;
 
 type WalletTest = TestFramework<Wallet>;
 
@@ -213,6 +214,131 @@ fn a_stake_beyond_the_balance_is_rejected_with_2400() {
             reference: "bet-1".into(),
             code: 2400,
         }]);
+}
+
+fn reserve_and_take(amount: Decimal) -> WalletAction {
+    WalletAction::ReserveAndTakeStake {
+        amount,
+        pot: Pot::Main,
+        take: "bet-1:take".into(),
+    }
+}
+
+fn reserved_and_taken() -> WalletEvent {
+    WalletEvent::StakeReservedAndTaken {
+        reference: "bet-1".into(),
+        taken_as: "bet-1:take".into(),
+        pot: Pot::Main,
+        amount: dec!(4.00),
+    }
+}
+
+#[test]
+fn a_stake_held_and_taken_at_once_is_one_event() {
+    WalletTest::with(WalletServices::default())
+        .given(vec![opened(), deposited("t1", dec!(10))])
+        .when(cmd("bet-1", reserve_and_take(dec!(4))))
+        .then_expect_events(vec![reserved_and_taken()]);
+}
+
+#[test]
+fn a_stake_held_and_taken_at_once_leaves_the_pot_and_holds_nothing() {
+    let mut wallet = Wallet::default();
+    for event in [opened(), deposited("t1", dec!(10)), reserved_and_taken()] {
+        wallet.apply(event);
+    }
+    // The same money as a reservation then its take.
+    let mut two_steps = Wallet::default();
+    for event in [
+        opened(),
+        deposited("t1", dec!(10)),
+        WalletEvent::StakeReserved {
+            reference: "bet-1".into(),
+            pot: Pot::Main,
+            amount: dec!(4.00),
+        },
+        WalletEvent::StakeTaken {
+            reference: "bet-1:take".into(),
+            reservation: "bet-1".into(),
+            amount: dec!(4.00),
+        },
+    ] {
+        two_steps.apply(event);
+    }
+    assert_eq!(wallet.ledger, two_steps.ledger);
+    assert_eq!(wallet.balances().main, dec!(6));
+    assert_eq!(wallet.ledger.reserved, dec!(0));
+    assert!(wallet.reservations.is_empty());
+    // Both references are used.
+    assert_eq!(wallet.remembered("bet-1"), Some(Outcome::Accepted));
+    assert_eq!(wallet.remembered("bet-1:take"), Some(Outcome::Accepted));
+}
+
+#[test]
+fn a_stake_held_and_taken_at_once_beyond_the_balance_is_rejected_with_2400() {
+    WalletTest::with(WalletServices::default())
+        .given(vec![opened(), deposited("t1", dec!(3))])
+        .when(cmd("bet-1", reserve_and_take(dec!(4))))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "bet-1".into(),
+            code: 2400,
+        }]);
+}
+
+#[test]
+fn a_held_and_taken_stake_is_not_taken_again_under_either_reference() {
+    // The held reference used before (a free bet staked once).
+    WalletTest::with(WalletServices::default())
+        .given(vec![
+            opened(),
+            deposited("t1", dec!(10)),
+            reserved_and_taken(),
+        ])
+        .when(cmd("bet-1", reserve_and_take(dec!(4))))
+        .then_expect_events(vec![]);
+    // The take made before under its own reference.
+    WalletTest::with(WalletServices::default())
+        .given(vec![
+            opened(),
+            deposited("t1", dec!(10)),
+            reserved_and_taken(),
+        ])
+        .when(cmd("bet-2", reserve_and_take(dec!(4))))
+        .then_expect_events(vec![]);
+    // Taking the held stake again: there is no reservation left.
+    WalletTest::with(WalletServices::default())
+        .given(vec![
+            opened(),
+            deposited("t1", dec!(10)),
+            reserved_and_taken(),
+        ])
+        .when(cmd(
+            "bet-1:take-again",
+            WalletAction::TakeStake {
+                reservation: "bet-1".into(),
+            },
+        ))
+        .then_expect_events(vec![WalletEvent::Rejected {
+            reference: "bet-1:take-again".into(),
+            code: WalletError::UnknownReservation.code().0,
+        }]);
+}
+
+#[test]
+fn a_held_and_taken_stake_needs_a_take_reference_of_its_own() {
+    for take in ["", "  ", "bet-1"] {
+        WalletTest::with(WalletServices::default())
+            .given(vec![opened(), deposited("t1", dec!(10))])
+            .when(cmd(
+                "bet-1",
+                WalletAction::ReserveAndTakeStake {
+                    amount: dec!(4),
+                    pot: Pot::Main,
+                    take: take.into(),
+                },
+            ))
+            .then_expect_error(WalletError::MissingReference);
+    }
 }
 
 fn reserved() -> WalletEvent {
