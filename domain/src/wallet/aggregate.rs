@@ -1,4 +1,5 @@
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use cqrs_es::event_sink::EventSink;
 use cqrs_es::Aggregate;
@@ -152,7 +153,8 @@ impl WalletServices {
 
 /// The Wallet aggregate. `recent_refs` and `older_refs` (the two
 /// generations of its memory of references) are persistent maps so that
-/// cloning a cached wallet costs O(1).
+/// cloning a cached wallet costs O(1); their keys are shared strings, so
+/// the nodes an insert copies share their keys instead of copying them.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Wallet {
     pub member_id: Option<String>,
@@ -164,15 +166,15 @@ pub struct Wallet {
     /// purpose: such a wallet is replayed from its events.)
     pub applied: u64,
     /// The references of the current generation and their outcomes.
-    pub recent_refs: imbl::HashMap<String, Outcome>,
+    pub recent_refs: imbl::HashMap<Arc<str>, Outcome>,
     /// The references of the generation before.
-    pub older_refs: imbl::HashMap<String, Outcome>,
+    pub older_refs: imbl::HashMap<Arc<str>, Outcome>,
     /// The generation dropped last, kept in memory only (never in a
     /// snapshot): within the transaction whose event dropped it, it is not
     /// in the reference book yet (that append archives it), so a later
     /// command of the same transaction must still find it here.
     #[serde(skip)]
-    pub dropped_refs: Transient<imbl::HashMap<String, Outcome>>,
+    pub dropped_refs: Transient<imbl::HashMap<Arc<str>, Outcome>>,
 }
 
 /// A value kept in memory beside an aggregate's state and ignored when
@@ -505,11 +507,10 @@ impl Aggregate for Wallet {
                 WalletEvent::Rejected { code, .. } => Outcome::Rejected(*code),
                 _ => Outcome::Accepted,
             };
-            self.recent_refs.insert(reference.to_string(), outcome);
+            self.recent_refs.insert(Arc::from(reference), outcome);
         }
         if let Some(taken_as) = event.also_reference() {
-            self.recent_refs
-                .insert(taken_as.to_string(), Outcome::Accepted);
+            self.recent_refs.insert(Arc::from(taken_as), Outcome::Accepted);
         }
     }
 }
