@@ -35,6 +35,16 @@ pub const EVERY: Duration = Duration::from_secs(60);
 /// The default wait after a bet's last leg started.
 pub const DEFAULT_AFTER: Duration = Duration::from_secs(72 * 3600);
 
+/// Selections one pass reads at most.
+const PASS_SELECTIONS: i64 = 1000;
+
+/// How far before the due time a pass looks for bets' last legs: a pass
+/// runs every minute, so a bet comes due within the range of many passes.
+/// A process's first pass looks at every bet (what came due while no
+/// process ran the job, or before this range existed), and so does each
+/// pass until one finds and voids everything due.
+pub const LOOKBACK: Duration = Duration::from_secs(7 * 24 * 3600);
+
 #[derive(Debug, thiserror::Error)]
 pub enum VoidError {
     #[error("settlement read model: {0}")]
@@ -54,6 +64,8 @@ pub struct VoidUnresulted {
     pool: AnyPool,
     clock: SharedClock,
     after: Duration,
+    /// Whether this process has made its first pass (over every bet).
+    swept: std::sync::atomic::AtomicBool,
 }
 
 impl VoidUnresulted {
@@ -68,14 +80,25 @@ impl VoidUnresulted {
             pool,
             clock,
             after,
+            swept: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// One pass: voids what is due. Returns how many games it voided
     /// selections of; a game that fails is logged and tried next time.
     pub async fn pass(&self) -> Result<usize, VoidError> {
+        use std::sync::atomic::Ordering;
         let started_before = (self.clock.now_ms() - self.after.as_millis() as i64) / 1000;
-        let due = projections::settlement::unresulted(&self.pool, started_before, 1000).await?;
+        let since = self
+            .swept
+            .load(Ordering::Relaxed)
+            .then(|| started_before - LOOKBACK.as_secs() as i64);
+        let due =
+            projections::settlement::unresulted(&self.pool, started_before, since, PASS_SELECTIONS)
+                .await?;
+        // The sweep is done once a pass over every bet found them all
+        // (fewer than its limit) and voided them.
+        let mut complete = due.values().map(Vec::len).sum::<usize>() < PASS_SELECTIONS as usize;
         let hours = self.after.as_secs() / 3600;
         let mut voided = 0;
         for (game_id, selections) in due {
@@ -95,10 +118,14 @@ impl VoidUnresulted {
             match self.results.decide(game_id, command, metadata).await {
                 Ok(()) => voided += 1,
                 Err(source) => {
+                    complete = false;
                     let e = VoidError::Result { game_id, source };
                     tracing::warn!(game_id, error = %e, "unresulted selections not voided; retrying")
                 }
             }
+        }
+        if complete {
+            self.swept.store(true, Ordering::Relaxed);
         }
         Ok(voided)
     }

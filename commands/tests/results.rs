@@ -18,6 +18,7 @@ commands::on_both_stores!(
     a_finished_game_leaves_the_catalogue_only_after_its_result_is_recorded_and_a_failed_recording_is_retried,
     a_result_the_leader_failed_to_record_is_recorded_by_the_next_leader,
     a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configured_time,
+    a_process_first_pass_voids_what_came_due_long_ago_and_later_passes_look_back_a_week,
     concurrent_collections_of_a_shortfall_take_the_debt_once,
 );
 
@@ -166,6 +167,46 @@ async fn a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configure
         Decimal::from(90) + express_pays,
         "the single's stake back, the express paid on its other leg"
     );
+}
+
+/// The job's first pass in a process reads every bet (what came due while
+/// no process ran it); its later passes read only bets whose last leg
+/// started within `LOOKBACK` (a week) before the due time, a range of the
+/// start index instead of every leg ever placed.
+async fn a_process_first_pass_voids_what_came_due_long_ago_and_later_passes_look_back_a_week(
+    kind: StoreKind,
+) {
+    let mut p = Platform::new(kind).await;
+    p.deposit("m1", 100).await;
+    let (game, event, price) = p.game(0);
+    let single = p.bet("m1", event, price, 10).await;
+    p.caught_up().await;
+    let start_ms = p.live.read(|c| c.games()[&game].start_ts) * 1000;
+    let after = std::time::Duration::from_secs(72 * 3600);
+    let running = p.void_unresulted(after);
+    assert_eq!(
+        running.pass().await.unwrap(),
+        0,
+        "nothing due: the sweep is done"
+    );
+
+    // Due eight days ago: outside a later pass's week.
+    let week = commands::unresulted::LOOKBACK.as_millis() as i64;
+    p.clock
+        .advance(start_ms + 72 * 3_600_000 + week + 86_400_000 - p.now_ms());
+    assert_eq!(
+        running.pass().await.unwrap(),
+        0,
+        "a later pass looks back a week"
+    );
+    // Another process (or this one restarted) sweeps everything first.
+    let restarted = p.void_unresulted(after);
+    assert_eq!(restarted.pass().await.unwrap(), 1);
+    p.caught_up().await;
+    assert_eq!(restarted.pass().await.unwrap(), 0, "once");
+    let single = p.settled(&single.bet_id).await;
+    assert_eq!(single.status, BetStatus::Returned);
+    assert_eq!(p.main_balance("m1").await, Decimal::from(100));
 }
 
 /// A debt in the shortfall queue is collected once, however many collects

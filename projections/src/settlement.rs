@@ -485,28 +485,51 @@ pub async fn a_bet_on(pool: &sqlx::AnyPool, event_id: u64) -> Result<Option<Stri
 }
 
 /// Selections without an outcome on bets whose last leg started before
-/// `started_before` (unix s), grouped by game: game id -> selections.
+/// `started_before` (unix s), grouped by game: game id -> selections, at
+/// most `limit`. `since` (unix s): only bets whose last leg started at or
+/// after it, a range of the start index (one statement over every leg
+/// grew with the table: 0.4 s a pass at 1,000,000 legs); `None` reads
+/// every bet.
+///
+/// Two steps, so that neither store's planner starts from every leg: the
+/// bets due (by the start index, then each bet's legs by the bet index),
+/// then their legs without an outcome (`rows_in`, a chunk of bets a
+/// statement).
 pub async fn unresulted(
     pool: &sqlx::AnyPool,
     started_before: i64,
+    since: Option<i64>,
     limit: i64,
 ) -> Result<std::collections::BTreeMap<u64, Vec<LegSelection>>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT DISTINCT l.game_id, l.event_id, l.market_id FROM settlement_legs l
-         LEFT JOIN settlement_outcomes o ON o.event_id = l.event_id
-         WHERE o.event_id IS NULL AND l.game_id IS NOT NULL
-           AND l.bet_id IN (SELECT bet_id FROM settlement_legs GROUP BY bet_id HAVING max(start_ts) < $1)
-         ORDER BY l.game_id, l.event_id LIMIT $2",
+    let due: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT r.bet_id FROM settlement_legs r
+         WHERE r.start_ts >= $1 AND r.start_ts < $2
+           AND NOT EXISTS (SELECT 1 FROM settlement_legs x
+                           WHERE x.bet_id = r.bet_id AND x.start_ts >= $2)",
     )
+    .bind(since.unwrap_or(i64::MIN))
     .bind(started_before)
-    .bind(limit)
     .fetch_all(pool)
     .await?;
-    let mut games: std::collections::BTreeMap<u64, Vec<LegSelection>> = Default::default();
-    for row in rows {
+    let due: Vec<&str> = due.iter().map(String::as_str).collect();
+    let mut conn = pool.acquire().await?;
+    let mut found: std::collections::BTreeSet<(i64, i64, i64)> = Default::default();
+    for row in crate::rows_in(
+        &mut conn,
+        "SELECT DISTINCT l.game_id, l.event_id, l.market_id FROM settlement_legs l
+         WHERE l.bet_id IN ({}) AND l.game_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM settlement_outcomes o WHERE o.event_id = l.event_id)",
+        &due,
+    )
+    .await?
+    {
         let game: i64 = row.try_get("game_id")?;
         let event: i64 = row.try_get("event_id")?;
         let market: i64 = row.try_get("market_id")?;
+        found.insert((game, event, market));
+    }
+    let mut games: std::collections::BTreeMap<u64, Vec<LegSelection>> = Default::default();
+    for (game, event, market) in found.into_iter().take(limit.max(0) as usize) {
         games
             .entry(game as u64)
             .or_default()

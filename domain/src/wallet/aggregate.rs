@@ -510,7 +510,8 @@ impl Aggregate for Wallet {
             self.recent_refs.insert(Arc::from(reference), outcome);
         }
         if let Some(taken_as) = event.also_reference() {
-            self.recent_refs.insert(Arc::from(taken_as), Outcome::Accepted);
+            self.recent_refs
+                .insert(Arc::from(taken_as), Outcome::Accepted);
         }
     }
 }
