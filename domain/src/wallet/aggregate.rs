@@ -257,6 +257,9 @@ impl Wallet {
             return Ok(vec![]);
         }
         // A take made before under its own reference: nothing moves again.
+        // (Only what the wallet remembers: the reference book is asked for
+        // the command's reference, the held one, and a take's reference
+        // names its bet, whose id is never handed out twice.)
         if let WalletAction::ReserveAndTakeStake { take, .. } = &cmd.action {
             if self.remembered(take.trim()).is_some() {
                 return Ok(vec![]);
