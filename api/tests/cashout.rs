@@ -840,5 +840,32 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
         start + winnings,
         "the winnings, not the stake"
     );
+    // The auditor's trail: the stake is one wallet event, held under the
+    // free bet's reference and taken as the bet's, and it is this bet's.
+    let auditor = staff_token(&server, "auditor", "auditor1234").await;
+    let (status, trail) = backoffice(
+        &server,
+        "GET",
+        &format!("/api/backoffice/bets/{bet_id}/events"),
+        Some(&auditor),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{trail}");
+    let wallet = trail["data"]["wallet"].as_array().unwrap();
+    let stake: Vec<_> = wallet
+        .iter()
+        .filter(|m| m["event_type"] == "StakeReservedAndTaken")
+        .collect();
+    assert_eq!(stake.len(), 1, "{wallet:?}");
+    assert_eq!(stake[0]["of_this_bet"], true, "{wallet:?}");
+    let taken = &stake[0]["payload"]["StakeReservedAndTaken"];
+    assert_eq!(taken["taken_as"], format!("bet:{bet_id}:take"), "{taken}");
+    assert_eq!(taken["pot"], "bonus", "{taken}");
+    assert_eq!(taken["amount"], "20.00", "{taken}");
+    assert!(
+        !wallet.iter().any(|m| m["event_type"] == "StakeTaken"),
+        "{wallet:?}"
+    );
     server.stop().await;
 }
