@@ -46,13 +46,12 @@ impl Projection for AutoCashoutProjection {
             // upsert and one keyed delete per chunk.
             let mut last: BTreeMap<&str, Option<(String, Option<String>)>> = BTreeMap::new();
             for stored in events {
-                let Some(payload) = stored.payload.as_deref() else {
+                if stored.payload.is_none() {
                     continue;
-                };
+                }
                 let bet_id = stored.aggregate_id.as_str();
-                let event: BetEvent = serde_json::from_str(payload)
-                    .map_err(|e| ProjectionError::bad_event(stored, e))?;
-                match event {
+                let event = stored.bet_event()?;
+                match &*event {
                     BetEvent::AutoCashoutSet {
                         min_amount,
                         partial_amount,

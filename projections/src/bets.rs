@@ -486,9 +486,7 @@ fn fold_part(
 ) -> Result<Vec<Prepared>, ProjectionError> {
     let mut touched: Vec<&str> = Vec::with_capacity(events.len());
     for stored in events {
-        let payload = stored.payload.as_deref().unwrap_or("null");
-        let event: BetEvent =
-            serde_json::from_str(payload).map_err(|e| ProjectionError::bad_event(stored, e))?;
+        let event = stored.bet_event()?;
         let bet_id = stored.aggregate_id.as_str();
         touched.push(bet_id);
         if let Some((member_id, record)) = placed_record(bet_id, &event) {

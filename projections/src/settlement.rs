@@ -316,9 +316,8 @@ impl Projection for SettlementProjection {
                 };
                 match stored.aggregate_type.as_str() {
                     "Bet" => {
-                        let event: BetEvent = serde_json::from_str(payload)
-                            .map_err(|e| ProjectionError::bad_event(stored, e))?;
-                        let BetEvent::BetPlaced { bet, .. } = event else {
+                        let event = stored.bet_event()?;
+                        let BetEvent::BetPlaced { bet, .. } = &*event else {
                             continue;
                         };
                         flush_results(conn, &mut results).await?;

@@ -8,6 +8,11 @@
 //! those have all finished, so nothing can appear behind the checkpoint.
 //! SQLite has a single writer, so position order is commit order.
 
+use std::sync::{Arc, OnceLock};
+
+use domain::bet::BetEvent;
+
+use crate::runner::ProjectionError;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
@@ -27,7 +32,7 @@ pub struct Checkpoint {
 
 /// One event of the global stream. `payload` is the event's JSON, or `None`
 /// when the reading projection does not handle its aggregate type.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct StoredEvent {
     pub checkpoint: Checkpoint,
     pub aggregate_type: String,
@@ -37,6 +42,31 @@ pub struct StoredEvent {
     pub payload: Option<String>,
     /// When the event was recorded (unix ms); 0 when the payload was not read.
     pub recorded_ms: i64,
+    /// A `Bet` event's payload parsed, once for all the projections of a
+    /// pass (the copies [`slice_after`] hands them share it).
+    pub bet: BetParse,
+}
+
+/// A `Bet` payload parsed at most once (see [`StoredEvent::bet_event`]).
+#[derive(Debug, Clone, Default)]
+pub struct BetParse(Arc<OnceLock<Result<Arc<BetEvent>, String>>>);
+
+impl StoredEvent {
+    /// The event as a `BetEvent`, parsed at first use and shared with the
+    /// other projections reading the same shared batch (four of them read
+    /// `BetPlaced`, the largest payload).
+    pub fn bet_event(&self) -> Result<Arc<BetEvent>, ProjectionError> {
+        self.bet
+            .0
+            .get_or_init(|| match self.payload.as_deref() {
+                None => Err("a bet event without its payload".to_string()),
+                Some(payload) => serde_json::from_str::<BetEvent>(payload)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string()),
+            })
+            .clone()
+            .map_err(|e| ProjectionError::bad_event(self, e))
+    }
 }
 
 fn type_list(types: &[&str]) -> String {
@@ -274,6 +304,11 @@ pub fn slice_after(all: &[StoredEvent], after: Checkpoint, types: &[&str]) -> Ve
                 event_type: e.event_type.clone(),
                 payload: if own { e.payload.clone() } else { None },
                 recorded_ms: if own { e.recorded_ms } else { 0 },
+                bet: if own {
+                    e.bet.clone()
+                } else {
+                    BetParse::default()
+                },
             }
         })
         .collect()
@@ -291,6 +326,7 @@ fn decode(row: &AnyRow) -> Result<StoredEvent, sqlx::Error> {
         event_type: row.try_get("event_type")?,
         payload: row.try_get("payload")?,
         recorded_ms: row.try_get::<Option<i64>, _>("recorded_ms")?.unwrap_or(0),
+        bet: BetParse::default(),
     })
 }
 

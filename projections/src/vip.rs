@@ -309,11 +309,11 @@ impl VipProjection {
         conn: &mut AnyConnection,
         batch: &mut Batch,
         event: &StoredEvent,
-        parsed: BetEvent,
+        parsed: std::sync::Arc<BetEvent>,
     ) -> Result<(), ProjectionError> {
         let rules = self.tables.turnover.clone();
         let id = event.aggregate_id.as_str();
-        match parsed {
+        match &*parsed {
             BetEvent::BetPlaced { member_id, bet, .. } => {
                 let odds = bet.odds.or_else(|| {
                     bet.possible_win
@@ -321,7 +321,7 @@ impl VipProjection {
                         .map(|w| (w / bet.stake).round_dp(3))
                 });
                 *self.bet(conn, batch, id).await? = Some(BetRow {
-                    member_id,
+                    member_id: member_id.clone(),
                     stake: bet.stake,
                     odds,
                     free: bet.bonus_id.is_some(),
@@ -359,7 +359,7 @@ impl VipProjection {
                 };
                 let counts = !row.free || rules.free_bets_count;
                 let now = if counts {
-                    rules.settled(row.stake, payout, status == BetStatus::Returned, row.odds)
+                    rules.settled(row.stake, *payout, *status == BetStatus::Returned, row.odds)
                 } else {
                     Decimal::ZERO
                 };
@@ -369,13 +369,13 @@ impl VipProjection {
                     conn,
                     batch,
                     event,
-                    &member_id,
+                    member_id,
                     currency.code(),
                     "sport",
                     Some(Product::Sport),
                     Decimal::ZERO,
                     delta,
-                    at_ms,
+                    *at_ms,
                 )
                 .await?;
             }
@@ -393,22 +393,22 @@ impl VipProjection {
                 };
                 let counts = !row.free || rules.free_bets_count;
                 let turnover = if counts {
-                    rules.cashed_out(stake_part, amount, row.odds)
+                    rules.cashed_out(*stake_part, *amount, row.odds)
                 } else {
                     Decimal::ZERO
                 };
-                row.stake = remaining_stake;
+                row.stake = *remaining_stake;
                 self.activity(
                     conn,
                     batch,
                     event,
-                    &member_id,
+                    member_id,
                     currency.code(),
                     "cashout",
                     Some(Product::Sport),
                     Decimal::ZERO,
                     turnover,
-                    at_ms,
+                    *at_ms,
                 )
                 .await?;
             }
@@ -612,7 +612,7 @@ enum Parsed {
         currency: String,
         at_ms: i64,
     },
-    Bet(BetEvent),
+    Bet(std::sync::Arc<BetEvent>),
     Vip(VipEvent),
     /// The `DepositCredited` body.
     Deposit(Value),
@@ -647,7 +647,7 @@ impl Parsed {
                 (
                     "Bet",
                     "BetPlaced" | "BetAccepted" | "BetSettled" | "BetResettled" | "BetCashedOut",
-                ) => Some(Parsed::Bet(serde_json::from_str(payload).map_err(bad)?)),
+                ) => Some(Parsed::Bet(event.bet_event()?)),
                 ("Vip", _) => Some(Parsed::Vip(serde_json::from_str(payload).map_err(bad)?)),
                 ("Deposit", "DepositCredited") => {
                     let value: Value = serde_json::from_str(payload).map_err(bad)?;
@@ -670,12 +670,12 @@ impl Parsed {
     fn member<'a>(&'a self, event: &'a StoredEvent) -> Option<&'a str> {
         match self {
             Parsed::Registered { user_id, .. } => Some(user_id),
-            Parsed::Bet(
+            Parsed::Bet(bet) => match &**bet {
                 BetEvent::BetSettled { member_id, .. }
                 | BetEvent::BetResettled { member_id, .. }
-                | BetEvent::BetCashedOut { member_id, .. },
-            ) => Some(member_id),
-            Parsed::Bet(_) => None,
+                | BetEvent::BetCashedOut { member_id, .. } => Some(member_id),
+                _ => None,
+            },
             Parsed::Vip(_) => Some(event.aggregate_id.as_str()),
             Parsed::Deposit(body) | Parsed::CasinoRound(body) => {
                 body.get("member_id").and_then(Value::as_str)

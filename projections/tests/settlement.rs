@@ -80,7 +80,7 @@ fn stored(aggregate_type: &str, id: &str, event_type: &str, payload: String) -> 
         sequence: 1,
         event_type: event_type.into(),
         payload: Some(payload),
-        recorded_ms: 0,
+        ..Default::default()
     }
 }
 
@@ -135,4 +135,40 @@ async fn a_bet_is_queued_at_placement_when_its_selections_have_outcomes_and_else
         ("b-3-late".to_string(), 2),
     ]);
     assert_eq!(tasks(&db).await, all);
+}
+
+/// A shared batch's `Bet` payload is parsed once: the copies
+/// `stream::slice_after` hands each projection share the parse; a copy for
+/// a projection that does not read bets has neither payload nor parse; an
+/// unreadable payload is the same bad event for every reader.
+#[test]
+fn the_projections_of_a_pass_share_one_parse_of_each_bet_event() {
+    use std::sync::Arc;
+    let mut first = placed("b1", 100, 2);
+    first.checkpoint = Checkpoint {
+        tx_id: 1,
+        position: 1,
+    };
+    let mut broken = stored("Bet", "b2", "BetPlaced", "{\"BetPlaced\": 1}".into());
+    broken.checkpoint = Checkpoint {
+        tx_id: 1,
+        position: 2,
+    };
+    let shared = vec![first, broken];
+    let bets = projections::stream::slice_after(&shared, Checkpoint::default(), &["Bet"]);
+    let vip = projections::stream::slice_after(&shared, Checkpoint::default(), &["Bet", "Vip"]);
+    let wallets = projections::stream::slice_after(&shared, Checkpoint::default(), &["Wallet"]);
+    let a = bets[0].bet_event().unwrap();
+    let b = vip[0].bet_event().unwrap();
+    assert!(Arc::ptr_eq(&a, &b), "one parse for both readers");
+    assert!(matches!(&*a, BetEvent::BetPlaced { bet_id, .. } if bet_id == "b1"));
+    assert!(wallets[0].payload.is_none());
+    assert!(wallets[0].bet_event().is_err());
+    for copy in [&bets[1], &vip[1]] {
+        let error = copy.bet_event().unwrap_err();
+        assert!(
+            matches!(&error, projections::ProjectionError::BadEvent { aggregate_id, .. } if aggregate_id == "b2"),
+            "{error}"
+        );
+    }
 }
