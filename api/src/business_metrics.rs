@@ -182,9 +182,10 @@ impl BusinessMetrics {
                 totals.entry((currency.clone(), status)).or_default();
             }
         }
-        let mut liability: std::collections::BTreeMap<String, f64> = currencies
+        // Summed exactly; a gauge takes the total as a float.
+        let mut liability: std::collections::BTreeMap<String, rust_decimal::Decimal> = currencies
             .into_iter()
-            .map(|currency| (currency, 0.0))
+            .map(|currency| (currency, rust_decimal::Decimal::ZERO))
             .collect();
         for ((currency, status), total) in totals {
             let labels = BetLabels {
@@ -199,14 +200,13 @@ impl BusinessMetrics {
                 .get_or_create(&labels)
                 .set(total.paid.to_f64().unwrap_or(0.0));
             if matches!(status, 0 | -5) {
-                *liability.entry(currency).or_default() +=
-                    total.possible_win.to_f64().unwrap_or(0.0);
+                *liability.entry(currency).or_default() += total.possible_win;
             }
         }
         for (currency, amount) in liability {
             self.open_liability
                 .get_or_create(&CurrencyLabel { currency })
-                .set(amount);
+                .set(amount.to_f64().unwrap_or(0.0));
         }
         let sql = format!(
             "SELECT kind, status, currency, COUNT(*) AS n,

@@ -647,15 +647,7 @@ async fn a_super_bet_waits_for_support_and_the_member_accepts_the_counter_offer(
     );
     // The decision carries the staff id and reason as metadata.
     let auditor = staff_token(&server, "auditor", "auditor1234").await;
-    let (status, trail) = backoffice(
-        &server,
-        "GET",
-        &format!("/api/backoffice/bets/{bet_id}/events"),
-        Some(&auditor),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{trail}");
+    let trail = audit_trail(&server, &auditor, bet_id).await;
     let events = trail["data"]["events"].as_array().unwrap();
     let offer = events
         .iter()
@@ -753,6 +745,20 @@ async fn a_declined_super_bet_gives_the_stake_back(kind: StoreKind) {
     server.stop().await;
 }
 
+/// The auditor's trail of a bet (the back office's bet events page).
+async fn audit_trail(server: &Server, auditor: &str, bet_id: i64) -> Value {
+    let (status, trail) = backoffice(
+        server,
+        "GET",
+        &format!("/api/backoffice/bets/{bet_id}/events"),
+        Some(auditor),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{trail}");
+    trail
+}
+
 async fn balances(server: &Server) -> (Decimal, Decimal) {
     let user_id = server
         .running
@@ -843,15 +849,7 @@ async fn a_free_bet_is_staked_once_and_pays_its_winnings_only(kind: StoreKind) {
     // The auditor's trail: the stake is one wallet event, held under the
     // free bet's reference and taken as the bet's, and it is this bet's.
     let auditor = staff_token(&server, "auditor", "auditor1234").await;
-    let (status, trail) = backoffice(
-        &server,
-        "GET",
-        &format!("/api/backoffice/bets/{bet_id}/events"),
-        Some(&auditor),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{trail}");
+    let trail = audit_trail(&server, &auditor, bet_id).await;
     let wallet = trail["data"]["wallet"].as_array().unwrap();
     let stake: Vec<_> = wallet
         .iter()

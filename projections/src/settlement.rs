@@ -485,47 +485,80 @@ pub async fn a_bet_on(pool: &sqlx::AnyPool, event_id: u64) -> Result<Option<Stri
 
 /// Selections without an outcome on bets whose last leg started before
 /// `started_before` (unix s), grouped by game: game id -> selections, at
-/// most `limit`. `since` (unix s): only bets whose last leg started at or
+/// most `limit`. `since` (unix s): only bets with a leg started at or
 /// after it, a range of the start index (one statement over every leg
 /// grew with the table: 0.4 s a pass at 1,000,000 legs); `None` reads
 /// every bet.
 ///
 /// Two steps, so that neither store's planner starts from every leg: the
-/// bets due (by the start index, then each bet's legs by the bet index),
-/// then their legs without an outcome (`rows_in`, a chunk of bets a
-/// statement).
+/// bets, a page of [`DUE_PAGE`] at a time in bet order (from the start
+/// index's range, or along the bet index when every bet is read), then
+/// the legs without an outcome of those of them that are due (no leg
+/// started at or after `started_before`, some leg with a start), by the
+/// bet index (`rows_in`, a chunk of bets a statement), until `limit`
+/// selections are found or no bet is left.
 pub async fn unresulted(
     pool: &sqlx::AnyPool,
     started_before: i64,
     since: Option<i64>,
     limit: i64,
 ) -> Result<std::collections::BTreeMap<u64, Vec<LegSelection>>, sqlx::Error> {
-    let due: Vec<String> = sqlx::query_scalar(
-        "SELECT DISTINCT r.bet_id FROM settlement_legs r
-         WHERE r.start_ts >= $1 AND r.start_ts < $2
-           AND NOT EXISTS (SELECT 1 FROM settlement_legs x
-                           WHERE x.bet_id = r.bet_id AND x.start_ts >= $2)",
-    )
-    .bind(since.unwrap_or(i64::MIN))
-    .bind(started_before)
-    .fetch_all(pool)
-    .await?;
-    let due: Vec<&str> = due.iter().map(String::as_str).collect();
+    unresulted_in_pages(pool, started_before, since, limit, DUE_PAGE).await
+}
+
+/// [`unresulted`] with pages of `page` bets (tests use small ones).
+pub async fn unresulted_in_pages(
+    pool: &sqlx::AnyPool,
+    started_before: i64,
+    since: Option<i64>,
+    limit: i64,
+    page: i64,
+) -> Result<std::collections::BTreeMap<u64, Vec<LegSelection>>, sqlx::Error> {
     let mut conn = pool.acquire().await?;
     let mut found: std::collections::BTreeSet<(i64, i64, i64)> = Default::default();
-    for row in crate::rows_in(
-        &mut conn,
+    // The due test is step two's (a number of ours, not input: inlined,
+    // since `rows_in` numbers the statement's parameters).
+    let legs = format!(
         "SELECT DISTINCT l.game_id, l.event_id, l.market_id FROM settlement_legs l
-         WHERE l.bet_id IN ({}) AND l.game_id IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM settlement_outcomes o WHERE o.event_id = l.event_id)",
-        &due,
-    )
-    .await?
-    {
-        let game: i64 = row.try_get("game_id")?;
-        let event: i64 = row.try_get("event_id")?;
-        let market: i64 = row.try_get("market_id")?;
-        found.insert((game, event, market));
+         WHERE l.bet_id IN ({{}}) AND l.game_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM settlement_outcomes o WHERE o.event_id = l.event_id)
+           AND NOT EXISTS (SELECT 1 FROM settlement_legs x
+                           WHERE x.bet_id = l.bet_id AND x.start_ts >= {started_before})
+           AND EXISTS (SELECT 1 FROM settlement_legs y
+                       WHERE y.bet_id = l.bet_id AND y.start_ts IS NOT NULL)"
+    );
+    let mut after = String::new();
+    while (found.len() as i64) < limit {
+        let bets = match since {
+            Some(since) => sqlx::query_scalar(
+                "SELECT DISTINCT r.bet_id FROM settlement_legs r
+                 WHERE r.bet_id > $1 AND r.start_ts >= $2 AND r.start_ts < $3
+                 ORDER BY r.bet_id LIMIT $4",
+            )
+            .bind(after.as_str())
+            .bind(since)
+            .bind(started_before),
+            None => sqlx::query_scalar(
+                "SELECT DISTINCT r.bet_id FROM settlement_legs r
+                 WHERE r.bet_id > $1 ORDER BY r.bet_id LIMIT $2",
+            )
+            .bind(after.as_str()),
+        };
+        let bets: Vec<String> = bets.bind(page).fetch_all(&mut *conn).await?;
+        let Some(last) = bets.last() else {
+            break;
+        };
+        after = last.clone();
+        let ids: Vec<&str> = bets.iter().map(String::as_str).collect();
+        for row in crate::rows_in(&mut conn, &legs, &ids).await? {
+            let game: i64 = row.try_get("game_id")?;
+            let event: i64 = row.try_get("event_id")?;
+            let market: i64 = row.try_get("market_id")?;
+            found.insert((game, event, market));
+        }
+        if (bets.len() as i64) < page {
+            break;
+        }
     }
     let mut games: std::collections::BTreeMap<u64, Vec<LegSelection>> = Default::default();
     for (game, event, market) in found.into_iter().take(limit.max(0) as usize) {
@@ -536,6 +569,9 @@ pub async fn unresulted(
     }
     Ok(games)
 }
+
+/// Bets due that one statement of [`unresulted`] reads at most.
+pub const DUE_PAGE: i64 = 5_000;
 
 /// Open settlement tasks, oldest first: (task id, bet id, version).
 pub async fn open_tasks(

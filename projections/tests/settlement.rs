@@ -18,6 +18,7 @@ use sqlx::{Connection, Row};
 
 commands::on_both_stores!(
     a_bet_is_queued_at_placement_when_its_selections_have_outcomes_and_else_by_the_result_that_completes_it,
+    unresulted_selections_are_read_a_page_of_due_bets_at_a_time_up_to_the_limit,
 );
 
 /// An express on events `first`, `first + 1`, ... (one per price).
@@ -171,4 +172,49 @@ fn the_projections_of_a_pass_share_one_parse_of_each_bet_event() {
             "{error}"
         );
     }
+}
+
+/// The void job's read of unresulted selections: the bets due a page at a
+/// time, then their legs without an outcome, up to the limit; a pass that
+/// looks back only to `since` skips bets whose last leg started before.
+async fn unresulted_selections_are_read_a_page_of_due_bets_at_a_time_up_to_the_limit(
+    kind: StoreKind,
+) {
+    use projections::settlement::unresulted_in_pages;
+    let db = testing::fresh(kind).await;
+    // Five singles on events 1, 11, ... 41 (each leg starts 1_700_100_000);
+    // event 1 has its result.
+    let mut events: Vec<StoredEvent> = (0..5u64)
+        .map(|i| placed(&format!("b{i}"), 1 + 10 * i, 1))
+        .collect();
+    events.push(resulted(100, &[1]));
+    apply(&db, events).await;
+    let due = 1_700_100_001;
+    let selections = |games: std::collections::BTreeMap<u64, Vec<(u64, u64)>>| {
+        games
+            .values()
+            .flatten()
+            .map(|(event, _)| *event)
+            .collect::<BTreeSet<u64>>()
+    };
+    for page in [1, 2, 5, 100] {
+        let found = unresulted_in_pages(&db.any, due, None, 100, page)
+            .await
+            .unwrap();
+        assert_eq!(
+            selections(found),
+            BTreeSet::from([11, 21, 31, 41]),
+            "page of {page}"
+        );
+    }
+    let two = unresulted_in_pages(&db.any, due, None, 2, 1).await.unwrap();
+    assert_eq!(selections(two).len(), 2, "the limit");
+    let none = unresulted_in_pages(&db.any, due, Some(due), 100, 2)
+        .await
+        .unwrap();
+    assert!(none.is_empty(), "last legs before the range");
+    let not_yet = unresulted_in_pages(&db.any, 1_700_100_000, None, 100, 2)
+        .await
+        .unwrap();
+    assert!(not_yet.is_empty(), "not due before the last leg started");
 }

@@ -287,31 +287,23 @@ fn a_stake_held_and_taken_at_once_beyond_the_balance_is_rejected_with_2400() {
 
 #[test]
 fn a_held_and_taken_stake_is_not_taken_again_under_either_reference() {
-    // The held reference used before (a free bet staked once).
-    WalletTest::with(WalletServices::default())
-        .given(vec![
+    let staked = || {
+        WalletTest::with(WalletServices::default()).given(vec![
             opened(),
             deposited("t1", dec!(10)),
             reserved_and_taken(),
         ])
+    };
+    // The held reference used before (a free bet staked once).
+    staked()
         .when(cmd("bet-1", reserve_and_take(dec!(4))))
         .then_expect_events(vec![]);
     // The take made before under its own reference.
-    WalletTest::with(WalletServices::default())
-        .given(vec![
-            opened(),
-            deposited("t1", dec!(10)),
-            reserved_and_taken(),
-        ])
+    staked()
         .when(cmd("bet-2", reserve_and_take(dec!(4))))
         .then_expect_events(vec![]);
     // Taking the held stake again: there is no reservation left.
-    WalletTest::with(WalletServices::default())
-        .given(vec![
-            opened(),
-            deposited("t1", dec!(10)),
-            reserved_and_taken(),
-        ])
+    staked()
         .when(cmd(
             "bet-1:take-again",
             WalletAction::TakeStake {
