@@ -50,6 +50,10 @@ pub enum ProjectionError {
     Unknown(String, String),
     #[error("no parked event {0} is open")]
     NoParked(i64),
+    /// A shared read of the stream starts after this projection's
+    /// checkpoint: it reads alone.
+    #[error("the projection is behind the shared read")]
+    Behind,
 }
 
 impl ProjectionError {
@@ -178,6 +182,14 @@ impl Target {
         }
         Ok(())
     }
+}
+
+/// A read of the stream shared by the projections of a live pass: every
+/// event after `from`, in order.
+#[derive(Clone, Copy)]
+pub(crate) struct Shared<'a> {
+    all: &'a [StoredEvent],
+    from: Checkpoint,
 }
 
 /// The checkpoint name of a rebuild under way of `name`.
@@ -327,20 +339,28 @@ impl Runner {
     /// As `batch`; with `read`, the events come from a read of the stream
     /// shared by the projections of the pass (it starts at or before this
     /// projection's checkpoint: `shared_steps` leaves the ones behind it to
-    /// read alone), not from one of its own.
+    /// read alone, and one found behind it here is refused with
+    /// `ProjectionError::Behind`), not from one of its own.
     async fn batch_of(
         &self,
         conn: &mut AnyConnection,
         projection: &dyn Projection,
         target: &Target,
         limit: i64,
-        read: Option<&[StoredEvent]>,
+        read: Option<Shared<'_>>,
     ) -> Result<usize, ProjectionError> {
         let mut tx = conn.begin().await?;
         target.enter(&mut tx).await?;
         let at = lock_checkpoint(&mut tx, &target.checkpoint).await?;
         let events = match read {
-            Some(all) => stream::slice_after(all, at, projection.aggregate_types()),
+            // The shared read starts after `from`: a checkpoint behind it
+            // (moved back by a rebuild's swap since the pass looked) would
+            // skip the events in between; that projection reads alone.
+            Some(shared) if at < shared.from => {
+                tx.rollback().await?;
+                return Err(ProjectionError::Behind);
+            }
+            Some(shared) => stream::slice_after(shared.all, at, projection.aggregate_types()),
             None => {
                 stream::read_after(
                     &mut tx,
@@ -589,19 +609,23 @@ impl Runner {
         }
     }
 
-    /// Postgres's live pass: one read of the stream serves every
-    /// projection (each of them read every event before, for the
-    /// checkpoint to pass the ones of other types), from where most of
-    /// them stand, with the payloads of all their types; each
-    /// projection then applies its slice in its own transaction under its
-    /// checkpoint's lock, as `batch` does (a projection that fails is
-    /// retried by the per-projection steps after this, which park a poison
-    /// event). Repeats while the reads come back full. Returns the names
-    /// of the projections left to go on alone: behind the others, or
-    /// whose batch failed.
+    /// The live pass: one read of the stream serves every projection (each
+    /// of them read every event before, for the checkpoint to pass the
+    /// ones of other types), from where most of them stand, with the
+    /// payloads of all their types; each projection then applies its slice
+    /// in its own transaction under its checkpoint's lock, as `batch` does
+    /// (a projection that fails is retried by the per-projection steps
+    /// after this, which park a poison event). Repeats while the reads come
+    /// back full. Returns the names of the projections left to go on
+    /// alone: behind the others, or whose batch failed.
+    ///
+    /// `conn`: Postgres's one connection for the pass. SQLite (`None`):
+    /// the read takes a pooled connection outside the writer turn (a
+    /// snapshot read beside the writer, as `step_read_first`'s), each
+    /// projection's batch then takes the turn.
     async fn shared_steps(
         &self,
-        conn: &mut AnyConnection,
+        mut conn: Option<&mut AnyConnection>,
     ) -> Result<Vec<&'static str>, ProjectionError> {
         let mut failed = Vec::new();
         let mut types: Vec<&str> = self
@@ -611,8 +635,14 @@ impl Runner {
             .collect();
         types.sort_unstable();
         types.dedup();
+        let names = self.names();
         loop {
-            let at = read_checkpoints(conn, &self.names()).await?;
+            let mut pooled = None;
+            let reader: &mut AnyConnection = match conn.as_deref_mut() {
+                Some(conn) => conn,
+                None => &mut **pooled.insert(self.pool.acquire().await?),
+            };
+            let at = read_checkpoints(reader, &names).await?;
             let checkpoint =
                 |p: &Arc<dyn Projection>| at.get(p.name()).copied().unwrap_or_default();
             // From where most projections stand (all of them, once they
@@ -635,10 +665,12 @@ impl Runner {
                     failed.push(projection.name());
                 }
             }
-            let all = stream::read_after(conn, self.backend, from, &types, self.batch_size).await?;
+            let all = stream::read_after(reader, self.backend, from, &types, self.batch_size).await?;
+            drop(pooled);
             let Some(last) = all.last().map(|e| e.checkpoint) else {
                 return Ok(failed);
             };
+            let shared = Shared { all: &all, from };
             for projection in &self.projections {
                 if failed.contains(&projection.name())
                     || at.get(projection.name()).is_some_and(|c| *c >= last)
@@ -646,16 +678,25 @@ impl Runner {
                     continue;
                 }
                 let target = Target::live(projection.name());
-                if let Err(e) = self
-                    .batch_of(
-                        conn,
-                        projection.as_ref(),
-                        &target,
-                        self.batch_size,
-                        Some(&all),
-                    )
-                    .await
-                {
+                let applied = match conn.as_deref_mut() {
+                    Some(conn) => {
+                        self.batch_of(conn, projection.as_ref(), &target, self.batch_size, Some(shared))
+                            .await
+                    }
+                    None => {
+                        // The turn first, then the connection (a writer
+                        // waiting for its turn holds none of the pool's).
+                        let _writer = self.writer_turn().await;
+                        match self.pool.acquire().await {
+                            Ok(mut conn) => {
+                                self.batch_of(&mut conn, projection.as_ref(), &target, self.batch_size, Some(shared))
+                                    .await
+                            }
+                            Err(e) => Err(e.into()),
+                        }
+                    }
+                };
+                if let Err(e) = applied {
                     tracing::warn!(projection = projection.name(), error = %e, "a shared batch failed; the projection goes on alone");
                     failed.push(projection.name());
                 }
@@ -1083,20 +1124,17 @@ impl Runner {
                 }
             }
             let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
-            // Postgres: the projections that a shared read left to go on
-            // alone (all of them when that read failed).
-            let alone = match pass_conn.as_deref_mut() {
-                Some(conn) => match self.shared_steps(conn).await {
-                    Ok(failed) => Some(failed),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
-                        // The connection may be what failed: each step
-                        // takes its own from the pool this pass.
-                        pass_conn = None;
-                        None
-                    }
-                },
-                None => None,
+            // The projections that the shared read left to go on alone
+            // (all of them when that read failed).
+            let alone = match self.shared_steps(pass_conn.as_deref_mut()).await {
+                Ok(failed) => Some(failed),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
+                    // The connection may be what failed: each step
+                    // takes its own from the pool this pass.
+                    pass_conn = None;
+                    None
+                }
             };
             for projection in &self.projections {
                 let caught_up = alone

@@ -105,6 +105,7 @@ commands::on_both_stores!(
     a_batch_applied_twice_by_two_runners_counts_once,
     two_processes_runners_reading_before_their_writer_turns_count_each_batch_once,
     a_member_reads_their_own_writes_before_any_runner_applies_them,
+    one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone,
 );
 
 async fn the_balance_view_equals_the_wallets_folded_from_their_events(kind: StoreKind) {
@@ -563,14 +564,15 @@ impl Projection for Recorder {
     }
 }
 
-/// The live runner on Postgres reads the stream once a pass for every
-/// projection: each still gets every event exactly once, in order, with
-/// the payloads of its own types only; a projection far behind the others
+/// The live runner reads the stream once a pass for every projection (on
+/// SQLite beside the writer, each projection's batch then in its writer
+/// turn): each still gets every event exactly once, in order, with the
+/// payloads of its own types only; a projection far behind the others
 /// (new here) catches up alone while the others keep up with new commits.
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone()
-{
-    let db = testing::fresh_postgres().await;
+async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behind_catches_up_alone(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
     let service = wallets(&db);
     let write = |from: usize, to: usize| {
         let service = &service;
@@ -590,7 +592,11 @@ async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behin
     let positions = |db: &Db| {
         let any = db.any.clone();
         async move {
-            sqlx::query_scalar::<_, i64>("SELECT position FROM events ORDER BY tx_id, position")
+            let order = match kind {
+                StoreKind::Postgres => "SELECT position FROM events ORDER BY tx_id, position",
+                StoreKind::Sqlite => "SELECT position FROM events ORDER BY position",
+            };
+            sqlx::query_scalar::<_, i64>(order)
                 .fetch_all(&any)
                 .await
                 .unwrap()
@@ -607,8 +613,17 @@ async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behin
         })
     };
     let start = |projections: Vec<Arc<dyn Projection>>| {
+        let (backend, turns) = match kind {
+            StoreKind::Postgres => (Backend::Postgres, None),
+            StoreKind::Sqlite => (
+                Backend::Sqlite,
+                Some(projections::writer::WriterTurns::new()),
+            ),
+        };
         let live = Arc::new(
-            Runner::new(db.any.clone(), Backend::Postgres, projections).with_batch_size(7),
+            Runner::new(db.any.clone(), backend, projections)
+                .with_batch_size(7)
+                .with_writer_lock(turns),
         );
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let running = tokio::spawn(live.clone().run(
