@@ -637,10 +637,10 @@ impl Runner {
         types.dedup();
         let names = self.names();
         loop {
-            let mut pooled = None;
+            let mut pooled: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
             let reader: &mut AnyConnection = match conn.as_deref_mut() {
                 Some(conn) => conn,
-                None => &mut **pooled.insert(self.pool.acquire().await?),
+                None => pooled.insert(self.pool.acquire().await?),
             };
             let at = read_checkpoints(reader, &names).await?;
             let checkpoint =
