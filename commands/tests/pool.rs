@@ -111,3 +111,34 @@ async fn a_hot_connection_is_kept_for_the_next_statement_and_checked_once_stale(
     assert_ne!(backend_pid(&mut conn).await, pid);
     conn.keep();
 }
+
+/// Every SQLite connection, of either pool, keeps statement journals in
+/// memory, a 32 MiB page cache and a memory map of the database file, and
+/// syncs fully in WAL mode (a committed movement survives a power cut).
+#[tokio::test]
+async fn every_sqlite_connection_has_the_store_settings() {
+    let db = testing::fresh_sqlite().await;
+    let StorePool::Sqlite(typed) = &db.pool else {
+        unreachable!("a SQLite store")
+    };
+    let mut conns = Vec::new();
+    for _ in 0..3 {
+        let mut conn = db.any.acquire().await.unwrap();
+        let settings: (i64, i64, i64, i64, String) = (
+            sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await.unwrap(),
+            sqlx::query_scalar("PRAGMA cache_size").fetch_one(&mut *conn).await.unwrap(),
+            sqlx::query_scalar("PRAGMA mmap_size").fetch_one(&mut *conn).await.unwrap(),
+            sqlx::query_scalar("PRAGMA synchronous").fetch_one(&mut *conn).await.unwrap(),
+            sqlx::query_scalar("PRAGMA journal_mode").fetch_one(&mut *conn).await.unwrap(),
+        );
+        assert_eq!(settings, (2, -32768, 268435456, 2, "wal".to_string()));
+        conns.push(conn);
+    }
+    let mut conn = typed.acquire().await.unwrap();
+    let settings: (i64, i64, i64) = (
+        sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await.unwrap(),
+        sqlx::query_scalar("PRAGMA cache_size").fetch_one(&mut *conn).await.unwrap(),
+        sqlx::query_scalar("PRAGMA mmap_size").fetch_one(&mut *conn).await.unwrap(),
+    );
+    assert_eq!(settings, (2, -32768, 268435456));
+}
