@@ -192,6 +192,14 @@ pub(crate) struct Shared<'a> {
     from: Checkpoint,
 }
 
+/// What a live pass's shared reads did: the projections left to go on
+/// alone, and whether the log was sealed from them (else the sealer reads
+/// alone).
+struct Pass {
+    failed: Vec<&'static str>,
+    sealed: bool,
+}
+
 /// The checkpoint name of a rebuild under way of `name`.
 pub fn rebuild_checkpoint(name: &str) -> String {
     format!("{name}@rebuild")
@@ -619,6 +627,11 @@ impl Runner {
     /// back full. Returns the names of the projections left to go on
     /// alone: behind the others, or whose batch failed.
     ///
+    /// With a sealer, the same read (with every payload, version and
+    /// metadata) seals the log first, in its own transaction; the pass
+    /// says whether it did (`Pass::sealed`: the chain stood behind the
+    /// read, or its batch failed, and the sealer reads alone).
+    ///
     /// `conn`: Postgres's one connection for the pass. SQLite (`None`):
     /// the read takes a pooled connection outside the writer turn (a
     /// snapshot read beside the writer, as `step_read_first`'s), each
@@ -626,8 +639,9 @@ impl Runner {
     async fn shared_steps(
         &self,
         mut conn: Option<&mut AnyConnection>,
-    ) -> Result<Vec<&'static str>, ProjectionError> {
+    ) -> Result<Pass, ProjectionError> {
         let mut failed = Vec::new();
+        let mut sealed = true;
         let mut types: Vec<&str> = self
             .projections
             .iter()
@@ -635,7 +649,10 @@ impl Runner {
             .collect();
         types.sort_unstable();
         types.dedup();
-        let names = self.names();
+        let mut names = self.names();
+        if self.sealer.is_some() {
+            names.push(crate::seal::CHECKPOINT);
+        }
         loop {
             let mut pooled: Option<sqlx::pool::PoolConnection<sqlx::Any>> = None;
             let reader: &mut AnyConnection = match conn.as_deref_mut() {
@@ -658,18 +675,57 @@ impl Runner {
                 .max_by_key(|(at, count)| (**count, std::cmp::Reverse(**at)))
                 .map(|(at, _)| *at)
             else {
-                return Ok(failed);
+                return Ok(Pass { failed, sealed: false });
             };
             for projection in &self.projections {
                 if checkpoint(projection) < from && !failed.contains(&projection.name()) {
                     failed.push(projection.name());
                 }
             }
-            let all = stream::read_after(reader, self.backend, from, &types, self.batch_size).await?;
+            // The chain behind the projections reads alone.
+            let seal_at = at.get(crate::seal::CHECKPOINT).copied().unwrap_or_default();
+            let sealer = self.sealer.as_ref().filter(|_| sealed && seal_at >= from);
+            sealed &= self.sealer.is_none() || sealer.is_some();
+            let (all, fields) = match sealer {
+                Some(_) => {
+                    let (all, fields) =
+                        stream::read_after_for_sealing(reader, self.backend, from, self.batch_size)
+                            .await?;
+                    (all, Some(fields))
+                }
+                None => (
+                    stream::read_after(reader, self.backend, from, &types, self.batch_size).await?,
+                    None,
+                ),
+            };
             drop(pooled);
             let Some(last) = all.last().map(|e| e.checkpoint) else {
-                return Ok(failed);
+                return Ok(Pass { failed, sealed });
             };
+            if let (Some(sealer), Some(fields)) = (sealer, &fields) {
+                if seal_at < last {
+                    let done = match conn.as_deref_mut() {
+                        Some(conn) => sealer.seal_shared(conn, &all, fields, from).await,
+                        None => {
+                            let _writer = self.writer_turn().await;
+                            match self.pool.acquire().await {
+                                Ok(mut conn) => {
+                                    sealer.seal_shared(&mut conn, &all, fields, from).await
+                                }
+                                Err(e) => Err(e.into()),
+                            }
+                        }
+                    };
+                    match done {
+                        Ok(true) => {}
+                        Ok(false) => sealed = false,
+                        Err(e) => {
+                            tracing::warn!(error = %e, "sealing from the shared read failed; the sealer reads alone");
+                            sealed = false;
+                        }
+                    }
+                }
+            }
             let shared = Shared { all: &all, from };
             for projection in &self.projections {
                 if failed.contains(&projection.name())
@@ -702,7 +758,7 @@ impl Runner {
                 }
             }
             if (all.len() as i64) < self.batch_size {
-                return Ok(failed);
+                return Ok(Pass { failed, sealed });
             }
         }
     }
@@ -1110,7 +1166,23 @@ impl Runner {
                     }
                 },
             };
-            if let Some(sealer) = &self.sealer {
+            let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
+            // The projections that the shared read left to go on alone
+            // (all of them when that read failed), and whether it sealed
+            // the log.
+            let (alone, sealed) = match self.shared_steps(pass_conn.as_deref_mut()).await {
+                Ok(pass) => (Some(pass.failed), pass.sealed),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
+                    // The connection may be what failed: each step
+                    // takes its own from the pool this pass.
+                    pass_conn = None;
+                    (None, false)
+                }
+            };
+            // The sealer behind the shared read (or its batch failed)
+            // reads alone.
+            if let Some(sealer) = self.sealer.as_ref().filter(|_| !sealed) {
                 let sealed = match pass_conn.as_deref_mut() {
                     Some(conn) => sealer.seal_all_on(conn).await,
                     None => {
@@ -1123,19 +1195,6 @@ impl Runner {
                     tracing::error!(error = %e, "sealing the event log stalled; retrying");
                 }
             }
-            let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
-            // The projections that the shared read left to go on alone
-            // (all of them when that read failed).
-            let alone = match self.shared_steps(pass_conn.as_deref_mut()).await {
-                Ok(failed) => Some(failed),
-                Err(e) => {
-                    tracing::warn!(error = %e, "the shared read of the stream failed; each projection reads alone");
-                    // The connection may be what failed: each step
-                    // takes its own from the pool this pass.
-                    pass_conn = None;
-                    None
-                }
-            };
             for projection in &self.projections {
                 let caught_up = alone
                     .as_ref()

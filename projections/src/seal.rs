@@ -53,8 +53,42 @@ fn field(hasher: &mut Sha256, bytes: &[u8]) {
     hasher.update(bytes);
 }
 
+/// An event as the chain covers it, borrowed (from a [`SealedEvent`], or
+/// from a live pass's shared read).
+#[derive(Debug, Clone, Copy)]
+pub struct SealInput<'a> {
+    pub checkpoint: Checkpoint,
+    pub aggregate_type: &'a str,
+    pub aggregate_id: &'a str,
+    pub sequence: i64,
+    pub event_type: &'a str,
+    pub event_version: &'a str,
+    pub payload: &'a str,
+    pub metadata: &'a str,
+}
+
+impl SealedEvent {
+    pub fn input(&self) -> SealInput<'_> {
+        SealInput {
+            checkpoint: self.checkpoint,
+            aggregate_type: &self.aggregate_type,
+            aggregate_id: &self.aggregate_id,
+            sequence: self.sequence,
+            event_type: &self.event_type,
+            event_version: &self.event_version,
+            payload: &self.payload,
+            metadata: &self.metadata,
+        }
+    }
+}
+
 /// The seal of `event` after `prev`.
 pub fn chain_hash(prev: &[u8; 32], event: &SealedEvent) -> [u8; 32] {
+    chain_hash_of(prev, &event.input())
+}
+
+/// [`chain_hash`] of a borrowed event.
+pub fn chain_hash_of(prev: &[u8; 32], event: &SealInput<'_>) -> [u8; 32] {
     let mut hasher = Sha256::new();
     hasher.update(prev);
     field(&mut hasher, event.aggregate_type.as_bytes());
@@ -110,6 +144,9 @@ pub struct Sealer {
     key: Vec<u8>,
     checkpoint_every: i64,
     batch_size: i64,
+    /// Events sealed from a live pass's shared read (the rest: the
+    /// sealer's own reads).
+    from_shared: std::sync::atomic::AtomicU64,
 }
 
 /// Seal rows per multi-row insert (4 parameters each).
@@ -122,6 +159,7 @@ impl Sealer {
             key: key.into(),
             checkpoint_every: checkpoint_every.max(1),
             batch_size: 5000,
+            from_shared: Default::default(),
         }
     }
 
@@ -249,11 +287,72 @@ impl Sealer {
     /// checkpoint's lock, and commits.
     async fn seal_rows(
         &self,
-        mut tx: sqlx::Transaction<'_, sqlx::Any>,
+        tx: sqlx::Transaction<'_, sqlx::Any>,
         at: crate::Checkpoint,
         rows: &[AnyRow],
     ) -> Result<usize, ProjectionError> {
-        if rows.is_empty() {
+        let events = rows
+            .iter()
+            .map(decode_sealed)
+            .collect::<Result<Vec<_>, _>>()?;
+        let inputs: Vec<SealInput<'_>> = events.iter().map(SealedEvent::input).collect();
+        self.seal_inputs(tx, at, &inputs).await
+    }
+
+    /// Seals the events of a live pass's shared read (`all`, every event
+    /// after `from` in the chain's order, `fields` beside them) that come
+    /// after where the chain stands, under the seal checkpoint's lock, in
+    /// one transaction on `conn`. `Ok(false)`: the chain stands before
+    /// `from` (the events in between are not in this read); the sealer
+    /// then reads alone.
+    pub(crate) async fn seal_shared(
+        &self,
+        conn: &mut AnyConnection,
+        all: &[crate::StoredEvent],
+        fields: &[crate::stream::SealFields],
+        from: crate::Checkpoint,
+    ) -> Result<bool, ProjectionError> {
+        let mut tx = conn.begin().await?;
+        let at = lock_checkpoint(&mut tx, CHECKPOINT).await?;
+        if at < from {
+            tx.rollback().await?;
+            return Ok(false);
+        }
+        let start = all.partition_point(|e| e.checkpoint <= at);
+        let inputs: Vec<SealInput<'_>> = all[start..]
+            .iter()
+            .zip(&fields[start..])
+            .map(|(event, more)| SealInput {
+                checkpoint: event.checkpoint,
+                aggregate_type: &event.aggregate_type,
+                aggregate_id: &event.aggregate_id,
+                sequence: event.sequence,
+                event_type: &event.event_type,
+                event_version: &more.event_version,
+                payload: event.payload.as_deref().unwrap_or_default(),
+                metadata: &more.metadata,
+            })
+            .collect();
+        let sealed = self.seal_inputs(tx, at, &inputs).await?;
+        self.from_shared
+            .fetch_add(sealed as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(true)
+    }
+
+    /// How many events this sealer sealed from live passes' shared reads.
+    pub fn sealed_from_shared_reads(&self) -> u64 {
+        self.from_shared.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Seals `events` (the events after `at`, in order) in `tx`, which
+    /// holds the checkpoint's lock, and commits.
+    async fn seal_inputs(
+        &self,
+        mut tx: sqlx::Transaction<'_, sqlx::Any>,
+        at: crate::Checkpoint,
+        events: &[SealInput<'_>],
+    ) -> Result<usize, ProjectionError> {
+        if events.is_empty() {
             tx.rollback().await?;
             return Ok(0);
         }
@@ -274,13 +373,12 @@ impl Sealer {
             None => (0, GENESIS),
         };
         let now = now_text();
-        let mut seals = Vec::with_capacity(rows.len());
+        let mut seals = Vec::with_capacity(events.len());
         let mut checkpoints = Vec::new();
         let mut last = at;
-        for row in rows {
-            let event = decode_sealed(row)?;
+        for event in events {
             index += 1;
-            prev = chain_hash(&prev, &event);
+            prev = chain_hash_of(&prev, event);
             let hash = hex::encode(prev);
             if index % self.checkpoint_every == 0 {
                 let signature = sign(&self.key, index, event.checkpoint.position, &hash);
@@ -330,7 +428,7 @@ impl Sealer {
         }
         save_checkpoint(&mut tx, CHECKPOINT, last).await?;
         tx.commit().await?;
-        Ok(rows.len())
+        Ok(events.len())
     }
 
     /// Writes a signed checkpoint of the current head now (when the last

@@ -130,6 +130,68 @@ pub async fn read_after(
     rows.iter().map(decode).collect()
 }
 
+/// What the sealer covers of an event beside a [`StoredEvent`]'s fields.
+#[derive(Debug, Clone, Default)]
+pub struct SealFields {
+    pub event_version: String,
+    pub metadata: String,
+}
+
+/// As [`read_after`] with every event's payload, version and metadata (as
+/// the sealer reads them: [`crate::seal`]): the live pass's shared read
+/// when the pass also seals the log.
+pub async fn read_after_for_sealing(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+    limit: i64,
+) -> Result<(Vec<StoredEvent>, Vec<SealFields>), sqlx::Error> {
+    let rows: Vec<AnyRow> = match backend {
+        Backend::Postgres => {
+            sqlx::query(
+                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        event_version, payload::text AS payload, metadata::text AS metadata,
+                        (extract(epoch from recorded_at) * 1000)::bigint AS recorded_ms
+                 FROM events
+                 WHERE (tx_id, position) > ($1::text::xid8, $2)
+                   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+                 ORDER BY tx_id, position
+                 LIMIT $3",
+            )
+            .bind(after.tx_id)
+            .bind(after.position)
+            .bind(limit)
+            .fetch_all(&mut *conn)
+            .await?
+        }
+        Backend::Sqlite => {
+            sqlx::query(
+                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
+                        event_version, payload, metadata,
+                        CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) AS recorded_ms
+                 FROM events
+                 WHERE position > $1
+                 ORDER BY position
+                 LIMIT $2",
+            )
+            .bind(after.position)
+            .bind(limit)
+            .fetch_all(&mut *conn)
+            .await?
+        }
+    };
+    let mut events = Vec::with_capacity(rows.len());
+    let mut fields = Vec::with_capacity(rows.len());
+    for row in &rows {
+        events.push(decode(row)?);
+        fields.push(SealFields {
+            event_version: row.try_get("event_version")?,
+            metadata: row.try_get("metadata")?,
+        });
+    }
+    Ok((events, fields))
+}
+
 /// The next events of a reader's types, and where its checkpoint may move
 /// once they are applied: past the last of them, or, when the stream
 /// holds no more of these types, to the end of what is visible.

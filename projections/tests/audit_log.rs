@@ -125,6 +125,7 @@ commands::on_both_stores!(
     an_inserted_event_is_detected,
     a_kept_checkpoint_that_no_longer_matches_is_detected,
     a_parked_poison_event_lets_the_other_events_through,
+    the_live_pass_seals_from_its_shared_read_and_a_sealer_behind_catches_up_alone,
 );
 
 async fn the_database_refuses_to_update_or_delete_events(kind: StoreKind) {
@@ -484,4 +485,98 @@ async fn a_parked_poison_event_lets_the_other_events_through(kind: StoreKind) {
     let row = balances::get(&db.any, "m2", "CNY").await.unwrap().unwrap();
     assert_eq!(row.ledger, service.replay(&id).await.unwrap().ledger);
     assert!(runner.parked(Some("open"), 100).await.unwrap().is_empty());
+}
+
+/// The live runner seals the log from the read its projections share (one
+/// read of the stream a pass, not two); a chain behind that read (here:
+/// the projections caught up before any sealer ran) is sealed by the
+/// sealer's own reads first. Either way every event is sealed once, in the
+/// stream's order, and the log verifies with its signed checkpoints.
+async fn the_live_pass_seals_from_its_shared_read_and_a_sealer_behind_catches_up_alone(
+    kind: StoreKind,
+) {
+    let db = testing::fresh(kind).await;
+    history(&db, 30).await;
+    let projections = || -> Vec<Arc<dyn Projection>> { vec![Arc::new(BalanceProjection)] };
+    let turns = || match kind {
+        StoreKind::Sqlite => Some(projections::writer::WriterTurns::new()),
+        StoreKind::Postgres => None,
+    };
+    // The projection first, alone: the chain starts behind it.
+    Runner::new(db.any.clone(), backend(&db), projections())
+        .settle("balances", PATIENCE)
+        .await
+        .unwrap();
+    let live = Arc::new(
+        Runner::new(db.any.clone(), backend(&db), projections())
+            .with_batch_size(9)
+            .with_writer_lock(turns())
+            .with_sealer(Sealer::new(backend(&db), KEY, 7).with_batch_size(5)),
+    );
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running = tokio::spawn(live.clone().run(
+        Duration::from_millis(30),
+        Duration::from_millis(5),
+        stopped,
+    ));
+    let count = |sql: &'static str| {
+        let any = db.any.clone();
+        async move { sqlx::query_scalar::<_, i64>(sql).fetch_one(&any).await.unwrap() }
+    };
+    let settled = || async {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let events = count("SELECT count(*) FROM events").await;
+            let sealed = count("SELECT count(*) FROM event_seals").await;
+            if sealed == events && live.lag("balances").await.unwrap() == 0 {
+                return events;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{sealed} of {events} events sealed"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let before = settled().await;
+    let sealer = live.sealer().unwrap();
+    // Caught up: later commits are sealed from the shared read.
+    let shared_before = sealer.sealed_from_shared_reads();
+    history(&db, 40).await;
+    let events = settled().await;
+    assert!(
+        sealer.sealed_from_shared_reads() - shared_before == (events - before) as u64,
+        "every later event was sealed from the shared read, none read again"
+    );
+    stop.send(true).unwrap();
+    running.await.unwrap();
+    let order = match kind {
+        StoreKind::Postgres => "SELECT position FROM events ORDER BY tx_id, position",
+        StoreKind::Sqlite => "SELECT position FROM events ORDER BY position",
+    };
+    let stream: Vec<i64> = sqlx::query_scalar(order).fetch_all(&db.any).await.unwrap();
+    let chain: Vec<(i64, i64)> =
+        sqlx::query_as("SELECT chain_index, position FROM event_seals ORDER BY chain_index")
+            .fetch_all(&db.any)
+            .await
+            .unwrap();
+    assert_eq!(
+        chain,
+        (1..).zip(stream).collect::<Vec<_>>(),
+        "each event once, in the stream's order"
+    );
+    let report = check(&db).await;
+    assert!(report.first_difference.is_none(), "{report:?}");
+    assert_eq!(report.checked as i64, events);
+    assert_eq!(report.checkpoints_checked as i64, events / 7);
+    // The balances match the wallets.
+    let service = wallets(&db);
+    for m in 0..5 {
+        let id = WalletId::new(format!("m{m}"), Currency::Cny);
+        let row = balances::get(&db.any, &format!("m{m}"), "CNY")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(row.ledger, service.replay(&id).await.unwrap().ledger);
+    }
 }
