@@ -34,9 +34,9 @@ const MAX_GROUP_ROWS: usize = 4_000;
 
 /// Groups being written at once. One on Postgres too: the next group
 /// fills while one commits, and larger groups cost less a bet (BENCHMARKS.md,
-/// "Group commit: one group in flight": 8-10% less CPU a bet, and a lower
-/// half-peak tail, than two in flight on an EPYC host; `GROUP_COMMIT_IN_FLIGHT`
-/// overrides). SQLite has a single writer.
+/// "One shared read a pass on both stores, one group in flight": 8-10% less
+/// CPU a bet, and a lower half-peak tail, than two in flight on an EPYC
+/// host; `GROUP_COMMIT_IN_FLIGHT` overrides). SQLite has a single writer.
 const POSTGRES_IN_FLIGHT: usize = 1;
 const SQLITE_IN_FLIGHT: usize = 1;
 

@@ -319,6 +319,12 @@ impl Sealer {
             return Ok(false);
         }
         let start = all.partition_point(|e| e.checkpoint <= at);
+        // Every event of a sealing read carries its payload; one without
+        // (never seen) is sealed by the sealer's own read, which refuses it.
+        if all[start..].iter().any(|e| e.payload.is_none()) || fields.len() != all.len() {
+            tx.rollback().await?;
+            return Ok(false);
+        }
         let inputs: Vec<SealInput<'_>> = all[start..]
             .iter()
             .zip(&fields[start..])
