@@ -125,20 +125,44 @@ async fn every_sqlite_connection_has_the_store_settings() {
     for _ in 0..3 {
         let mut conn = db.any.acquire().await.unwrap();
         let settings: (i64, i64, i64, i64, String) = (
-            sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await.unwrap(),
-            sqlx::query_scalar("PRAGMA cache_size").fetch_one(&mut *conn).await.unwrap(),
-            sqlx::query_scalar("PRAGMA mmap_size").fetch_one(&mut *conn).await.unwrap(),
-            sqlx::query_scalar("PRAGMA synchronous").fetch_one(&mut *conn).await.unwrap(),
-            sqlx::query_scalar("PRAGMA journal_mode").fetch_one(&mut *conn).await.unwrap(),
+            sqlx::query_scalar("PRAGMA temp_store")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            sqlx::query_scalar("PRAGMA cache_size")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            sqlx::query_scalar("PRAGMA mmap_size")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            sqlx::query_scalar("PRAGMA synchronous")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
+            sqlx::query_scalar("PRAGMA journal_mode")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap(),
         );
         assert_eq!(settings, (2, -32768, 268435456, 2, "wal".to_string()));
         conns.push(conn);
     }
     let mut conn = typed.acquire().await.unwrap();
     let settings: (i64, i64, i64) = (
-        sqlx::query_scalar("PRAGMA temp_store").fetch_one(&mut *conn).await.unwrap(),
-        sqlx::query_scalar("PRAGMA cache_size").fetch_one(&mut *conn).await.unwrap(),
-        sqlx::query_scalar("PRAGMA mmap_size").fetch_one(&mut *conn).await.unwrap(),
+        sqlx::query_scalar("PRAGMA temp_store")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        sqlx::query_scalar("PRAGMA cache_size")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        sqlx::query_scalar("PRAGMA mmap_size")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
     );
     assert_eq!(settings, (2, -32768, 268435456));
 }

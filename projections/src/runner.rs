@@ -675,7 +675,10 @@ impl Runner {
                 .max_by_key(|(at, count)| (**count, std::cmp::Reverse(**at)))
                 .map(|(at, _)| *at)
             else {
-                return Ok(Pass { failed, sealed: false });
+                return Ok(Pass {
+                    failed,
+                    sealed: false,
+                });
             };
             for projection in &self.projections {
                 if checkpoint(projection) < from && !failed.contains(&projection.name()) {
@@ -736,8 +739,14 @@ impl Runner {
                 let target = Target::live(projection.name());
                 let applied = match conn.as_deref_mut() {
                     Some(conn) => {
-                        self.batch_of(conn, projection.as_ref(), &target, self.batch_size, Some(shared))
-                            .await
+                        self.batch_of(
+                            conn,
+                            projection.as_ref(),
+                            &target,
+                            self.batch_size,
+                            Some(shared),
+                        )
+                        .await
                     }
                     None => {
                         // The turn first, then the connection (a writer
@@ -745,8 +754,14 @@ impl Runner {
                         let _writer = self.writer_turn().await;
                         match self.pool.acquire().await {
                             Ok(mut conn) => {
-                                self.batch_of(&mut conn, projection.as_ref(), &target, self.batch_size, Some(shared))
-                                    .await
+                                self.batch_of(
+                                    &mut conn,
+                                    projection.as_ref(),
+                                    &target,
+                                    self.batch_size,
+                                    Some(shared),
+                                )
+                                .await
                             }
                             Err(e) => Err(e.into()),
                         }

@@ -82,21 +82,24 @@ fn type_list(types: &[&str]) -> String {
     }
 }
 
-/// Reads up to `limit` events after `after`, payloads only for `types`.
-pub async fn read_after(
+/// An event's recording time in unix ms, in each dialect.
+const PG_RECORDED_MS: &str = "(extract(epoch from recorded_at) * 1000)::bigint";
+const SQLITE_RECORDED_MS: &str = "CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER)";
+
+/// Up to `limit` rows of the stream after `after`, in its order (on
+/// Postgres only below the horizon): the position columns, then `columns`.
+async fn rows_after(
     conn: &mut AnyConnection,
     backend: Backend,
     after: Checkpoint,
-    types: &[&str],
+    columns: &str,
     limit: i64,
-) -> Result<Vec<StoredEvent>, sqlx::Error> {
-    let types = type_list(types);
-    let rows: Vec<AnyRow> = match backend {
+) -> Result<Vec<AnyRow>, sqlx::Error> {
+    match backend {
         Backend::Postgres => {
             let sql = format!(
                 "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload,
-                        CASE WHEN aggregate_type IN ({types}) THEN (extract(epoch from recorded_at) * 1000)::bigint END AS recorded_ms
+                        {columns}
                  FROM events
                  WHERE (tx_id, position) > ($1::text::xid8, $2)
                    AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
@@ -108,13 +111,12 @@ pub async fn read_after(
                 .bind(after.position)
                 .bind(limit)
                 .fetch_all(&mut *conn)
-                .await?
+                .await
         }
         Backend::Sqlite => {
             let sql = format!(
                 "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload,
-                        CASE WHEN aggregate_type IN ({types}) THEN CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) END AS recorded_ms
+                        {columns}
                  FROM events
                  WHERE position > $1
                  ORDER BY position
@@ -124,9 +126,31 @@ pub async fn read_after(
                 .bind(after.position)
                 .bind(limit)
                 .fetch_all(&mut *conn)
-                .await?
+                .await
         }
+    }
+}
+
+/// Reads up to `limit` events after `after`, payloads only for `types`.
+pub async fn read_after(
+    conn: &mut AnyConnection,
+    backend: Backend,
+    after: Checkpoint,
+    types: &[&str],
+    limit: i64,
+) -> Result<Vec<StoredEvent>, sqlx::Error> {
+    let types = type_list(types);
+    let columns = match backend {
+        Backend::Postgres => format!(
+            "CASE WHEN aggregate_type IN ({types}) THEN payload::text END AS payload,
+             CASE WHEN aggregate_type IN ({types}) THEN {PG_RECORDED_MS} END AS recorded_ms"
+        ),
+        Backend::Sqlite => format!(
+            "CASE WHEN aggregate_type IN ({types}) THEN payload END AS payload,
+             CASE WHEN aggregate_type IN ({types}) THEN {SQLITE_RECORDED_MS} END AS recorded_ms"
+        ),
     };
+    let rows = rows_after(conn, backend, after, &columns, limit).await?;
     rows.iter().map(decode).collect()
 }
 
@@ -146,40 +170,15 @@ pub async fn read_after_for_sealing(
     after: Checkpoint,
     limit: i64,
 ) -> Result<(Vec<StoredEvent>, Vec<SealFields>), sqlx::Error> {
-    let rows: Vec<AnyRow> = match backend {
-        Backend::Postgres => {
-            sqlx::query(
-                "SELECT tx_id::text::bigint AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        event_version, payload::text AS payload, metadata::text AS metadata,
-                        (extract(epoch from recorded_at) * 1000)::bigint AS recorded_ms
-                 FROM events
-                 WHERE (tx_id, position) > ($1::text::xid8, $2)
-                   AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
-                 ORDER BY tx_id, position
-                 LIMIT $3",
-            )
-            .bind(after.tx_id)
-            .bind(after.position)
-            .bind(limit)
-            .fetch_all(&mut *conn)
-            .await?
-        }
-        Backend::Sqlite => {
-            sqlx::query(
-                "SELECT 0 AS tx, position, aggregate_type, aggregate_id, sequence, event_type,
-                        event_version, payload, metadata,
-                        CAST((julianday(recorded_at) - 2440587.5) * 86400000 AS INTEGER) AS recorded_ms
-                 FROM events
-                 WHERE position > $1
-                 ORDER BY position
-                 LIMIT $2",
-            )
-            .bind(after.position)
-            .bind(limit)
-            .fetch_all(&mut *conn)
-            .await?
-        }
+    let columns = match backend {
+        Backend::Postgres => format!(
+            "event_version, payload::text AS payload, metadata::text AS metadata, {PG_RECORDED_MS} AS recorded_ms"
+        ),
+        Backend::Sqlite => format!(
+            "event_version, payload, metadata, {SQLITE_RECORDED_MS} AS recorded_ms"
+        ),
     };
+    let rows = rows_after(conn, backend, after, &columns, limit).await?;
     let mut events = Vec::with_capacity(rows.len());
     let mut fields = Vec::with_capacity(rows.len());
     for row in &rows {

@@ -521,7 +521,12 @@ async fn the_live_pass_seals_from_its_shared_read_and_a_sealer_behind_catches_up
     ));
     let count = |sql: &'static str| {
         let any = db.any.clone();
-        async move { sqlx::query_scalar::<_, i64>(sql).fetch_one(&any).await.unwrap() }
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .fetch_one(&any)
+                .await
+                .unwrap()
+        }
     };
     let settled = || async {
         let deadline = tokio::time::Instant::now() + PATIENCE;
