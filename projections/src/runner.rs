@@ -1182,6 +1182,17 @@ impl Runner {
                 },
             };
             let count_lag = lag_counted.elapsed() >= Duration::from_secs(1);
+            // Commits held back by an older transaction elsewhere wake a
+            // pass in vain: it looks again soon (backing off to the poll
+            // while that transaction runs on), not only at the next commit.
+            // Judged before the pass reads: the horizon only moves forward,
+            // so whatever this pass's reads leave behind it shows here. (Judged
+            // after them, a transaction ending meanwhile, with no commit
+            // and so no wake, hid what they had left: applied at the poll.)
+            let held = match pass_conn.as_deref_mut() {
+                Some(conn) => stream::held_back(conn, self.backend).await,
+                None => self.held_back().await,
+            };
             // The projections that the shared read left to go on alone
             // (all of them when that read failed), and whether it sealed
             // the log.
@@ -1232,13 +1243,6 @@ impl Runner {
             if count_lag {
                 lag_counted = tokio::time::Instant::now();
             }
-            // Commits held back by an older transaction elsewhere woke this
-            // pass in vain: look again soon (backing off to the poll while
-            // that transaction runs on), not only at the next commit.
-            let held = match pass_conn.as_deref_mut() {
-                Some(conn) => stream::held_back(conn, self.backend).await,
-                None => self.held_back().await,
-            };
             drop(pass_conn);
             let wait = match held {
                 Ok(true) => {

@@ -447,6 +447,102 @@ async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_witho
     live.stop().await;
 }
 
+/// The balance projection with a gate in its first batch: the test acts
+/// while the pass holds what it read and before it looks at the horizon.
+struct Gated {
+    entered: std::sync::Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    release: tokio::sync::Mutex<Option<tokio::sync::oneshot::Receiver<()>>>,
+}
+
+impl Projection for Gated {
+    fn name(&self) -> &'static str {
+        BalanceProjection.name()
+    }
+    fn aggregate_types(&self) -> &'static [&'static str] {
+        BalanceProjection.aggregate_types()
+    }
+    fn apply<'a>(
+        &'a self,
+        conn: &'a mut sqlx::AnyConnection,
+        events: &'a [projections::StoredEvent],
+    ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
+        Box::pin(async move {
+            let first = self.entered.lock().unwrap().take();
+            if let Some(entered) = first {
+                let _ = entered.send(());
+                if let Some(release) = self.release.lock().await.take() {
+                    let _ = release.await;
+                }
+            }
+            BalanceProjection.apply(conn, events).await
+        })
+    }
+    fn reset<'a>(
+        &'a self,
+        conn: &'a mut sqlx::AnyConnection,
+    ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
+        BalanceProjection.reset(conn)
+    }
+}
+
+/// A pass reads behind an older transaction; that transaction ends while
+/// the pass still applies what it read (no commit, so no wake). The pass
+/// must still know that it left commits behind and look again soon: the
+/// horizon is judged no later than the pass's read, not after it (where
+/// the ended transaction no longer holds it back).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_older_transaction_ending_during_a_pass_leaves_nothing_behind() {
+    let db = testing::fresh_postgres().await;
+    let wallets = wallets(&db);
+    let id = WalletId::new("during", Currency::Cny);
+    let credit_once = |reference: &'static str| {
+        wallets.execute(WalletCommand::new(
+            id.clone(),
+            reference.to_string(),
+            credit(dec!(1.00)),
+        ))
+    };
+    credit_once("before").await.unwrap();
+    let mut older = db.any.begin().await.unwrap();
+    sqlx::query("SELECT pg_current_xact_id()::text")
+        .fetch_one(&mut *older)
+        .await
+        .unwrap();
+    credit_once("behind").await.unwrap();
+    let (entered_tx, entered) = tokio::sync::oneshot::channel();
+    let (release, release_rx) = tokio::sync::oneshot::channel();
+    let gated = Gated {
+        entered: std::sync::Mutex::new(Some(entered_tx)),
+        release: tokio::sync::Mutex::new(Some(release_rx)),
+    };
+    let projections: Vec<Arc<dyn Projection>> = vec![Arc::new(gated)];
+    let live = Arc::new(Runner::new(db.any.clone(), Backend::Postgres, projections));
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let running =
+        tokio::spawn(live.run(Duration::from_secs(600), Duration::from_millis(20), stopped));
+    // The first pass read the first credit only and applies it now.
+    entered.await.unwrap();
+    older.rollback().await.unwrap();
+    release.send(()).unwrap();
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let main = balances::get(&db.any, "during", "CNY")
+            .await
+            .unwrap()
+            .map(|row| row.ledger.balances.main);
+        if main == Some(dec!(2.00)) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the commit behind the ended transaction was left to the poll: {main:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.send(true).unwrap();
+    running.await.unwrap();
+}
+
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
     assert_eq!(a, b, "nothing applies while the runner is stopped");
 }

@@ -194,7 +194,7 @@ function Message({ message }: { message: SlipMessage }) {
   const t = useT();
   const dispatch = useAppDispatch();
   return (
-    <div className="slip__message" role="alert" data-testid="betslip-message">
+    <div className="slip__message" role="alert" data-testid="betslip-message" data-key={message.key}>
       <span>{message.key ? t(message.key, ...(message.args ?? [])) : message.text}</span>
       {message.action === 'deposit' && (
         <Link href="/usercenter/deposit" className="btn btn--gold btn--sm" data-testid="deposit-link"
