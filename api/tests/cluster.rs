@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{http, Client};
+use common::{try_http, Client};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
 
@@ -41,7 +41,7 @@ async fn swarm_at(addr: SocketAddr, sid: &str, body: Value) -> Option<Value> {
     ];
     let answer = tokio::time::timeout(
         Duration::from_secs(20),
-        http(
+        try_http(
             addr,
             "POST",
             "/swarm",
@@ -50,6 +50,7 @@ async fn swarm_at(addr: SocketAddr, sid: &str, body: Value) -> Option<Value> {
         ),
     )
     .await
+    .ok()?
     .ok()?;
     if answer.status != 200 {
         return None;

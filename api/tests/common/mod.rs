@@ -48,7 +48,23 @@ pub async fn http(
     headers: &[(String, String)],
     body: &[u8],
 ) -> Answer {
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    try_http(addr, method, path, headers, body)
+        .await
+        .unwrap_or_else(|why| panic!("no HTTP answer to {method} {path}: {why}"))
+}
+
+/// [`http`], with a connection refused, reset or closed before a whole
+/// answer head as an error (a node killed mid-request behind a balancer).
+pub async fn try_http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: &[u8],
+) -> Result<Answer, String> {
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
     let mut head = format!(
         "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
@@ -57,21 +73,34 @@ pub async fn http(
         head.push_str(&format!("{name}: {value}\r\n"));
     }
     head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .map_err(|e| format!("write: {e}"))?;
+    stream
+        .write_all(body)
+        .await
+        .map_err(|e| format!("write: {e}"))?;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.unwrap();
+    stream
+        .read_to_end(&mut raw)
+        .await
+        .map_err(|e| format!("read: {e}"))?;
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
-        .expect("an HTTP answer");
+        .ok_or_else(|| format!("closed after {} bytes, no answer head", raw.len()))?;
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
     let mut body = raw[split + 4..].to_vec();
     let lower = head.to_ascii_lowercase();
     if lower.contains("transfer-encoding: chunked") {
         body = dechunk(&body);
     }
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no status in {head:?}"))?;
     let content_type = lower
         .lines()
         .find_map(|l| {
@@ -79,12 +108,12 @@ pub async fn http(
                 .map(|v| v.trim().to_string())
         })
         .unwrap_or_default();
-    Answer {
+    Ok(Answer {
         status,
         content_type,
         head: lower,
         body,
-    }
+    })
 }
 
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
