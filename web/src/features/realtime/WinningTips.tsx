@@ -9,9 +9,13 @@ const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 export function tipText(tip: Tip, t: (key: string, ...args: Array<string | number>) => string) {
   const d = tip.data;
   if (tip.type === TEXT_TIP && isBetSubject(d.subject)) {
-    // machine subjects get a title from the language file; the body is the server's text
+    // machine subjects get a title from the language file, and a body from it where it has
+    // one for the subject (the server's text is in one language); else the server's text
     const title = t(`tips.subject.${d.subject}`);
     if (d.subject === 'cashout') return { title, body: str(d.content) || t('tips.cashout', str(d.id), formatMoney(str(d.money) || '0')) };
+    const bodyKey = `tips.body.${d.subject}`;
+    const own = t(bodyKey, str(d.id));
+    if (own !== bodyKey) return { title, body: own };
     return { title, body: str(d.content) || t('tips.bet', str(d.id)) };
   }
   // 1003 activity and 1005 'Warm tip' carry only text (spec 001 section 3): their own titles

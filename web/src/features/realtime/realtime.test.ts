@@ -131,7 +131,11 @@ describe('realtime saga', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(store.getState().realtime.tips).toMatchObject([{ type: 1002, data: { subject: 'counter_offer', id: 77 } }]);
     const t = (k: string, ...a: Array<string | number>) => `${k}(${a.join(',')})`;
-    expect(tipText(store.getState().realtime.tips[0]!, t)).toEqual({ title: 'tips.subject.counter_offer()', body: 'We can offer 50.00 at 2.10' });
+    // the language file's body for the subject, in the member's language ...
+    expect(tipText(store.getState().realtime.tips[0]!, t)).toEqual({ title: 'tips.subject.counter_offer()', body: 'tips.body.counter_offer(77)' });
+    // ... and the server's text where the language file has none (i18next answers the key)
+    const without = (k: string, ...a: Array<string | number>) => (k.startsWith('tips.body.') ? k : t(k, ...a));
+    expect(tipText(store.getState().realtime.tips[0]!, without)).toEqual({ title: 'tips.subject.counter_offer()', body: 'We can offer 50.00 at 2.10' });
     sockets[0]!.receive({ type: 1002, data: { subject: 'super_bet_accepted', id: 78, content: 'Accepted' } });
     sockets[0]!.receive({ type: 1002, data: { subject: 'cashout', id: 79, money: '12.30' } });
     await vi.advanceTimersByTimeAsync(0);
