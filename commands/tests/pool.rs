@@ -112,6 +112,20 @@ async fn a_hot_connection_is_kept_for_the_next_statement_and_checked_once_stale(
     conn.keep();
 }
 
+/// One PRAGMA's value on `conn` (of either pool).
+async fn pragma<'c, E, T>(conn: E, name: &str) -> T
+where
+    E: sqlx::Executor<'c>,
+    T: Send + Unpin,
+    (T,): for<'r> sqlx::FromRow<'r, <E::Database as sqlx::Database>::Row>,
+    for<'q> <E::Database as sqlx::Database>::Arguments<'q>: sqlx::IntoArguments<'q, E::Database>,
+{
+    sqlx::query_scalar(&format!("PRAGMA {name}"))
+        .fetch_one(conn)
+        .await
+        .unwrap()
+}
+
 /// Every SQLite connection, of either pool, keeps statement journals in
 /// memory, a 32 MiB page cache and a memory map of the database file, and
 /// syncs fully in WAL mode (a committed movement survives a power cut).
@@ -125,44 +139,20 @@ async fn every_sqlite_connection_has_the_store_settings() {
     for _ in 0..3 {
         let mut conn = db.any.acquire().await.unwrap();
         let settings: (i64, i64, i64, i64, String) = (
-            sqlx::query_scalar("PRAGMA temp_store")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap(),
-            sqlx::query_scalar("PRAGMA cache_size")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap(),
-            sqlx::query_scalar("PRAGMA mmap_size")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap(),
-            sqlx::query_scalar("PRAGMA synchronous")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap(),
-            sqlx::query_scalar("PRAGMA journal_mode")
-                .fetch_one(&mut *conn)
-                .await
-                .unwrap(),
+            pragma(&mut *conn, "temp_store").await,
+            pragma(&mut *conn, "cache_size").await,
+            pragma(&mut *conn, "mmap_size").await,
+            pragma(&mut *conn, "synchronous").await,
+            pragma(&mut *conn, "journal_mode").await,
         );
         assert_eq!(settings, (2, -32768, 268435456, 2, "wal".to_string()));
         conns.push(conn);
     }
     let mut conn = typed.acquire().await.unwrap();
     let settings: (i64, i64, i64) = (
-        sqlx::query_scalar("PRAGMA temp_store")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap(),
-        sqlx::query_scalar("PRAGMA cache_size")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap(),
-        sqlx::query_scalar("PRAGMA mmap_size")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap(),
+        pragma(&mut *conn, "temp_store").await,
+        pragma(&mut *conn, "cache_size").await,
+        pragma(&mut *conn, "mmap_size").await,
     );
     assert_eq!(settings, (2, -32768, 268435456));
 }

@@ -329,7 +329,11 @@ struct Live {
 
 impl Live {
     fn start(db: &Db) -> Live {
-        let live = Arc::new(runner(db));
+        Self::start_with(db, runner(db))
+    }
+
+    fn start_with(db: &Db, runner: Runner) -> Live {
+        let live = Arc::new(runner);
         let service = Arc::new(WalletService::notifying(
             db,
             StoreOptions::default(),
@@ -429,22 +433,33 @@ async fn commits_held_behind_an_older_transaction_are_applied_when_it_ends_witho
         .unwrap()
         .is_none_or(|row| row.ledger.balances.main == Decimal::ZERO));
     older.rollback().await.unwrap();
+    main_becomes(
+        &db,
+        "held",
+        dec!(3.00),
+        "the held commits were never applied",
+    )
+    .await;
+    live.stop().await;
+}
+
+/// Waits (up to `PATIENCE`) until the member's CNY main balance is `want`.
+async fn main_becomes(db: &Db, member: &str, want: Decimal, failure: &str) {
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
-        let main = balances::get(&db.any, "held", "CNY")
+        let main = balances::get(&db.any, member, "CNY")
             .await
             .unwrap()
             .map(|row| row.ledger.balances.main);
-        if main == Some(dec!(3.00)) {
-            break;
+        if main == Some(want) {
+            return;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "the held commits were never applied: {main:?}"
+            "{failure}: {main:?}"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    live.stop().await;
 }
 
 /// The balance projection with a gate in its first batch: the test acts
@@ -516,31 +531,23 @@ async fn an_older_transaction_ending_during_a_pass_leaves_nothing_behind() {
         release: tokio::sync::Mutex::new(Some(release_rx)),
     };
     let projections: Vec<Arc<dyn Projection>> = vec![Arc::new(gated)];
-    let live = Arc::new(Runner::new(db.any.clone(), Backend::Postgres, projections));
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let running =
-        tokio::spawn(live.run(Duration::from_secs(600), Duration::from_millis(20), stopped));
+    // Started after both commits: no wake of theirs reaches it.
+    let live = Live::start_with(
+        &db,
+        Runner::new(db.any.clone(), Backend::Postgres, projections),
+    );
     // The first pass read the first credit only and applies it now.
     entered.await.unwrap();
     older.rollback().await.unwrap();
     release.send(()).unwrap();
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    loop {
-        let main = balances::get(&db.any, "during", "CNY")
-            .await
-            .unwrap()
-            .map(|row| row.ledger.balances.main);
-        if main == Some(dec!(2.00)) {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the commit behind the ended transaction was left to the poll: {main:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    stop.send(true).unwrap();
-    running.await.unwrap();
+    main_becomes(
+        &db,
+        "during",
+        dec!(2.00),
+        "the commit behind the ended transaction was left to the poll",
+    )
+    .await;
+    live.stop().await;
 }
 
 fn check_untouched(a: &[balances::BalanceRow], b: &[balances::BalanceRow]) {
