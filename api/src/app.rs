@@ -6,10 +6,11 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::extract::FromRef;
 use axum::Router;
-use commands::{CommandMetrics, Db, DbUrl, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use projections::balances::BalanceProjection;
 use projections::{Backend, Projection, ProjectionMetrics, Runner};
 use prometheus_client::registry::Registry;
+use store::{CommandMetrics, Db, DbUrl, RetryPolicy, StoreKind, StoreOptions};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
@@ -121,10 +122,7 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Db> {
 }
 
 pub fn backend(db: &Db) -> Backend {
-    match db.kind() {
-        StoreKind::Postgres => Backend::Postgres,
-        StoreKind::Sqlite => Backend::Sqlite,
-    }
+    db.backend()
 }
 
 /// The configured feed. A fixture that does not load is a start-up error,
@@ -396,16 +394,14 @@ impl AppState {
         // aid `POST /api/dev/season/end` moves to the running season's end.
         let seasons = Arc::new(if config.demo_mode {
             commands::seasons::Seasons::with_demo_clock(
-                db.any.clone(),
-                backend(&db),
+                &db,
                 wallets.clone(),
                 Arc::new(commands::clock::OffsetClock::new(clock.clone())),
                 config.seasons.settings()?,
             )
         } else {
             commands::seasons::Seasons::new(
-                db.any.clone(),
-                backend(&db),
+                &db,
                 wallets.clone(),
                 clock.clone(),
                 config.seasons.settings()?,

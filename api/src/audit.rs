@@ -2,13 +2,13 @@
 //! event and the member's wallet movements around it; and the replay of
 //! every bet from the store, compared with the bet history read model.
 
-use commands::db::StorePool;
 use cqrs_es::Aggregate;
 use domain::bet::{Bet, BetEvent};
 use domain::wallet::{Wallet, WalletEvent, WalletId};
 use serde::Serialize;
 use serde_json::{json, Value};
 use sqlx::Row;
+use store::db::StorePool;
 
 use crate::app::AppState;
 

@@ -7,11 +7,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use commands::db::testing::postgres_url;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
+use store::db::testing::postgres_url;
+use store::{CommandMetrics, Db, RetryPolicy, StoreOptions};
 
 /// `api bench wallet` options.
 #[derive(Debug, Clone, clap::Args)]

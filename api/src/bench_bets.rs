@@ -88,21 +88,20 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         seconds,
         store,
     } = args;
-    let url =
-        std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| store::db::testing::postgres_url());
     let sqlite_file = (store == "sqlite")
         .then(|| std::env::temp_dir().join(format!("bench-bets-{}.db", std::process::id())));
     let (db, schema) = if let Some(path) = &sqlite_file {
         let _ = std::fs::remove_file(path);
         (
-            commands::Db::connect(&commands::DbUrl::Sqlite(path.clone())).await?,
+            store::Db::connect(&store::DbUrl::Sqlite(path.clone())).await?,
             None,
         )
     } else {
         let admin = sqlx::PgPool::connect(&url).await?;
         let schema = crate::bench::fresh_schema(&admin, "bench_bets").await?;
         (
-            commands::Db::open_postgres(&url, Some(&schema)).await?,
+            store::Db::open_postgres(&url, Some(&schema)).await?,
             Some((admin, schema)),
         )
     };

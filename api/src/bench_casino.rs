@@ -247,8 +247,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         seconds,
         rounds: budget,
     } = args;
-    let url =
-        std::env::var("DATABASE_URL").unwrap_or_else(|_| commands::db::testing::postgres_url());
+    let url = std::env::var("DATABASE_URL").unwrap_or_else(|_| store::db::testing::postgres_url());
     if !url.starts_with("postgres") {
         bail!("the casino benchmark runs on Postgres (DATABASE_URL={url})");
     }
@@ -268,7 +267,7 @@ async fn measure(
     seconds: u64,
     budget: usize,
 ) -> anyhow::Result<()> {
-    let db = commands::Db::open_postgres(url, Some(schema)).await?;
+    let db = store::Db::open_postgres(url, Some(schema)).await?;
     db.migrate().await?;
     let mut config = crate::config::Config::load()?;
     config.demo_mode = false;

@@ -16,8 +16,6 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use commands::db::testing::postgres_url;
-use commands::Db;
 use cqrs_es::DomainEvent;
 use domain::bet::{AcceptMode, BetEvent, BetStatus, ExpressBonus};
 use domain::result::SelectionOutcome;
@@ -26,6 +24,8 @@ use domain::Currency;
 use futures::TryStreamExt;
 use projections::{Backend, Runner};
 use rust_decimal::Decimal;
+use store::db::testing::postgres_url;
+use store::Db;
 
 struct Args {
     /// Postgres: the URL and schema for the psql read.
@@ -231,7 +231,7 @@ async fn fill(db: &Db, wallets: u64) -> anyhow::Result<u64> {
         let rows: Vec<Row> = (w..end).flat_map(|w| member_rows(w, &template)).collect();
         total += rows.len() as u64;
         match &db.pool {
-            commands::db::StorePool::Postgres(pool) => {
+            store::db::StorePool::Postgres(pool) => {
                 let mut buffer = String::with_capacity(rows.len() * 400);
                 for r in &rows {
                     buffer.push_str(r.aggregate_type);
@@ -254,7 +254,7 @@ async fn fill(db: &Db, wallets: u64) -> anyhow::Result<u64> {
                 copy.send(buffer.into_bytes()).await?;
                 copy.finish().await?;
             }
-            commands::db::StorePool::Sqlite(pool) => {
+            store::db::StorePool::Sqlite(pool) => {
                 let mut tx = pool.begin().await?;
                 for chunk in rows.chunks(1000) {
                     let values: Vec<String> = (0..chunk.len())
@@ -297,7 +297,7 @@ async fn fill(db: &Db, wallets: u64) -> anyhow::Result<u64> {
 /// (rows, bytes).
 async fn raw_read(db: &Db) -> anyhow::Result<(u64, u64)> {
     match &db.pool {
-        commands::db::StorePool::Postgres(pool) => {
+        store::db::StorePool::Postgres(pool) => {
             let mut conn = pool.acquire().await?;
             let mut stream = conn
                 .copy_out_raw("COPY (SELECT * FROM events ORDER BY tx_id, position) TO STDOUT")
@@ -309,7 +309,7 @@ async fn raw_read(db: &Db) -> anyhow::Result<(u64, u64)> {
             }
             Ok((rows, bytes))
         }
-        commands::db::StorePool::Sqlite(pool) => {
+        store::db::StorePool::Sqlite(pool) => {
             use sqlx::Row as _;
             let mut stream = sqlx::query("SELECT * FROM events ORDER BY position").fetch(pool);
             let (mut bytes, mut rows) = (0u64, 0u64);
@@ -329,7 +329,7 @@ pub async fn run(options: Options) -> anyhow::Result<()> {
     let mut args = parse(options);
     if args.sqlite {
         let path = std::env::temp_dir().join(format!("bench-rebuild-{}.db", std::process::id()));
-        let db = Db::connect(&commands::db::DbUrl::Sqlite(path.clone())).await?;
+        let db = Db::connect(&store::db::DbUrl::Sqlite(path.clone())).await?;
         let result = bench(&db, &args, Backend::Sqlite).await;
         db.close().await;
         for suffix in ["", "-wal", "-shm"] {
@@ -393,7 +393,7 @@ async fn bench(db: &Db, args: &Args, backend: Backend) -> anyhow::Result<()> {
     let wallets = args.events / 10;
     let started = Instant::now();
     let total = fill(db, wallets).await?;
-    if let commands::db::StorePool::Postgres(pool) = &db.pool {
+    if let store::db::StorePool::Postgres(pool) = &db.pool {
         sqlx::query("ANALYZE events").execute(pool).await?;
     }
     println!(

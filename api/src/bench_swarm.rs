@@ -116,7 +116,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
 
     // Our server: the real hub behind the real /swarm route.
     let db_path = std::env::temp_dir().join(format!("bench-swarm-{}.db", std::process::id()));
-    let db = commands::Db::connect(&commands::DbUrl::Sqlite(db_path.clone())).await?;
+    let db = store::Db::connect(&store::DbUrl::Sqlite(db_path.clone())).await?;
     db.migrate().await?;
     let clock = Arc::new(SystemClock);
     let live = LiveCatalogue::new(catalogue);

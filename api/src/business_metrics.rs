@@ -29,7 +29,7 @@ use rust_decimal::prelude::ToPrimitive;
 use sqlx::{AnyPool, Row};
 use tokio::sync::watch;
 
-use commands::StoreKind;
+use store::StoreKind;
 
 type Amount = Gauge<f64, AtomicU64>;
 

@@ -3,10 +3,10 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use commands::CommandError;
 use domain::wallet::WalletError;
 use domain::Code;
 use serde::Serialize;
+use store::CommandError;
 
 /// The answer envelope of the main API.
 #[derive(Debug, Serialize)]

@@ -139,7 +139,7 @@ mod tests {
     /// worker would stop every other task until it is done.
     #[tokio::test(flavor = "current_thread")]
     async fn the_login_key_is_generated_off_the_async_workers() {
-        let db = commands::db::testing::fresh_sqlite().await;
+        let db = store::db::testing::fresh_sqlite().await;
         let key = LoginKey::new(db.any.clone(), None);
         let ticks = Arc::new(AtomicU64::new(0));
         let ticker = {

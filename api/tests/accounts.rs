@@ -3,11 +3,11 @@
 
 mod common;
 
-use commands::StoreKind;
 use common::{start, Client};
 use serde_json::json;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_member_registers_by_phone_and_is_logged_in,
     registration_refusals_name_their_field,
     login_checks_captcha_account_and_password,
@@ -328,16 +328,16 @@ async fn a_session_survives_a_restart_of_the_server(kind: StoreKind) {
 }
 
 /// The same database through new pools (the old ones were closed).
-async fn reopen(db: commands::Db, schema: Option<String>) -> commands::Db {
+async fn reopen(db: store::Db, schema: Option<String>) -> store::Db {
     match (&db.pool, schema) {
-        (commands::db::StorePool::Postgres(_), Some(schema)) => {
-            commands::Db::open_postgres(&commands::db::testing::postgres_url(), Some(&schema))
+        (store::db::StorePool::Postgres(_), Some(schema)) => {
+            store::Db::open_postgres(&store::db::testing::postgres_url(), Some(&schema))
                 .await
                 .unwrap()
         }
-        (commands::db::StorePool::Sqlite(pool), _) => {
+        (store::db::StorePool::Sqlite(pool), _) => {
             let path = pool.connect_options().get_filename().to_path_buf();
-            commands::Db::connect(&commands::DbUrl::Sqlite(path))
+            store::Db::connect(&store::DbUrl::Sqlite(path))
                 .await
                 .unwrap()
         }
@@ -511,7 +511,7 @@ async fn profile_changes_show_in_userinfo(kind: StoreKind) {
 
 async fn changing_the_login_password_ends_the_members_other_sessions(kind: StoreKind) {
     // Two api processes on one store: a session ends for both of them.
-    let (first, second) = commands::db::testing::fresh_pair(kind).await;
+    let (first, second) = store::db::testing::fresh_pair(kind).await;
     let a = common::start_on(first, common::config(true)).await;
     let b = common::start_on(second, common::config(true)).await;
     let mut changer = Client::new(&a).await;

@@ -7,11 +7,11 @@
 mod casino_support;
 mod common;
 
-use commands::StoreKind;
 use common::{backoffice, pick, staff_token, start, swarm, swarm_session, Client};
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(member_a_can_touch_nothing_of_member_bs,);
+store::on_both_stores!(member_a_can_touch_nothing_of_member_bs,);
 
 async fn member_a_can_touch_nothing_of_member_bs(kind: StoreKind) {
     let server = start(kind).await;
@@ -261,10 +261,10 @@ fn rand_digits() -> u64 {
 // admin's alone; a member's favourites and launch tokens are their own.
 mod casino {
     use super::common::{self, backoffice, staff_token, Client};
-    use commands::StoreKind;
     use serde_json::{json, Value};
+    use store::StoreKind;
 
-    commands::on_both_stores!(
+    store::on_both_stores!(
         casino_catalogue_editing_is_for_admins_only,
         casino_favourites_and_launch_tokens_are_the_members_own,
     );
@@ -368,7 +368,7 @@ mod casino {
 mod season_claims {
     use super::*;
 
-    commands::on_both_stores!(season_claims_and_fulfilment_by_role,);
+    store::on_both_stores!(season_claims_and_fulfilment_by_role,);
 
     async fn season_claims_and_fulfilment_by_role(kind: StoreKind) {
         let server = start(kind).await;

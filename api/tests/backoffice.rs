@@ -3,11 +3,11 @@
 
 mod common;
 
-use commands::StoreKind;
 use common::{backoffice, staff_token, Client};
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     every_back_office_endpoint_lets_in_only_the_roles_it_names,
     staff_logins_lock_after_five_failures_and_tokens_end_at_logout,
     admins_create_staff_with_a_valid_role_only,

@@ -5,13 +5,13 @@
 mod common;
 
 use commands::feed::Finished;
-use commands::StoreKind;
 use common::{http, start, Client};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_single_bet_takes_the_stake_once_settles_and_pays_once,
     refusals_answer_their_codes_and_move_no_money,
     a_bet_and_its_stake_commit_together_or_not_at_all,

@@ -4,13 +4,13 @@
 
 mod common;
 
-use commands::StoreKind;
 use common::{http, start, start_with, Client};
 use domain::catalogue::GameType;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_visitor_books_and_anyone_loads_the_slip,
     a_member_books_too,
     bad_slips_and_unknown_ids_are_refused_with_their_codes,

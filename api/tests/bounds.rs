@@ -6,11 +6,11 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use commands::StoreKind;
 use common::{http, member, member_socket, start, start_with, swarm, ws_ask as ask};
 use domain::catalogue::GameType;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use store::StoreKind;
 use tokio_tungstenite::tungstenite::Message;
 
 /// `n` prematch selections, each of another game.

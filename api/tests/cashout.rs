@@ -4,14 +4,14 @@
 mod common;
 
 use commands::feed::Finished;
-use commands::StoreKind;
 use common::{backoffice, member, staff_token, start_with, swarm, Client, Server};
 use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_full_cash_out_pays_the_formula_amount_once_and_closes_the_bet,
     a_partial_cash_out_keeps_the_rest_running_and_settlement_pays_on_it,
     a_cash_out_racing_the_settlement_lets_exactly_one_win,

@@ -6,13 +6,13 @@ mod casino_support;
 mod common;
 
 use casino_support::*;
-use commands::StoreKind;
 use common::{backoffice, pick, staff_token, swarm, swarm_session, Client};
 use domain::wallet::{Ledger, WalletId};
 use domain::Currency;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     the_catalogue_lists_games_with_the_contract_fields_by_section_category_and_type,
     the_demo_page_lists_only_games_with_fun_mode,
     search_answers_total_count_and_games,

@@ -10,13 +10,13 @@ use std::time::Duration;
 
 use casino_support::*;
 use commands::clock::Clock;
-use commands::StoreKind;
 use domain::wallet::{WalletEvent, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_real_spin_takes_the_stake_and_pays_the_win_through_the_wallet,
     a_bet_whose_answer_was_lost_is_sent_again_and_taken_once,
     a_bet_that_never_gets_an_answer_is_rolled_back,

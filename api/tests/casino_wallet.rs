@@ -6,12 +6,12 @@ mod casino_support;
 mod common;
 
 use casino_support::*;
-use commands::StoreKind;
 use domain::wallet::{WalletEvent, WalletId};
 use domain::Currency;
 use serde_json::json;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_bet_debits_and_a_win_credits_the_one_wallet_under_the_provider_transaction_ids,
     an_identical_repeat_gets_the_original_answer_and_moves_nothing,
     the_same_uuid_with_another_amount_currency_round_user_or_game_is_a_duplicate,
@@ -657,7 +657,7 @@ async fn concurrent_repeats_of_one_bet_take_the_stake_once(kind: StoreKind) {
 /// round the other process opened, a rollback of a bet this process never
 /// saw, a win on a round its cache holds stale.
 async fn a_round_played_through_two_processes_is_decided_on_the_stores_round(kind: StoreKind) {
-    let (first_db, second_db) = commands::db::testing::fresh_pair(kind).await;
+    let (first_db, second_db) = store::db::testing::fresh_pair(kind).await;
     let a = common::start_on(first_db, common::config(true)).await;
     let b = common::start_on(second_db, common::config(true)).await;
     let l = launch(&a, SLOT).await;

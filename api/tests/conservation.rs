@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use commands::feed::Finished;
-use commands::StoreKind;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
 use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
@@ -18,8 +17,9 @@ use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletEvent
 use domain::Currency;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_simulated_day_conserves_money,
     a_correction_the_member_cannot_cover_goes_to_the_support_queue_and_money_is_conserved,
 );

@@ -10,14 +10,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
 use commands::inbox::Inbox;
-use commands::{Db, StoreKind};
 use common::{backoffice, staff_token, Client};
-use projections::Backend;
 use serde_json::{json, Value};
+use store::db::testing;
+use store::Backend;
+use store::{Db, StoreKind};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     each_source_event_writes_one_inbox_message_across_a_restart_and_two_processes,
     one_inbox_pass_reads_a_backlog_past_its_full_batches,
     a_notice_marketing_publishes_shows_in_the_marquee_and_is_audited,
@@ -270,10 +270,10 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
     let mut conn = db.any.acquire().await.unwrap();
     let deadline = tokio::time::Instant::now() + SETTLE;
     loop {
-        let at = commands::db::pass_checkpoint(&mut conn, commands::inbox::INBOX_CHECKPOINT)
+        let at = store::db::pass_checkpoint(&mut conn, commands::inbox::INBOX_CHECKPOINT)
             .await
             .unwrap();
-        let left = projections::stream::count_after(&mut conn, backend(kind), at)
+        let left = store::stream::count_after(&mut conn, backend(kind), at)
             .await
             .unwrap();
         if left == 0 {
@@ -290,7 +290,7 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
 }
 
 /// On SQLite a pass reads its events before it takes the writer turn
-/// (commands::db::pass_batch): with nothing new it takes no turn at all,
+/// (store::db::pass_batch): with nothing new it takes no turn at all,
 /// so it never queues behind the bets' writes for nothing; with a new
 /// source event it waits for the turn to write its message.
 #[tokio::test]
@@ -298,7 +298,7 @@ async fn an_inbox_pass_with_nothing_new_takes_no_writer_turn_on_sqlite() {
     let kind = StoreKind::Sqlite;
     let db = testing::fresh(kind).await;
     let inbox = inbox(&db, kind);
-    let writer = commands::db::sqlite_writer(&db.any).expect("SQLite has writer turns");
+    let writer = store::db::sqlite_writer(&db.any).expect("SQLite has writer turns");
     let held = writer.first_turn().await;
     let idle = tokio::time::timeout(Duration::from_secs(5), inbox.pass())
         .await

@@ -6,11 +6,11 @@ mod common;
 
 use std::time::Duration;
 
-use commands::db::testing;
 use common::{config, http, start_on, swarm, Client, Server};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::db::testing;
 
 /// Two nodes on one fresh schema (node A seeds the demo member).
 async fn two_nodes() -> (Server, Server) {

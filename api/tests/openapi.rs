@@ -8,9 +8,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use commands::StoreKind;
 use common::{http, Server};
 use serde_json::Value;
+use store::StoreKind;
 
 /// Routes that are not described, and why (docs/openapi.md).
 const NOT_DESCRIBED: &[(&str, &str)] = &[
@@ -171,7 +171,7 @@ fn the_description_is_valid_enough_for_a_client_generator() {
     assert!(info.contains("AES-128-CBC") && info.contains("fuaohbcb"));
 }
 
-commands::on_both_stores!(served_at_api_openapi_json_with_a_page_only_in_demo);
+store::on_both_stores!(served_at_api_openapi_json_with_a_page_only_in_demo);
 
 async fn served_at_api_openapi_json_with_a_page_only_in_demo(kind: StoreKind) {
     let server: Server = common::start(kind).await;

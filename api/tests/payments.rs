@@ -7,11 +7,11 @@ mod common;
 use std::time::Duration;
 
 use commands::payments::provider::sign;
-use commands::StoreKind;
 use common::{backoffice, http, staff_token, Client, Server};
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_sandbox_deposit_credits_once_though_its_callback_arrives_three_times_and_out_of_order,
     callbacks_with_a_bad_signature_a_stale_timestamp_or_a_wrong_amount_credit_nothing,
     deposits_keep_their_channel_limits_and_members_cancel_only_their_own_open_orders,
@@ -1038,7 +1038,7 @@ async fn a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_i
     assert!(
         matches!(
             late,
-            Err(commands::CommandError::Rejected(WalletError::Voided))
+            Err(store::CommandError::Rejected(WalletError::Voided))
         ),
         "{late:?}"
     );
@@ -1189,7 +1189,7 @@ mod conservation {
     use domain::Currency;
     use rust_decimal::Decimal;
 
-    commands::on_both_stores!(deposits_bets_payouts_and_withdrawals_conserve_money,);
+    store::on_both_stores!(deposits_bets_payouts_and_withdrawals_conserve_money,);
 
     async fn deposits_bets_payouts_and_withdrawals_conserve_money(kind: StoreKind) {
         let mut config = common::config(false);

@@ -6,16 +6,16 @@
 mod common;
 
 use commands::clock::Clock;
-use commands::db::testing;
-use commands::StoreKind;
 use common::{backoffice, http, staff_token, start_on, Client, Server};
 use domain::wallet::WalletId;
 use domain::Currency;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{json, Value};
+use store::db::testing;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     sign_in_once_a_day_with_a_streak_that_a_missed_day_breaks,
     a_task_reward_claimed_twice_at_once_on_two_processes_pays_once,
     needcheck_task_claims_wait_for_marketing_review,

@@ -6,15 +6,15 @@
 mod common;
 
 use commands::feed::{Finished, RACE_MARKET_TYPE, RACING_SPORT_ID};
-use commands::StoreKind;
 use common::{member, start_with, swarm, Client, Server};
 use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(each_way_and_sp_singles_on_a_race_settle_from_its_result);
+store::on_both_stores!(each_way_and_sp_singles_on_a_race_settle_from_its_result);
 
 /// A server whose feed holds prices still and never starts a race.
 async fn server(kind: StoreKind) -> Server {

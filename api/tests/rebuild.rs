@@ -11,7 +11,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use commands::feed::Finished;
-use commands::StoreKind;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
 use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
@@ -20,8 +19,9 @@ use domain::Currency;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use sqlx::{Column, Row};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     every_read_model_rebuilt_equals_the_live_one_even_when_rebuilt_while_bets_are_placed,
     the_back_office_streams_the_audit_replay_and_lists_parked_events,
 );
@@ -209,10 +209,10 @@ async fn statements_to_apply_everything(
     use tracing::instrument::WithSubscriber;
     use tracing_subscriber::layer::SubscriberExt;
     let mut conn = state.db.any.acquire().await.unwrap();
-    let events = projections::stream::read_after(
+    let events = store::stream::read_after(
         &mut conn,
         state.runner.backend(),
-        projections::stream::Checkpoint::default(),
+        store::stream::Checkpoint::default(),
         projection.aggregate_types(),
         1_000_000,
     )

@@ -6,12 +6,12 @@
 mod common;
 
 use commands::feed::Finished;
-use commands::StoreKind;
 use common::{backoffice, member, pick, staff_token, swarm, Client, Server};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use serde_json::{json, Value};
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_trader_enters_corrects_and_voids_a_game_result_and_void_bets_get_their_stakes_back,
     a_voided_market_returns_its_stakes_and_stays_void_when_the_result_comes,
 );

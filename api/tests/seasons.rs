@@ -10,19 +10,19 @@ use std::sync::Arc;
 
 use api::seasons_config::{SeasonEntry, SeasonsConfig};
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
 use commands::seasons::Seasons;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use common::{backoffice, staff_token, start_with, Client};
 use domain::season::{format_time, task_type, TaskDef, DAY_MS};
 use domain::wallet::WalletId;
 use domain::Currency;
-use projections::Backend;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{json, Value};
+use store::db::testing;
+use store::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     season_boundaries_start_and_end_once_on_the_manual_clock,
     a_week_of_bets_counts_each_event_once_across_a_restart_and_two_processes,
     claims_sent_twice_at_once_pay_once_and_needcheck_waits_for_support,
@@ -84,16 +84,9 @@ fn seasons_config(now: i64, ago: i64, days: i64, tasks: Vec<TaskDef>) -> Seasons
     }
 }
 
-fn backend(kind: StoreKind) -> Backend {
-    match kind {
-        StoreKind::Postgres => Backend::Postgres,
-        StoreKind::Sqlite => Backend::Sqlite,
-    }
-}
-
 fn service(
     db: &Db,
-    kind: StoreKind,
+    _kind: StoreKind,
     clock: &ManualClock,
     config: &SeasonsConfig,
 ) -> (Arc<Seasons>, Arc<WalletService>) {
@@ -105,8 +98,7 @@ fn service(
     ));
     let shared: SharedClock = Arc::new(clock.clone());
     let seasons = Arc::new(Seasons::new(
-        db.any.clone(),
-        backend(kind),
+        db,
         wallets.clone(),
         shared,
         config.settings().unwrap(),
@@ -428,6 +420,25 @@ async fn claims_sent_twice_at_once_pay_once_and_needcheck_waits_for_support(kind
         dec!(15),
         "task 1 and task 3, once each"
     );
+    // Each reward and its credit committed together (one unit of work):
+    // every season credit shares its transaction with a SeasonTask event.
+    if kind == StoreKind::Postgres {
+        let credits: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM events w WHERE w.aggregate_type = 'Wallet' AND CAST(w.payload AS TEXT) LIKE '%seasontask:%'",
+        )
+        .fetch_one(&db.any)
+        .await
+        .unwrap();
+        assert_eq!(credits, 2, "task 1 and task 3");
+        let alone: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM events w WHERE w.aggregate_type = 'Wallet' AND CAST(w.payload AS TEXT) LIKE '%seasontask:%'
+             AND NOT EXISTS (SELECT 1 FROM events t WHERE t.aggregate_type = 'SeasonTask' AND t.tx_id = w.tx_id)",
+        )
+        .fetch_one(&db.any)
+        .await
+        .unwrap();
+        assert_eq!(alone, 0, "a season credit committed apart from its claim");
+    }
     let again = client
         .post(
             "/api/vipsystem/getseasontaskbonus",

@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use api::app;
 use api::config::Config;
-use commands::db::testing;
-use commands::StoreKind;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal_macros::dec;
 use serde_json::Value;
+use store::db::testing;
+use store::StoreKind;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct Answer {
@@ -98,7 +98,7 @@ async fn start(kind: StoreKind, demo: bool) -> app::Running {
     app::start(config(demo), db, listener).await.unwrap()
 }
 
-commands::on_both_stores!(
+store::on_both_stores!(
     healthz_names_the_store,
     the_demo_balance_comes_from_the_balance_projection,
     demo_endpoints_do_not_exist_without_the_flag,

@@ -2,13 +2,13 @@
 
 mod common;
 
-use commands::StoreKind;
 use common::{http, start, Client};
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use store::StoreKind;
 use tokio_tungstenite::tungstenite::Message;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_poll_session_gets_data_and_subscription_diffs,
     pushed_diffs_applied_to_the_snapshot_equal_a_fresh_snapshot,
     a_lost_session_answers_code_5,
@@ -310,7 +310,7 @@ async fn a_subscriber_on_another_process_receives_the_feeds_changes() {
         .fetch_one(&first.running.state.db.any)
         .await
         .unwrap();
-    let db = commands::Db::open_postgres(&commands::db::testing::postgres_url(), Some(&schema))
+    let db = store::Db::open_postgres(&store::db::testing::postgres_url(), Some(&schema))
         .await
         .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

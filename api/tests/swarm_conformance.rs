@@ -6,9 +6,9 @@
 mod common;
 
 use commands::clock::Clock;
-use commands::StoreKind;
 use common::{pick, start, swarm, Server};
 use serde_json::{json, Value};
+use store::StoreKind;
 
 async fn session_in(server: &Server, language: &str) -> String {
     let answer = swarm(

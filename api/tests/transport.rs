@@ -2,11 +2,11 @@
 
 mod common;
 
-use commands::StoreKind;
 use common::{http, start, Client};
 use serde_json::json;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     answers_come_sealed_with_the_request_pair,
     every_transport_error_has_its_own_code,
     a_repeated_submission_waits_with_66666,

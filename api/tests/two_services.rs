@@ -10,17 +10,17 @@ use std::sync::Arc;
 
 use api::app::AppState;
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
 use commands::feed::Finished;
 use commands::settlement::SETTLEMENT_LEASE;
-use commands::StoreKind;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
+use store::db::testing;
+use store::StoreKind;
 
-async fn service(db: commands::Db, clock: &ManualClock) -> AppState {
+async fn service(db: store::Db, clock: &ManualClock) -> AppState {
     let mut config = common::config(false);
     config.feed.tick_ms = 3_600_000;
     let shared: SharedClock = Arc::new(clock.clone());

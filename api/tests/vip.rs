@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use api::app::AppState;
 use commands::vip::VipService;
-use commands::{CommandMetrics, StoreKind, StoreOptions};
 use common::{member, start_with, Server};
 use domain::bet::{AcceptMode, BetEvent, BetStatus, BetType, ExpressBonus, ValidBet};
 use domain::vip::{RewardKind, VipEvent};
@@ -19,8 +18,9 @@ use domain::Currency;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{json, Value};
+use store::{CommandMetrics, StoreKind, StoreOptions};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     level_2_is_reached_exactly_at_both_thresholds_in_each_market_and_ranks_within_it,
     valid_turnover_of_won_lost_returned_cashed_out_and_resettled_bets,
     casino_turnover_counts_per_product_once_per_round,

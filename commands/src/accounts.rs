@@ -20,12 +20,12 @@ use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
 use crate::codes::{Channel, CodeError, CodeKind, Codes};
-use crate::db::Db;
-use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::limits::RateLimit;
-use crate::metrics::CommandMetrics;
 use crate::sessions::{Issued, SessionError, Sessions};
-use crate::store::StoreOptions;
+use store::db::Db;
+use store::events::StoreOptions;
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 /// Why an account call did not go through, in wire terms.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -40,15 +40,15 @@ use serde_json::json;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::db::Db;
-use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::ids::IdBlocks;
 use crate::live::LiveCatalogue;
-use crate::metrics::CommandMetrics;
 use crate::notify::{Notifications, WIN};
-use crate::store::{claimed, Claim, StoreOptions};
 use crate::together::{bet_with_wallet, TxError};
 use crate::wallet::WalletService;
+use store::db::Db;
+use store::events::{claimed, Claim, StoreOptions};
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 /// Placements untouched this long are finished or undone by `recover`.
 pub const RECOVER_AFTER_MS: i64 = 300_000;

@@ -355,9 +355,9 @@ mod tests {
 
     use super::*;
     use crate::clock::ManualClock;
-    use crate::db::testing;
     use crate::feed::{Feed, Simulator, SimulatorSettings};
-    use crate::StoreKind;
+    use store::db::testing;
+    use store::StoreKind;
 
     const NOW_S: i64 = 1_800_000_000;
 
@@ -486,9 +486,9 @@ mod tests {
         assert!(!loaded.bets[2].available, "suspended");
     }
 
-    crate::on_both_stores!(a_taken_id_is_drawn_again, saved_slips_load_back);
+    store::on_both_stores!(a_taken_id_is_drawn_again, saved_slips_load_back);
 
-    fn service(db: &crate::Db, catalogue: Catalogue) -> BookingService {
+    fn service(db: &store::Db, catalogue: Catalogue) -> BookingService {
         let clock: SharedClock = Arc::new(ManualClock::at(NOW_S * 1000));
         BookingService::new(db.any.clone(), LiveCatalogue::new(catalogue), clock)
     }

@@ -416,7 +416,7 @@ impl BetService {
     ) -> Result<Result<(), BetError>, PlaceError> {
         match self.framework.execute(bet_id, command, metadata).await {
             Ok(()) => Ok(Ok(())),
-            Err(crate::framework::CommandError::Rejected(e)) => Ok(Err(e)),
+            Err(store::framework::CommandError::Rejected(e)) => Ok(Err(e)),
             Err(e) => Err(PlaceError::Internal(e.to_string())),
         }
     }

@@ -28,8 +28,8 @@ use sqlx::AnyPool;
 use crate::bets::BetService;
 use crate::cashout::Decider;
 use crate::clock::SharedClock;
-use crate::framework::CommandError;
 use crate::live::{LiveCatalogue, ResultService};
+use store::framework::CommandError;
 
 /// What a desk decision did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -240,8 +240,8 @@ impl Submissions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::testing;
-    use crate::StoreKind;
+    use store::db::testing;
+    use store::StoreKind;
 
     const NOW: i64 = 1_800_000_000_000;
 
@@ -347,7 +347,7 @@ mod tests {
         );
     }
 
-    crate::on_both_stores!(
+    store::on_both_stores!(
         unique_ids_older_than_five_minutes_or_far_ahead_are_expired,
         a_unique_id_is_accepted_once_by_all_processes,
         an_identical_submission_within_three_seconds_must_wait,

@@ -9,8 +9,8 @@ use tokio::sync::Mutex;
 
 pub struct IdBlocks {
     pool: AnyPool,
-    /// SQLite's writer turn (`crate::db::sqlite_writer`).
-    writer: Option<crate::group_commit::WriterLock>,
+    /// SQLite's writer turn (`store::db::sqlite_writer`).
+    writer: Option<store::group_commit::WriterLock>,
     name: &'static str,
     block: i64,
     /// The next id to hand out and the end of the block (exclusive).
@@ -20,7 +20,7 @@ pub struct IdBlocks {
 impl IdBlocks {
     pub fn new(pool: AnyPool, name: &'static str, block: i64) -> Self {
         Self {
-            writer: crate::db::sqlite_writer(&pool),
+            writer: store::db::sqlite_writer(&pool),
             pool,
             name,
             block: block.max(1),
@@ -36,7 +36,7 @@ impl IdBlocks {
             )
             .bind(self.name)
             .bind(self.block)
-            .fetch_one(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .fetch_one(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
             *range = (end - self.block, end);
         }

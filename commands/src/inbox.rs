@@ -17,10 +17,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::content::{inbox_draft, owner_from_id, Draft, INBOX_SOURCES};
-use projections::stream::{self, Backend};
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::{Any, AnyPool, Row, Transaction};
+use store::stream::{self, Backend};
 use tokio::sync::watch;
 
 use crate::clock::SharedClock;
@@ -193,7 +193,7 @@ impl Inbox {
         loop {
             written += self.pass().await?;
             let mut conn = self.pool.acquire().await?;
-            let at = crate::db::pass_checkpoint(&mut conn, INBOX_CHECKPOINT).await?;
+            let at = store::db::pass_checkpoint(&mut conn, INBOX_CHECKPOINT).await?;
             let left = stream::count_after(&mut conn, self.backend, at).await?;
             if left == 0 || tokio::time::Instant::now() >= deadline {
                 return Ok(written);
@@ -209,7 +209,7 @@ impl Inbox {
 
     /// (events read, messages written)
     async fn batch(&self) -> Result<(usize, usize), InboxError> {
-        let Some(mut batch) = crate::db::pass_batch(
+        let Some(mut batch) = store::db::pass_batch(
             &self.pool,
             self.backend,
             INBOX_CHECKPOINT,

@@ -46,8 +46,8 @@ pub fn node_id() -> String {
 /// One named lease as one holder sees it.
 pub struct Lease {
     pool: AnyPool,
-    /// SQLite's writer turn (`crate::db::sqlite_writer`).
-    writer: Option<crate::group_commit::WriterLock>,
+    /// SQLite's writer turn (`store::db::sqlite_writer`).
+    writer: Option<store::group_commit::WriterLock>,
     name: String,
     holder: String,
     ttl_ms: i64,
@@ -65,7 +65,7 @@ impl Lease {
         clock: SharedClock,
     ) -> Self {
         Self {
-            writer: crate::db::sqlite_writer(&pool),
+            writer: store::db::sqlite_writer(&pool),
             pool,
             name: name.into(),
             holder: holder.into(),
@@ -93,7 +93,7 @@ impl Lease {
         if until - now > self.ttl_ms * 2 / 3 {
             return Ok(true);
         }
-        let connection = crate::db::write_conn(&self.pool, &self.writer).await;
+        let connection = store::db::write_conn(&self.pool, &self.writer).await;
         // The time is read again once the turn is ours (SQLite).
         let now = self.clock.now_ms();
         let expires = now + self.ttl_ms;
@@ -136,7 +136,7 @@ impl Lease {
         sqlx::query("UPDATE leases SET expires_at = 0 WHERE name = $1 AND holder = $2")
             .bind(&self.name)
             .bind(&self.holder)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }

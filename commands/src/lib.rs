@@ -1,14 +1,13 @@
-//! Application services: one `CqrsFramework` per aggregate over the event
-//! store of the configured database, with conflict retries, snapshots and an
-//! aggregate cache, and the process managers (result -> settlement -> wallet,
-//! auto cash-out) that background loops run under a lease.
+//! Application services and process managers (result -> settlement ->
+//! wallet, auto cash-out) that background loops run under a lease. They
+//! decide through the `store` crate: a command that commits goes through
+//! its unit of work (`store::unit`), or, for one aggregate alone, through
+//! its `Framework`.
 //!
 //! Layout
-//! - `db`: choosing the store from `DATABASE_URL`, pools, migrations, and
-//!   isolated stores for tests (`db::testing`).
-//! - `store`: our `EventStore` over the postgres-es / sqlite-es repositories.
-//! - `framework`: the retrying command executor shared by all aggregates.
-//! - `wallet`: the wallet service.
+//! - `wallet`: the wallet service, and `move_in`, a wallet move added to a
+//!   unit of work.
+//! - `together`: a Bet and its wallet moves in one unit of work.
 //! - `bookings`: booking ids (a betslip saved under a short id).
 //! - `metrics`: command counters for `/metrics`.
 //! - `lease`: which process runs a background job's pass (`leases` table).
@@ -34,18 +33,14 @@ pub mod casino;
 pub mod clock;
 pub mod codes;
 pub mod content;
-pub mod db;
 pub mod desk;
-pub mod framework;
 pub mod freebets;
-pub mod group_commit;
 pub mod guards;
 pub mod ids;
 pub mod inbox;
 pub mod lease;
 pub mod limits;
 pub mod live;
-pub mod metrics;
 pub mod nodes;
 pub mod notify;
 pub mod payments;
@@ -55,16 +50,11 @@ pub mod sessions;
 pub mod settlement;
 pub mod shortfalls;
 pub mod staff;
-pub mod store;
 pub mod swarm_polls;
 pub mod together;
 pub mod unresulted;
 pub mod vip;
 pub mod wallet;
 
-pub use db::{Db, DbError, DbUrl, StoreKind};
-pub use framework::{CommandError, Framework, RetryPolicy};
-pub use metrics::CommandMetrics;
-pub use store::{Store, StoreOptions};
 pub use wallet::WalletService;
 pub mod feed;

@@ -110,8 +110,8 @@ impl RateLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::db::testing;
-    use crate::StoreKind;
+    use store::db::testing;
+    use store::StoreKind;
 
     async fn hits_beyond_the_limit_wait_for_the_window(kind: StoreKind) {
         let db = testing::fresh(kind).await;
@@ -147,7 +147,7 @@ mod tests {
         assert_eq!(passed, 10);
     }
 
-    crate::on_both_stores!(
+    store::on_both_stores!(
         hits_beyond_the_limit_wait_for_the_window,
         two_processes_share_one_limit_even_when_hitting_at_once,
     );

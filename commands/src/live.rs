@@ -20,11 +20,11 @@ use sqlx::{AnyPool, Row};
 use tokio::sync::watch;
 
 use crate::clock::SharedClock;
-use crate::db::{Db, StorePool};
 use crate::feed::{Feed, Finished};
-use crate::framework::{CommandError, Framework, RetryPolicy};
-use crate::metrics::CommandMetrics;
-use crate::store::StoreOptions;
+use store::db::{Db, StorePool};
+use store::events::StoreOptions;
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 pub struct LiveCatalogue {
     catalogue: RwLock<Catalogue>,

@@ -24,8 +24,8 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(30);
 
 pub struct Nodes {
     pool: AnyPool,
-    /// SQLite's writer turn (`crate::db::sqlite_writer`).
-    writer: Option<crate::group_commit::WriterLock>,
+    /// SQLite's writer turn (`store::db::sqlite_writer`).
+    writer: Option<store::group_commit::WriterLock>,
     node_id: String,
     clock: SharedClock,
     ttl_ms: i64,
@@ -34,7 +34,7 @@ pub struct Nodes {
 impl Nodes {
     pub fn new(pool: AnyPool, node_id: String, clock: SharedClock, ttl: Duration) -> Self {
         Self {
-            writer: crate::db::sqlite_writer(&pool),
+            writer: store::db::sqlite_writer(&pool),
             pool,
             node_id,
             clock,
@@ -50,7 +50,7 @@ impl Nodes {
     pub async fn beat(&self) -> Result<(), sqlx::Error> {
         // The time is read once the turn is ours: a beat that waited must
         // not write when it started waiting.
-        let mut conn = crate::db::write_conn(&self.pool, &self.writer).await?;
+        let mut conn = store::db::write_conn(&self.pool, &self.writer).await?;
         sqlx::query(
             "INSERT INTO nodes (node_id, seen_ms) VALUES ($1, $2)
              ON CONFLICT (node_id) DO UPDATE SET seen_ms = excluded.seen_ms",
@@ -73,13 +73,13 @@ impl Nodes {
                  (SELECT node_id FROM nodes WHERE seen_ms > $1)"
             ))
             .bind(alive_since)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?
             .rows_affected();
         }
         sqlx::query("DELETE FROM nodes WHERE seen_ms <= $1")
             .bind(alive_since)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(removed)
     }
@@ -101,7 +101,7 @@ impl Nodes {
                 _ = stop.changed() => {}
             }
             if *stop.borrow() {
-                if let Ok(mut conn) = crate::db::write_conn(&self.pool, &self.writer).await {
+                if let Ok(mut conn) = store::db::write_conn(&self.pool, &self.writer).await {
                     let _ = sqlx::query("DELETE FROM nodes WHERE node_id = $1")
                         .bind(&self.node_id)
                         .execute(&mut *conn)
@@ -117,10 +117,10 @@ impl Nodes {
 mod tests {
     use super::*;
     use crate::clock::ManualClock;
-    use crate::db::testing;
-    use crate::StoreKind;
+    use store::db::testing;
+    use store::StoreKind;
 
-    crate::on_both_stores!(a_stopped_processes_socket_rows_are_removed_by_a_live_one);
+    store::on_both_stores!(a_stopped_processes_socket_rows_are_removed_by_a_live_one);
 
     async fn count(pool: &AnyPool, table: &str, node: &str) -> i64 {
         sqlx::query_scalar(&format!("SELECT count(*) FROM {table} WHERE node_id = $1"))

@@ -145,7 +145,7 @@ impl Notifications {
 mod tests {
     use super::*;
     use crate::clock::SystemClock;
-    use crate::db::testing;
+    use store::db::testing;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn a_reader_never_passes_over_a_notification_that_commits_late() {

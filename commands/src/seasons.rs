@@ -3,14 +3,18 @@
 //! reward claims (paid through the wallet once per reference, or queued for
 //! support review), task definitions, and home teams.
 //!
-//! SeasonTask and Season events are written by this module inside its own
-//! SQL transactions (`load_in` / `append_in`): the aggregate is folded from
-//! its events in the transaction, decides, and its new events are inserted
-//! with the next sequences; a concurrent writer of the same stream makes
-//! the insert collide on (aggregate_type, aggregate_id, sequence) and the
-//! whole transaction is retried. This is what lets the progress engine
-//! write its tracking record (`season_counted`) and the claim queue row
-//! (`season_claims`) in the same transaction as the aggregate's event.
+//! Claims, reviews and rank claims commit through the store's unit of work
+//! (`store::unit`): the SeasonTask's events, the queue row (`season_claims`,
+//! `season_rank_claims`) and the wallet credit in one transaction, so a
+//! reward is never recorded unpaid or paid unrecorded.
+//!
+//! The progress pass and the boundary job still write SeasonTask and
+//! Season events inside their own SQL transactions (`load_in` /
+//! `append_in`, with the pass's checkpoint and its tracking record
+//! `season_counted`): the aggregate is folded in the transaction, decides,
+//! and its new events are inserted with the next sequences; a concurrent
+//! writer of the same stream makes the insert collide and the whole
+//! transaction is retried.
 //!
 //! Exactly once: the progress pass locks its checkpoint row first (passes
 //! on several processes take turns) and inserts a tracking record per
@@ -28,11 +32,16 @@ use domain::season::{
 };
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
-use projections::stream::{self, Backend, Checkpoint};
 use rust_decimal::Decimal;
 use serde_json::Value;
 use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
+use store::stream::{self, Backend, Checkpoint};
 use tokio::sync::watch;
+
+use store::events::{Extra, StoreOptions};
+use store::framework::Framework;
+use store::unit::{Failed, Unit, UnitError, UnitOfWork};
+use store::Db;
 
 use crate::clock::{OffsetClock, SharedClock};
 use crate::lease::{run_leased, Lease};
@@ -210,12 +219,23 @@ pub struct ClaimRow {
 pub struct Seasons {
     pool: AnyPool,
     backend: Backend,
+    /// SeasonTask decisions that commit through the unit of work (claims
+    /// and reviews, with their wallet credit and queue row).
+    tasks: Framework<SeasonTask>,
     wallets: Arc<WalletService>,
     clock: SharedClock,
     settings: SeasonSettings,
     /// DEMO=1 only: the clock `clock` reads, which the demo aid moves to
     /// the running season's end (`demo_end_season`). None in production.
     demo_clock: Option<Arc<OffsetClock>>,
+}
+
+/// A unit of work that did not commit, as this area answers it.
+fn unit_failure(error: UnitError<SeasonFailure>) -> SeasonFailure {
+    match error {
+        UnitError::Refused(failure) => failure,
+        other => SeasonFailure::Internal(other.to_string()),
+    }
 }
 
 fn retryable(e: &sqlx::Error) -> bool {
@@ -230,15 +250,22 @@ fn retryable(e: &sqlx::Error) -> bool {
 
 impl Seasons {
     pub fn new(
-        pool: AnyPool,
-        backend: Backend,
+        db: &Db,
         wallets: Arc<WalletService>,
         clock: SharedClock,
         settings: SeasonSettings,
     ) -> Self {
         Self {
-            pool,
-            backend,
+            pool: db.any.clone(),
+            backend: db.backend(),
+            tasks: Framework::new(
+                db,
+                StoreOptions::default(),
+                (),
+                wallets.framework().retry(),
+                wallets.framework().metrics().clone(),
+                wallets.framework().on_commit().cloned(),
+            ),
             wallets,
             clock,
             settings,
@@ -249,8 +276,7 @@ impl Seasons {
     /// DEMO=1 only: the seasons read time from `demo` (an offset over the
     /// process clock) so the demo aid can end the running season now.
     pub fn with_demo_clock(
-        pool: AnyPool,
-        backend: Backend,
+        db: &Db,
         wallets: Arc<WalletService>,
         demo: Arc<OffsetClock>,
         settings: SeasonSettings,
@@ -258,7 +284,7 @@ impl Seasons {
         let clock: SharedClock = demo.clone();
         Self {
             demo_clock: Some(demo),
-            ..Self::new(pool, backend, wallets, clock, settings)
+            ..Self::new(db, wallets, clock, settings)
         }
     }
 
@@ -410,11 +436,11 @@ impl Seasons {
     async fn begin_write(
         &self,
         request: bool,
-    ) -> Result<(Option<projections::writer::Turn>, Transaction<'static, Any>), sqlx::Error> {
+    ) -> Result<(Option<store::writer::Turn>, Transaction<'static, Any>), sqlx::Error> {
         let turn = if request {
-            crate::db::writer_turn(&crate::db::sqlite_writer(&self.pool)).await
+            store::db::writer_turn(&store::db::sqlite_writer(&self.pool)).await
         } else {
-            crate::db::turn_of(&self.pool).await
+            store::db::turn_of(&self.pool).await
         };
         let mut tx = self.pool.begin().await?;
         if matches!(self.backend, Backend::Sqlite) {
@@ -541,11 +567,11 @@ impl Seasons {
 
     /// (events read, events counted)
     async fn progress_batch(&self) -> Result<(usize, usize), SeasonFailure> {
-        let Some(mut batch) = crate::db::pass_batch(
+        let Some(mut batch) = store::db::pass_batch(
             &self.pool,
             self.backend,
             PROGRESS_CHECKPOINT,
-            projections::stream::Only::EventTypes(&SOURCE_EVENTS),
+            store::stream::Only::EventTypes(&SOURCE_EVENTS),
             PROGRESS_BATCH as i64,
         )
         .await?
@@ -899,104 +925,80 @@ impl Seasons {
             .ok_or_else(|| SeasonFailure::Refused(codes::NO_SUCH_TASK, "No such task".into()))?;
         let stream = task_stream_id(def.id, member_id);
         let reference = claim_reference(def.id, member_id, task_id);
-        let mut attempt = 0;
-        let outcome = loop {
-            attempt += 1;
-            let (turn, mut tx) = self.begin_write(true).await?;
-            let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
-            let events = state.decide(&SeasonTaskCommand::Claim {
-                task: Box::new(task.clone()),
-                tasks: tasks.clone(),
-                rule: self.settings.rule.clone(),
-                reference: reference.clone(),
-                at_ms: self.now_ms(),
+        let wallet = WalletId::new(member_id, currency);
+        // The claim, its queue row and (paid at once) its wallet credit
+        // commit together. A repeat decides nothing; its credit, already
+        // made, is a repeated reference that moves nothing.
+        let uow = UnitOfWork::new(self.tasks.retry()).counted(self.tasks.metrics(), "SeasonTask");
+        let claimed = store::unit_of_work!(uow, |unit| {
+            let decided = unit
+                .decide(
+                    &self.tasks,
+                    &stream,
+                    SeasonTaskCommand::Claim {
+                        task: Box::new(task.clone()),
+                        tasks: tasks.clone(),
+                        rule: self.settings.rule.clone(),
+                        reference: reference.clone(),
+                        at_ms: self.now_ms(),
+                    },
+                    &(),
+                )
+                .await?
+                .map_err(|e| Failed::Refused(SeasonFailure::from(e)))?;
+            let wrote = !decided.events.is_empty();
+            let outcome = decided.state.claim_outcome(task_id).ok_or_else(|| {
+                Failed::Refused(SeasonFailure::Internal("claim without outcome".into()))
             })?;
-            if events.is_empty() {
-                tx.rollback().await?;
-                break state
-                    .claim_outcome(task_id)
-                    .ok_or_else(|| SeasonFailure::Internal("claim without outcome".into()))?;
-            }
-            let mut next = state.clone();
-            for e in &events {
-                next.apply_event(e);
-            }
-            let outcome = next
-                .claim_outcome(task_id)
-                .ok_or_else(|| SeasonFailure::Internal("claim without outcome".into()))?;
-            let written = async {
-                self.append_in::<SeasonTask>(&mut tx, &stream, last, &events).await?;
+            if wrote {
                 let state_text = match outcome {
                     ClaimOutcome::Queued { .. } => "pending",
                     _ => "paid",
                 };
-                sqlx::query(
-                    "INSERT INTO season_claims (reference, season_id, member_id, task_id, cash, currency, state, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                )
-                .bind(&reference)
-                .bind(def.id as i64)
-                .bind(member_id)
-                .bind(task_id as i64)
-                .bind(task.cash.to_string())
-                .bind(currency.code())
-                .bind(state_text)
-                .bind(self.now_ms())
-                .execute(&mut *tx)
-                .await?;
-                Ok::<_, sqlx::Error>(())
+                unit.extra(
+                    Extra::new("INSERT INTO season_claims (reference, season_id, member_id, task_id, cash, currency, state, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
+                        .text(&reference)
+                        .int(def.id as i64)
+                        .text(member_id)
+                        .int(task_id as i64)
+                        .text(task.cash.to_string())
+                        .text(currency.code())
+                        .text(state_text)
+                        .int(self.now_ms()),
+                );
             }
-            .await;
-            match written {
-                Ok(()) => {
-                    tx.commit().await?;
-                    break outcome;
-                }
-                Err(e) if retryable(&e) && attempt < 20 => {
-                    let _ = tx.rollback().await;
-                    // Other writers go first while this one waits.
-                    drop(turn);
-                    tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
-                }
-                Err(e) => return Err(e.into()),
+            if let ClaimOutcome::Paid { reference, cash } = &outcome {
+                self.credit_in(unit, &wallet, reference, *cash).await?;
             }
-        };
-        if let ClaimOutcome::Paid { reference, cash } = &outcome {
-            self.pay(member_id, reference, *cash).await?;
-        }
-        Ok(outcome)
+            Ok(outcome)
+        });
+        claimed.map_err(unit_failure)
     }
 
-    /// The wallet movement of a claim, in the claim's currency; a repeated
-    /// reference answers the first receipt and moves nothing.
-    async fn pay(
-        &self,
-        member_id: &str,
+    /// Adds the credit of a reward to `unit` (nothing for no cash).
+    async fn credit_in<'f>(
+        &'f self,
+        unit: &mut Unit<'f>,
+        wallet: &WalletId,
         reference: &str,
         cash: Decimal,
-    ) -> Result<(), SeasonFailure> {
+    ) -> Result<(), Failed<SeasonFailure>> {
         if cash <= Decimal::ZERO {
             return Ok(());
         }
-        let currency: String =
-            sqlx::query_scalar("SELECT currency FROM season_claims WHERE reference = $1")
-                .bind(reference)
-                .fetch_one(&self.pool)
-                .await?;
-        let currency = currency
-            .parse::<Currency>()
-            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
         self.wallets
-            .execute(WalletCommand::new(
-                WalletId::new(member_id, currency),
+            .move_in(
+                unit,
+                wallet,
                 reference.to_string(),
                 WalletAction::Credit {
                     amount: cash,
                     pot: Pot::Main,
                     kind: MovementKind::Bonus,
                 },
-            ))
-            .await
-            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+            )
+            .await?
+            .map_err(|e| Failed::Refused(SeasonFailure::Internal(e.to_string())))?;
         Ok(())
     }
 
@@ -1045,55 +1047,49 @@ impl Seasons {
         })?;
         let stream = task_stream_id(claim.season_id as u32, &claim.member_id);
         let task_id = claim.task_id as u32;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let (turn, mut tx) = self.begin_write(true).await?;
-            let (state, last) = Self::load_in::<SeasonTask>(&mut tx, &stream).await?;
-            let events = state.decide(&SeasonTaskCommand::Review {
-                task_id,
-                approve,
-                staff_id: staff_id.to_string(),
-                reason: reason.to_string(),
-                at_ms: self.now_ms(),
-            })?;
-            if events.is_empty() {
-                tx.rollback().await?;
-                break;
-            }
-            let written = async {
-                self.append_in::<SeasonTask>(&mut tx, &stream, last, &events).await?;
-                sqlx::query(
-                    "UPDATE season_claims SET state = $2, reason = $3, staff_id = $4, decided_ms = $5 WHERE reference = $1",
+        let currency = claim
+            .currency
+            .parse::<Currency>()
+            .map_err(|e| SeasonFailure::Internal(e.to_string()))?;
+        let wallet = WalletId::new(claim.member_id.as_str(), currency);
+        let cash: Decimal = claim.cash.parse().unwrap_or_default();
+        // The review, the queue row's state and (approved) the credit
+        // commit together.
+        let uow = UnitOfWork::new(self.tasks.retry()).counted(self.tasks.metrics(), "SeasonTask");
+        let reviewed = store::unit_of_work!(uow, |unit| {
+            let decided = unit
+                .decide(
+                    &self.tasks,
+                    &stream,
+                    SeasonTaskCommand::Review {
+                        task_id,
+                        approve,
+                        staff_id: staff_id.to_string(),
+                        reason: reason.to_string(),
+                        at_ms: self.now_ms(),
+                    },
+                    &(),
                 )
-                .bind(reference)
-                .bind(if approve { "approved" } else { "rejected" })
-                .bind(reason.trim().chars().take(500).collect::<String>())
-                .bind(staff_id)
-                .bind(self.now_ms())
-                .execute(&mut *tx)
-                .await?;
-                Ok::<_, sqlx::Error>(())
+                .await?
+                .map_err(|e| Failed::Refused(SeasonFailure::from(e)))?;
+            if !decided.events.is_empty() {
+                unit.extra(
+                    Extra::new("UPDATE season_claims SET state = $2, reason = $3, staff_id = $4, decided_ms = $5 WHERE reference = $1")
+                        .text(reference)
+                        .text(if approve { "approved" } else { "rejected" })
+                        .text(reason.trim().chars().take(500).collect::<String>())
+                        .text(staff_id)
+                        .int(self.now_ms()),
+                );
             }
-            .await;
-            match written {
-                Ok(()) => {
-                    tx.commit().await?;
-                    break;
-                }
-                Err(e) if retryable(&e) && attempt < 20 => {
-                    let _ = tx.rollback().await;
-                    // Other writers go first while this one waits.
-                    drop(turn);
-                    tokio::time::sleep(Duration::from_millis(5 * attempt)).await;
-                }
-                Err(e) => return Err(e.into()),
+            // A repeat of an approval credits again: a repeated reference,
+            // which moves nothing.
+            if approve {
+                self.credit_in(unit, &wallet, reference, cash).await?;
             }
-        }
-        if approve {
-            let cash: Decimal = claim.cash.parse().unwrap_or_default();
-            self.pay(&claim.member_id, reference, cash).await?;
-        }
+            Ok(())
+        });
+        reviewed.map_err(unit_failure)?;
         self.claim_row(reference)
             .await?
             .ok_or_else(|| SeasonFailure::Internal("claim vanished".into()))
@@ -1413,25 +1409,41 @@ impl Seasons {
             ));
         }
         let state = if physical { "to_ship" } else { "paid" };
-        sqlx::query(
-            "INSERT INTO season_rank_claims (season_id, member_id, rank, prize, cash, currency, size, address, state, created_ms)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (season_id, member_id) DO NOTHING",
-        )
-        .bind(season_id as i64)
-        .bind(member_id)
-        .bind(info.userrank as i64)
-        .bind(&info.jiangpin)
-        .bind(&info.cash)
-        .bind(currency.code())
-        .bind(if info.clothes == 1 { size.as_str() } else { "" })
-        .bind(if physical { address.as_str() } else { "" })
-        .bind(state)
-        .bind(self.now_ms())
-        .execute(&self.pool)
-        .await?;
         let cash: Decimal = info.cash.parse().unwrap_or_default();
-        self.pay_rank(member_id, &reference, cash, season_id)
-            .await?;
+        let wallet = WalletId::new(member_id, currency);
+        // The rank claim's row and its credit commit together.
+        let uow = UnitOfWork::new(self.tasks.retry()).on(self.tasks.store().group());
+        let first = store::unit_of_work!(uow, |unit| {
+            unit.extra(
+                Extra::new(
+                    "INSERT INTO season_rank_claims (season_id, member_id, rank, prize, cash, currency, size, address, state, created_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (season_id, member_id) DO NOTHING",
+                )
+                .int(season_id as i64)
+                .text(member_id)
+                .int(info.userrank as i64)
+                .text(&info.jiangpin)
+                .text(&info.cash)
+                .text(currency.code())
+                .text(if info.clothes == 1 { size.as_str() } else { "" })
+                .text(if physical { address.as_str() } else { "" })
+                .text(state)
+                .int(self.now_ms())
+                .expect(1),
+            );
+            self.credit_in(unit, &wallet, &reference, cash).await?;
+            Ok(())
+        });
+        match first {
+            Ok(()) => {}
+            // Claimed by another request meanwhile: the first claim's
+            // currency pays (a repeated reference moves nothing).
+            Err(UnitError::Unmet) => {
+                self.pay_rank(member_id, &reference, cash, season_id)
+                    .await?
+            }
+            Err(e) => return Err(unit_failure(e)),
+        }
         self.rank_info_in(season_id, member_id, lang).await
     }
 
@@ -1628,7 +1640,7 @@ impl Seasons {
         def: &SeasonDef,
     ) -> Result<Option<RankingPass>, SeasonFailure> {
         let now = self.now_ms();
-        let _turn = crate::db::turn_of(&self.pool).await;
+        let _turn = store::db::turn_of(&self.pool).await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO season_rankings (season_id, state) VALUES ($1, 'live') ON CONFLICT (season_id) DO NOTHING",

@@ -26,8 +26,8 @@ use rust_decimal::Decimal;
 use sqlx::{AnyPool, Row};
 
 use crate::clock::SharedClock;
-use crate::framework::CommandError;
 use crate::wallet::WalletService;
+use store::framework::CommandError;
 
 pub const OPEN: &str = "open";
 pub const RESOLVED: &str = "resolved";

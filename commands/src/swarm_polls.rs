@@ -43,10 +43,10 @@ pub struct PollSubscription {
 #[derive(Clone)]
 pub struct PollSessions {
     pool: AnyPool,
-    /// SQLite's writer turn (`crate::db::sqlite_writer`).
-    writer: Option<crate::group_commit::WriterLock>,
+    /// SQLite's writer turn (`store::db::sqlite_writer`).
+    writer: Option<store::group_commit::WriterLock>,
     /// Connections kept for `touch`, the read of every poll.
-    hot: Arc<crate::db::Hot>,
+    hot: Arc<store::db::Hot>,
     /// `touch` reads waiting for the next shared statement (Postgres).
     reads: Arc<Mutex<Reads>>,
 }
@@ -83,10 +83,10 @@ struct Reads {
 
 impl PollSessions {
     pub fn new(pool: AnyPool) -> Self {
-        let writer = crate::db::sqlite_writer(&pool);
+        let writer = store::db::sqlite_writer(&pool);
         // SQLite's connections are few and local (no round trip to save).
         let keep = if writer.is_some() { 0 } else { HOT_CONNECTIONS };
-        let hot = Arc::new(crate::db::Hot::new(pool.clone(), keep));
+        let hot = Arc::new(store::db::Hot::new(pool.clone(), keep));
         Self {
             pool,
             writer,
@@ -102,7 +102,7 @@ impl PollSessions {
         .bind(sid)
         .bind(language)
         .bind(now_ms)
-        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+        .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(())
     }
@@ -130,7 +130,7 @@ impl PollSessions {
             )
             .bind(sid)
             .bind(now_ms)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         }
         Ok(Some(row.session))
@@ -179,7 +179,7 @@ impl PollSessions {
             .bind(sid)
             .bind(user_id)
             .bind(token_hash)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }
@@ -232,13 +232,13 @@ impl PollSessions {
                 .bind(user_id)
                 .bind(node_id)
                 .bind(token_hash)
-                .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+                .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
                 .await?
             }
             None => {
                 sqlx::query("DELETE FROM swarm_socket_logins WHERE sid = $1")
                     .bind(sid)
-                    .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+                    .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
                     .await?
             }
         };
@@ -273,7 +273,7 @@ impl PollSessions {
         .bind(subid)
         .bind(params)
         .bind(data)
-        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+        .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(true)
     }
@@ -282,7 +282,7 @@ impl PollSessions {
         let gone = sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1 AND subid = $2")
             .bind(sid)
             .bind(subid)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(gone.rows_affected() > 0)
     }
@@ -321,7 +321,7 @@ impl PollSessions {
         .bind(subid)
         .bind(was)
         .bind(now)
-        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+        .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -329,11 +329,11 @@ impl PollSessions {
     pub async fn close(&self, sid: &str) -> Result<(), sqlx::Error> {
         sqlx::query("DELETE FROM swarm_poll_subs WHERE sid = $1")
             .bind(sid)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         sqlx::query("DELETE FROM swarm_poll_sessions WHERE sid = $1")
             .bind(sid)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         Ok(())
     }
@@ -347,11 +347,11 @@ impl PollSessions {
              (SELECT sid FROM swarm_poll_sessions WHERE last_seen_ms <= $1)",
         )
         .bind(horizon)
-        .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+        .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
         .await?;
         sqlx::query("DELETE FROM swarm_poll_sessions WHERE last_seen_ms <= $1")
             .bind(horizon)
-            .execute(&mut *crate::db::write_conn(&self.pool, &self.writer).await?)
+            .execute(&mut *store::db::write_conn(&self.pool, &self.writer).await?)
             .await?;
         sqlx::query_scalar("SELECT count(*) FROM swarm_poll_sessions")
             .fetch_one(&self.pool)
@@ -360,7 +360,7 @@ impl PollSessions {
 }
 
 /// Reads every waiting session, `READ_BATCH` a statement, until none waits.
-async fn read_waiting(hot: Arc<crate::db::Hot>, reads: Arc<Mutex<Reads>>) {
+async fn read_waiting(hot: Arc<store::db::Hot>, reads: Arc<Mutex<Reads>>) {
     /// Lets the next read lead if this task ends early (a panic); the
     /// replies it held are dropped, so their callers get an error.
     struct Done(Arc<Mutex<Reads>>);

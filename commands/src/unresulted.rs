@@ -23,9 +23,9 @@ use sqlx::AnyPool;
 use tokio::sync::watch;
 
 use crate::clock::SharedClock;
-use crate::framework::CommandError;
 use crate::lease::{run_leased, Lease, LeaseError};
 use crate::live::ResultService;
+use store::framework::CommandError;
 
 pub const VOID_UNRESULTED_LEASE: &str = "void_unresulted";
 

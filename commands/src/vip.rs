@@ -31,12 +31,12 @@ use sqlx::AnyPool;
 use tokio::sync::{watch, Notify};
 
 use crate::clock::SharedClock;
-use crate::db::Db;
-use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::lease::{run_leased, Lease, LeaseError};
-use crate::metrics::CommandMetrics;
-use crate::store::StoreOptions;
 use crate::wallet::WalletService;
+use store::db::Db;
+use store::events::StoreOptions;
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 /// The lease of the reward job.
 pub const VIP_REWARDS_LEASE: &str = "vip-rewards";

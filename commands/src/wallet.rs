@@ -7,14 +7,15 @@ use tokio::sync::Notify;
 
 use cqrs_es::EventStore;
 use domain::wallet::{
-    BookAnswer, Outcome, Receipt, ReferenceBook, Wallet, WalletCommand, WalletError, WalletId,
-    WalletServices,
+    BookAnswer, Outcome, Receipt, ReferenceBook, Wallet, WalletAction, WalletCommand, WalletError,
+    WalletEvent, WalletId, WalletServices,
 };
+use store::unit::{Abort, Unit};
 
-use crate::db::{Db, StorePool};
-use crate::framework::{CommandError, Framework, RetryPolicy};
-use crate::metrics::CommandMetrics;
-use crate::store::StoreOptions;
+use store::db::{Db, StorePool};
+use store::events::StoreOptions;
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 pub type WalletResult = Result<Receipt, CommandError<WalletError>>;
 
@@ -26,7 +27,7 @@ pub struct WalletService {
 
 /// The wallets' reference book: table `wallet_references`, filled with a
 /// wallet's forgotten generation in the transaction that makes it forget
-/// it (`crate::store::archives`).
+/// it (`store::events::archives`).
 struct StoredReferences {
     pool: StorePool,
 }
@@ -176,6 +177,49 @@ impl WalletService {
             Some(Err(WalletError::Unavailable(why))) => Err(CommandError::Store(why)),
             Some(Err(refusal)) => Err(CommandError::Rejected(refusal)),
             None => Err(CommandError::Store("the wallet gave no outcome".into())),
+        }
+    }
+
+    /// Adds a move to `unit`: the wallet decides it on top of what the unit
+    /// decided on it before. `Ok(Err(refusal))`: refused on the store's
+    /// current state, and the refusal is not part of the unit (the wallet
+    /// records refusals of calls made alone, not of a unit's moves).
+    pub async fn move_in<'f>(
+        &'f self,
+        unit: &mut Unit<'f>,
+        wallet: &WalletId,
+        reference: String,
+        action: WalletAction,
+    ) -> Result<Result<Receipt, WalletError>, Abort> {
+        let command = WalletCommand::new(wallet.clone(), reference, action);
+        let reply = command.reply.clone();
+        let kept = |events: &[&WalletEvent]| {
+            !events
+                .iter()
+                .any(|e| matches!(e, WalletEvent::Rejected { .. }))
+        };
+        let decided = unit
+            .decide_kept(
+                &self.framework,
+                &wallet.to_string(),
+                command,
+                &self.services,
+                kept,
+            )
+            .await?;
+        match decided {
+            // The reference book could not be read: a store failure.
+            Err(WalletError::Unavailable(why)) => return Err(Abort::Store(why)),
+            Err(refusal) => return Ok(Err(refusal)),
+            Ok(_) => {}
+        }
+        match reply.take() {
+            Some(Ok(receipt)) => Ok(Ok(receipt)),
+            Some(Err(WalletError::Unavailable(why))) => Err(Abort::Store(why)),
+            // Refused on a cached wallet: only the store's state refuses.
+            Some(Err(_)) if !unit.on_current_state() => Err(Abort::Current),
+            Some(Err(refusal)) => Ok(Err(refusal)),
+            None => Err(Abort::Store("the wallet gave no outcome".into())),
         }
     }
 

@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use commands::clock::{ManualClock, SharedClock};
 use commands::codes::{self, Channel, CodeError, CodeKind, Codes, Outbox, MAX_ATTEMPTS};
-use commands::db::testing;
-use commands::StoreKind;
+use store::db::testing;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     five_wrong_tries_end_a_code_even_when_guessed_in_parallel,
     a_captcha_passes_once_even_when_checked_in_parallel,
 );

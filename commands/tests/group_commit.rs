@@ -5,15 +5,16 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 
-use commands::db::testing;
-use commands::store::{is_retryable, Appended, Claim, EventRow};
-use commands::{CommandMetrics, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
+use store::db::testing;
+use store::events::{is_retryable, Appended, Claim, EventRow};
+use store::{CommandMetrics, RetryPolicy, StoreKind, StoreOptions};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     concurrent_appends_commit_in_groups_and_a_conflicting_one_fails_alone,
     a_request_id_is_claimed_once_within_a_group_and_across_groups,
     wallets_on_two_processes_conserve_money_through_grouped_commits,
@@ -31,7 +32,7 @@ fn row(aggregate_id: &str, sequence: usize) -> EventRow {
     }
 }
 
-async fn count(db: &commands::Db, aggregate_id_like: &str) -> i64 {
+async fn count(db: &store::Db, aggregate_id_like: &str) -> i64 {
     sqlx::query_scalar::<_, i64>(
         "SELECT COUNT(*) FROM events WHERE aggregate_type = 'GroupTest' AND aggregate_id LIKE $1",
     )
@@ -136,7 +137,7 @@ async fn a_request_id_is_claimed_once_within_a_group_and_across_groups(kind: Sto
         1,
         "only the winner's rows are written"
     );
-    let answer = commands::store::claimed(&db.any, "do_bet:m1", "r1")
+    let answer = store::events::claimed(&db.any, "do_bet:m1", "r1")
         .await
         .unwrap();
     assert_eq!(answer.as_deref(), Some("answer-r1"));
@@ -153,7 +154,7 @@ async fn wallets_on_two_processes_conserve_money_through_grouped_commits(kind: S
         trust_cache: true,
         ..StoreOptions::default()
     };
-    let service = |db: &commands::Db| {
+    let service = |db: &store::Db| {
         Arc::new(WalletService::new(
             db,
             options,

@@ -7,18 +7,18 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
 use commands::lease::{Lease, LeaseError};
-use commands::StoreKind;
+use store::db::testing;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_lease_has_one_holder_until_it_expires_then_another_takes_it_over,
     a_released_lease_is_free_at_once,
 );
 
 const TTL: Duration = Duration::from_secs(10);
 
-fn lease(db: &commands::Db, holder: &str, clock: &ManualClock) -> Lease {
+fn lease(db: &store::Db, holder: &str, clock: &ManualClock) -> Lease {
     let clock: SharedClock = Arc::new(clock.clone());
     Lease::new(db.any.clone(), "job", holder, TTL, clock)
 }

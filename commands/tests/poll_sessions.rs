@@ -3,11 +3,11 @@
 //! (one statement for all the sessions asked at the moment), and each
 //! still gets its own session, or none when it is unknown or lost.
 
-use commands::db::testing;
 use commands::swarm_polls::{PollSessions, POLL_SESSION_TTL_MS};
-use commands::StoreKind;
+use store::db::testing;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     concurrent_polls_each_read_their_own_session_and_share_statements_on_postgres,
     a_session_not_polled_within_its_ttl_is_lost_and_a_busy_one_is_kept_alive,
 );

@@ -1,10 +1,10 @@
 //! The store's connection pools: a connection in steady use is handed out
-//! without a round trip to check it (see `commands::db::PING_WHEN_IDLE`;
+//! without a round trip to check it (see `store::db::PING_WHEN_IDLE`;
 //! BENCHMARKS.md measures what that saves); one that sat idle is checked first.
 
 use std::time::Duration;
 
-use commands::db::{testing, StorePool, PING_WHEN_IDLE};
+use store::db::{testing, StorePool, PING_WHEN_IDLE};
 
 async fn backend_pid(conn: &mut sqlx::AnyConnection) -> i32 {
     sqlx::query_scalar("SELECT pg_backend_pid()")
@@ -64,7 +64,7 @@ async fn a_connection_that_died_while_idle_is_replaced_before_it_is_used() {
 /// meanwhile, and the statement still runs).
 #[tokio::test]
 async fn a_hot_connection_is_kept_for_the_next_statement_and_checked_once_stale() {
-    use commands::db::Hot;
+    use store::db::Hot;
     let db = testing::fresh_postgres().await;
     let hot = Hot::new(db.any.clone(), 2);
     let mut conn = hot.acquire().await.unwrap();

@@ -9,12 +9,12 @@ mod common;
 
 use commands::feed::Feed;
 use commands::live::LiveFeed;
-use commands::StoreKind;
 use common::{Platform, Script};
 use domain::bet::BetStatus;
 use rust_decimal::Decimal;
+use store::StoreKind;
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_finished_game_leaves_the_catalogue_only_after_its_result_is_recorded_and_a_failed_recording_is_retried,
     a_result_the_leader_failed_to_record_is_recorded_by_the_next_leader,
     a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configured_time,
@@ -176,7 +176,7 @@ async fn a_bet_whose_selection_never_gets_a_result_is_voided_after_the_configure
 async fn a_process_first_pass_voids_what_came_due_long_ago_and_later_passes_look_back_a_week(
     kind: StoreKind,
 ) {
-    let mut p = Platform::new(kind).await;
+    let p = Platform::new(kind).await;
     p.deposit("m1", 100).await;
     let (game, event, price) = p.game(0);
     let single = p.bet("m1", event, price, 10).await;

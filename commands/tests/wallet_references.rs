@@ -6,12 +6,7 @@
 
 use std::collections::HashMap;
 
-use commands::db::testing;
-use commands::store::EventRow;
-use commands::store::{append_rows_alone, Claim};
-use commands::{
-    CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService,
-};
+use commands::WalletService;
 use cqrs_es::EventEnvelope;
 use domain::wallet::{
     MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
@@ -21,8 +16,12 @@ use domain::Currency;
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use sqlx::Row;
+use store::db::testing;
+use store::events::EventRow;
+use store::events::{append_rows_alone, Claim};
+use store::{CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and_moves_nothing,
     the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_transaction,
     a_long_history_wallets_snapshot_holds_two_generations_not_its_history,
@@ -90,7 +89,7 @@ async fn long_history(db: &Db, n: usize) {
         rows.push(row(i + 2, event));
     }
     for chunk in rows.chunks(3_000) {
-        append_rows_alone(&db.pool, chunk, None).await.unwrap();
+        append_rows_alone(&db.pool, chunk, None, &[]).await.unwrap();
     }
 }
 
@@ -216,7 +215,7 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
         request_id: "r1".into(),
         answer: "first".into(),
     };
-    append_rows_alone(&db.pool, &[], Some(&claim))
+    append_rows_alone(&db.pool, &[], Some(&claim), &[])
         .await
         .unwrap();
     let next = 2 * G + 1;
@@ -225,7 +224,7 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
         .append(vec![deposit(next, "lost")], Some(claim))
         .await
         .unwrap();
-    assert_eq!(outcome, commands::store::Appended::Claimed);
+    assert_eq!(outcome, store::events::Appended::Claimed);
     assert!(book(&db).await.is_empty());
 
     // Through the service (the group commit, with other wallets' commands
@@ -278,8 +277,8 @@ async fn the_append_that_starts_a_generation_archives_the_forgotten_one_in_its_t
     for seq in next + 1..=3 * G {
         rows.push(deposit(seq, &format!("g2-{seq}")));
     }
-    append_rows_alone(&db.pool, &rows, None).await.unwrap();
-    append_rows_alone(&db.pool, &[deposit(3 * G + 1, "starts-gen-3")], None)
+    append_rows_alone(&db.pool, &rows, None, &[]).await.unwrap();
+    append_rows_alone(&db.pool, &[deposit(3 * G + 1, "starts-gen-3")], None, &[])
         .await
         .unwrap();
     let archived = book(&db).await;
@@ -419,7 +418,7 @@ async fn a_stake_held_and_taken_at_once_is_in_the_book_under_both_references(kin
         rows.push(deposit(seq, &format!("d{seq}")));
     }
     for chunk in rows.chunks(3_000) {
-        append_rows_alone(&db.pool, chunk, None).await.unwrap();
+        append_rows_alone(&db.pool, chunk, None, &[]).await.unwrap();
     }
     assert!(book(&db).await.is_empty());
     let wallets = service(&db);

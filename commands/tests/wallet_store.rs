@@ -3,8 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use commands::db::testing;
-use commands::{CommandError, CommandMetrics, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{
     Ledger, MovementKind, Pot, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
 };
@@ -12,8 +11,10 @@ use domain::Currency;
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
+use store::db::testing;
+use store::{CommandError, CommandMetrics, RetryPolicy, StoreKind, StoreOptions};
 
-commands::on_both_stores!(
+store::on_both_stores!(
     ledger_is_conserved_under_concurrent_commands_with_repeated_references,
     loading_from_snapshot_and_later_events_equals_loading_from_all_events,
     a_repeated_reference_moves_nothing_across_restarts,
@@ -45,7 +46,7 @@ fn signed(action: &WalletAction) -> Decimal {
     }
 }
 
-async fn service(kind: StoreKind, options: StoreOptions) -> (commands::Db, WalletService) {
+async fn service(kind: StoreKind, options: StoreOptions) -> (store::Db, WalletService) {
     let db = testing::fresh(kind).await;
     let wallets = WalletService::new(
         &db,

@@ -10,7 +10,7 @@ use futures::future::BoxFuture;
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const NAME: &str = "auto_cashout";
 
@@ -91,7 +91,7 @@ impl Projection for AutoCashoutProjection {
                     "DELETE FROM auto_cashout_rules WHERE bet_id IN ({})",
                     list.join(", ")
                 );
-                let sql = crate::marks::for_conn(&*conn, &sql);
+                let sql = store::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for id in chunk {
                     query = query.bind(*id);
@@ -107,7 +107,7 @@ impl Projection for AutoCashoutProjection {
                      ON CONFLICT (bet_id) DO UPDATE SET min_amount = excluded.min_amount, partial = excluded.partial",
                     values.join(", ")
                 );
-                let sql = crate::marks::for_conn(&*conn, &sql);
+                let sql = store::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for (id, (min, partial)) in chunk {
                     query = query.bind(*id).bind(min.clone()).bind(partial.clone());

@@ -12,7 +12,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const NAME: &str = "balances";
 
@@ -134,7 +134,7 @@ async fn upsert(conn: &mut AnyConnection, rows: &[BalanceRow]) -> Result<(), sql
            reserved = excluded.reserved, last_sequence = excluded.last_sequence",
         crate::placeholders(rows.len(), 8)
     );
-    let sql = crate::marks::for_conn(&*conn, &sql);
+    let sql = store::marks::for_conn(&*conn, &sql);
     let mut query = sqlx::query(&sql);
     for row in rows {
         let b = &row.ledger.balances;

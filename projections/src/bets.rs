@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const NAME: &str = "bets";
 
@@ -327,7 +327,7 @@ async fn write_total(
     line: &Total,
 ) -> Result<(), sqlx::Error> {
     if line.bets == 0 {
-        let sql = crate::marks::for_conn(
+        let sql = store::marks::for_conn(
             &*conn,
             "DELETE FROM bet_totals WHERE currency = $1 AND status = $2",
         )
@@ -339,7 +339,7 @@ async fn write_total(
             .await?;
         return Ok(());
     }
-    let sql = crate::marks::for_conn(
+    let sql = store::marks::for_conn(
         &*conn,
         "INSERT INTO bet_totals (currency, status, bets, staked, paid, possible_win)
          VALUES ($1, $2, $3, $4, $5, $6)
@@ -456,7 +456,7 @@ async fn save_many(conn: &mut AnyConnection, rows: &[Prepared]) -> Result<(), sq
                settled_at = excluded.settled_at, record = excluded.record, last_sequence = excluded.last_sequence",
             values.join(", ")
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query

@@ -5,8 +5,6 @@
 //! and any projection can be rebuilt from zero.
 //!
 //! Layout
-//! - `stream`: reading the global stream gap-free on Postgres (xid8 +
-//!   snapshot horizon) and SQLite (single writer, position order).
 //! - `runner`: the `Projection` trait, checkpoints, catch-up, rebuild, lag.
 //! - `balances`: the balance per member and currency.
 //! - `seal`, `verify`: the hash chain over the event log and its check.
@@ -16,17 +14,14 @@
 pub mod autocashout;
 pub mod balances;
 pub mod bets;
-pub mod marks;
 pub mod payments;
 pub mod replay;
 pub mod runner;
 pub mod seal;
 pub mod settlement;
 pub mod shadow;
-pub mod stream;
 pub mod verify;
 pub mod vip;
-pub mod writer;
 
 /// `($1, $2, ...), ($n+1, ...)`: the VALUES list of a multi-row statement
 /// of `count` rows of `width` parameters each.
@@ -81,7 +76,7 @@ pub(crate) async fn rows_in<K: InKey>(
     for chunk in keys.chunks(IN_CHUNK) {
         let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
         let sql = sql.replacen("IN ({})", &format!("IN ({})", list.join(", ")), 1);
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for key in chunk {
             query = key.bind_to(query);
@@ -92,4 +87,4 @@ pub(crate) async fn rows_in<K: InKey>(
 }
 
 pub use runner::{Projection, ProjectionError, ProjectionMetrics, Runner};
-pub use stream::{Backend, Checkpoint, StoredEvent};
+pub use store::stream::{Backend, Checkpoint, StoredEvent};

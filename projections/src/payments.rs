@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const ORDERS: &str = "money_orders";
 pub const MOVEMENTS: &str = "wallet_movements";
@@ -337,7 +337,7 @@ async fn upsert_orders(conn: &mut AnyConnection, rows: &[&OrderRow]) -> Result<(
            hidden = excluded.hidden, updated_ms = excluded.updated_ms",
         crate::placeholders(rows.len(), 15)
     );
-    let sql = crate::marks::for_conn(&*conn, &sql);
+    let sql = store::marks::for_conn(&*conn, &sql);
     let mut query = sqlx::query(&sql);
     for row in rows {
         query = query
@@ -463,7 +463,7 @@ impl Projection for WalletMovementsProjection {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                let sql = crate::marks::for_conn(&*conn, &sql);
+                let sql = store::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for (id, head) in chunk {
                     query = query
@@ -488,7 +488,7 @@ impl Projection for WalletMovementsProjection {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                let sql = crate::marks::for_conn(&*conn, &sql);
+                let sql = store::marks::for_conn(&*conn, &sql);
                 let mut query = sqlx::query(&sql);
                 for row in chunk {
                     query = query

@@ -12,9 +12,10 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::{AnyConnection, Connection, Executor, Row};
 
-use crate::runner::{lock_checkpoint, read_checkpoint, ProjectionError, Runner, Target};
+use crate::runner::{ProjectionError, Runner, Target};
 use crate::shadow::Shadow;
-use crate::stream::{self, Backend, Checkpoint};
+use store::checkpoint::{lock_checkpoint, read_checkpoint};
+use store::stream::{self, Backend, Checkpoint};
 
 /// Rows shown per difference.
 const SAMPLE: i64 = 20;

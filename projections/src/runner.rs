@@ -33,7 +33,10 @@ use sqlx::{AnyConnection, AnyPool, Connection, Executor, Row};
 use tokio::sync::{watch, Notify};
 
 use crate::seal::Sealer;
-use crate::stream::{self, Backend, Checkpoint, StoredEvent};
+use store::checkpoint::{
+    lock_checkpoint, now_text, read_checkpoint, read_checkpoints, save_checkpoint,
+};
+use store::stream::{self, Backend, Checkpoint, StoredEvent};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectionError {
@@ -56,14 +59,20 @@ pub enum ProjectionError {
     Behind,
 }
 
+impl From<stream::BadEvent> for ProjectionError {
+    fn from(e: stream::BadEvent) -> Self {
+        ProjectionError::BadEvent {
+            aggregate_type: e.aggregate_type,
+            aggregate_id: e.aggregate_id,
+            sequence: e.sequence,
+            reason: e.reason,
+        }
+    }
+}
+
 impl ProjectionError {
     pub fn bad_event(event: &StoredEvent, reason: impl ToString) -> Self {
-        ProjectionError::BadEvent {
-            aggregate_type: event.aggregate_type.clone(),
-            aggregate_id: event.aggregate_id.clone(),
-            sequence: event.sequence,
-            reason: reason.to_string(),
-        }
+        stream::BadEvent::of(event, reason).into()
     }
 
     /// Whether the event itself may be the cause (so it is parked when it
@@ -245,7 +254,7 @@ pub struct Runner {
     metrics: ProjectionMetrics,
     wake: Arc<Notify>,
     sealer: Option<Arc<Sealer>>,
-    writer: Option<crate::writer::WriterLock>,
+    writer: Option<store::writer::WriterLock>,
 }
 
 impl Runner {
@@ -283,8 +292,8 @@ impl Runner {
     /// SQLite: live batches take the process's writer turn (the group
     /// committer's), so commands and projections queue for the one writer;
     /// the runner's are background turns, which let bets go first (see
-    /// [`crate::writer`]).
-    pub fn with_writer_lock(mut self, writer: Option<crate::writer::WriterLock>) -> Self {
+    /// [`store::writer`]).
+    pub fn with_writer_lock(mut self, writer: Option<store::writer::WriterLock>) -> Self {
         self.writer = writer;
         self
     }
@@ -492,7 +501,7 @@ impl Runner {
 
     /// One live batch; returns how many events it covered.
     /// SQLite: the process's writer turn (see `with_writer_lock`).
-    async fn writer_turn(&self) -> Option<crate::writer::Turn> {
+    async fn writer_turn(&self) -> Option<store::writer::Turn> {
         match &self.writer {
             Some(lock) => Some(lock.turn().await),
             None => None,
@@ -1435,107 +1444,4 @@ async fn park(
     .execute(&mut *conn)
     .await?;
     Ok(())
-}
-
-/// Locks the checkpoint row first, so the transaction holds its lock
-/// before it reads anything, and returns where the projection stands. On
-/// Postgres a row that exists is locked with `FOR UPDATE`, which writes
-/// nothing (the runner's passes did an upsert each, a new row version a
-/// pass per projection); a missing row, and SQLite (where the write takes
-/// the database's write lock up front), go through the upsert.
-pub async fn lock_checkpoint(
-    conn: &mut AnyConnection,
-    name: &str,
-) -> Result<Checkpoint, sqlx::Error> {
-    if conn.backend_name() == "PostgreSQL" {
-        let row = sqlx::query(
-            "SELECT tx_id, position FROM projection_checkpoints WHERE name = $1 FOR UPDATE",
-        )
-        .bind(name)
-        .fetch_optional(&mut *conn)
-        .await?;
-        if let Some(row) = row {
-            return Ok(Checkpoint {
-                tx_id: row.try_get("tx_id")?,
-                position: row.try_get("position")?,
-            });
-        }
-    }
-    sqlx::query(
-        "INSERT INTO projection_checkpoints (name, tx_id, position, updated_at) VALUES ($1, 0, 0, '')
-         ON CONFLICT (name) DO UPDATE SET updated_at = projection_checkpoints.updated_at",
-    )
-    .bind(name)
-    .execute(&mut *conn)
-    .await?;
-    read_checkpoint(conn, name).await
-}
-
-/// The checkpoints of `names` in one read (a missing one is absent).
-async fn read_checkpoints(
-    conn: &mut AnyConnection,
-    names: &[&str],
-) -> Result<std::collections::HashMap<String, Checkpoint>, sqlx::Error> {
-    let marks: Vec<String> = (1..=names.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT name, tx_id, position FROM projection_checkpoints WHERE name IN ({})",
-        marks.join(", ")
-    );
-    let mut query = sqlx::query(&sql);
-    for name in names {
-        query = query.bind(*name);
-    }
-    let rows = query.fetch_all(&mut *conn).await?;
-    rows.iter()
-        .map(|row| {
-            Ok((
-                row.try_get("name")?,
-                Checkpoint {
-                    tx_id: row.try_get("tx_id")?,
-                    position: row.try_get("position")?,
-                },
-            ))
-        })
-        .collect()
-}
-
-pub async fn read_checkpoint(
-    conn: &mut AnyConnection,
-    name: &str,
-) -> Result<Checkpoint, sqlx::Error> {
-    let row = sqlx::query("SELECT tx_id, position FROM projection_checkpoints WHERE name = $1")
-        .bind(name)
-        .fetch_optional(&mut *conn)
-        .await?;
-    Ok(match row {
-        Some(row) => Checkpoint {
-            tx_id: row.try_get("tx_id")?,
-            position: row.try_get("position")?,
-        },
-        None => Checkpoint::default(),
-    })
-}
-
-pub(crate) async fn save_checkpoint(
-    conn: &mut AnyConnection,
-    name: &str,
-    at: Checkpoint,
-) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE projection_checkpoints SET tx_id = $2, position = $3, updated_at = $4 WHERE name = $1",
-    )
-    .bind(name)
-    .bind(at.tx_id)
-    .bind(at.position)
-    .bind(now_text())
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
-pub(crate) fn now_text() -> String {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    format!("{}.{:03}", now.as_secs(), now.subsec_millis())
 }

@@ -27,8 +27,9 @@ use sha2::{Digest, Sha256};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AnyPool, Connection, Row};
 
-use crate::runner::{lock_checkpoint, now_text, save_checkpoint, ProjectionError};
-use crate::stream::{Backend, Checkpoint};
+use crate::runner::ProjectionError;
+use store::checkpoint::{lock_checkpoint, now_text, save_checkpoint};
+use store::stream::{Backend, Checkpoint};
 
 /// The sealer's row in `projection_checkpoints`.
 pub const CHECKPOINT: &str = "audit_seal";
@@ -183,7 +184,7 @@ impl Sealer {
     pub async fn seal_all_in_turns(
         &self,
         pool: &AnyPool,
-        writer: Option<&crate::writer::WriterLock>,
+        writer: Option<&store::writer::WriterLock>,
     ) -> Result<u64, ProjectionError> {
         let mut done = 0u64;
         loop {
@@ -219,12 +220,12 @@ impl Sealer {
     async fn seal_batch_read_first(
         &self,
         pool: &AnyPool,
-        writer: &crate::writer::WriterLock,
+        writer: &store::writer::WriterLock,
     ) -> Result<usize, ProjectionError> {
         for _ in 0..3 {
             let (at, rows) = {
                 let mut conn = pool.acquire().await?;
-                let at = crate::runner::read_checkpoint(&mut conn, CHECKPOINT).await?;
+                let at = store::checkpoint::read_checkpoint(&mut conn, CHECKPOINT).await?;
                 (at, self.read_batch(&mut conn, at).await?)
             };
             if rows.is_empty() {
@@ -309,7 +310,7 @@ impl Sealer {
         &self,
         conn: &mut AnyConnection,
         all: &[crate::StoredEvent],
-        fields: &[crate::stream::SealFields],
+        fields: &[store::stream::SealFields],
         from: crate::Checkpoint,
     ) -> Result<bool, ProjectionError> {
         let mut tx = conn.begin().await?;
@@ -409,7 +410,7 @@ impl Sealer {
                 "INSERT INTO event_seals (chain_index, position, hash, sealed_at) VALUES {}",
                 values.join(", ")
             );
-            let sql = crate::marks::for_conn(&*tx, &sql);
+            let sql = store::marks::for_conn(&*tx, &sql);
             let mut query = sqlx::query(&sql);
             for (index, position, hash) in chunk {
                 query = query

@@ -21,7 +21,7 @@ use futures::future::BoxFuture;
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const NAME: &str = "settlement";
 
@@ -77,7 +77,7 @@ async fn flush_placements(
             "INSERT INTO settlement_legs (event_id, bet_id, game_id, market_id, start_ts) VALUES {} ON CONFLICT (event_id, bet_id) DO NOTHING",
             values.join(", ")
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet, leg) in chunk {
             query = query
@@ -138,7 +138,7 @@ async fn queue_complete(
             "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
             values.join(", ")
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for bet in chunk {
             query = query.bind(*bet).bind(version).bind(now);
@@ -215,7 +215,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
              ON CONFLICT (event_id) DO UPDATE SET outcome = excluded.outcome, version = excluded.version, sp = excluded.sp",
             crate::placeholders(chunk.len(), 4)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (event_id, (outcome, version, sp)) in chunk {
             query = query
@@ -263,7 +263,7 @@ async fn flush_results(conn: &mut AnyConnection, results: &mut Results) -> Resul
             "INSERT INTO settlement_tasks (bet_id, version, done, created_ms) VALUES {}",
             values.join(", ")
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet, version) in chunk {
             query = query.bind(*bet).bind(*version).bind(now);

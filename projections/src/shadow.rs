@@ -17,7 +17,7 @@
 use sqlx::{AnyConnection, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::Backend;
+use store::stream::Backend;
 
 pub struct Shadow {
     backend: Backend,

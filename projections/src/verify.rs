@@ -22,7 +22,7 @@ use sqlx::{AnyPool, Row};
 use crate::seal::{
     chain_hash, decode_sealed, select_sealed, sign, SealedEvent, SignedCheckpoint, GENESIS,
 };
-use crate::stream::{Backend, Checkpoint};
+use store::stream::{Backend, Checkpoint};
 
 const PAGE: i64 = 20_000;
 

@@ -25,7 +25,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AnyPool, Executor, Row};
 
 use crate::runner::{Projection, ProjectionError};
-use crate::stream::StoredEvent;
+use store::stream::StoredEvent;
 
 pub const NAME: &str = "vip";
 
@@ -834,7 +834,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
                 points_spent = excluded.points_spent, exp_rank = excluded.exp_rank, updated_ms = excluded.updated_ms",
             crate::placeholders(chunk.len(), 14)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for m in chunk {
             query = query
@@ -866,7 +866,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              ON CONFLICT (bet_id) DO UPDATE SET stake = excluded.stake, odds = excluded.odds, counted = excluded.counted",
             crate::placeholders(chunk.len(), 6)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (bet_id, row) in chunk {
             query = query
@@ -887,7 +887,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              WHERE (member_id, day, product) IN (VALUES {})",
             crate::placeholders(chunk.len(), 3)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for ((member_id, day, product), _) in chunk {
             query = query
@@ -911,7 +911,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              ON CONFLICT (member_id, day, product) DO UPDATE SET turnover = excluded.turnover",
             crate::placeholders(chunk.len(), 4)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for (key, delta) in chunk {
             let total = before.get(*key).copied().unwrap_or_default() + **delta;
@@ -929,7 +929,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              VALUES {} ON CONFLICT (member_id, source) DO NOTHING",
             crate::placeholders(chunk.len(), 11)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query
@@ -954,7 +954,7 @@ async fn write(conn: &mut AnyConnection, batch: Batch) -> Result<(), sqlx::Error
              VALUES {} ON CONFLICT (reference) DO NOTHING",
             crate::placeholders(chunk.len(), 11)
         );
-        let sql = crate::marks::for_conn(&*conn, &sql);
+        let sql = store::marks::for_conn(&*conn, &sql);
         let mut query = sqlx::query(&sql);
         for row in chunk {
             query = query

@@ -9,8 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::db::testing;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use futures::future::BoxFuture;
@@ -20,6 +19,8 @@ use projections::verify::{verify, DifferenceKind, VerifyReport};
 use projections::{Backend, Projection, ProjectionError, Runner, StoredEvent};
 use rust_decimal::Decimal;
 use sqlx::AnyConnection;
+use store::db::testing;
+use store::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
 const KEY: &[u8] = b"test-key";
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -116,7 +117,7 @@ async fn sealed_position(db: &Db, n: i64) -> i64 {
         .unwrap()
 }
 
-commands::on_both_stores!(
+store::on_both_stores!(
     the_database_refuses_to_update_or_delete_events,
     an_untouched_log_verifies_with_its_signed_checkpoints,
     an_edited_payload_is_detected,
@@ -499,7 +500,7 @@ async fn the_live_pass_seals_from_its_shared_read_and_a_sealer_behind_catches_up
     history(&db, 30).await;
     let projections = || -> Vec<Arc<dyn Projection>> { vec![Arc::new(BalanceProjection)] };
     let turns = || match kind {
-        StoreKind::Sqlite => Some(projections::writer::WriterTurns::new()),
+        StoreKind::Sqlite => Some(store::writer::WriterTurns::new()),
         StoreKind::Postgres => None,
     };
     // The projection first, alone: the chain starts behind it.

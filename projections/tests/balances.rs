@@ -4,8 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::db::testing;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletEvent, WalletId};
 use domain::Currency;
 use projections::balances::{self, BalanceProjection};
@@ -13,6 +12,8 @@ use projections::{Backend, Projection, Runner};
 use rand::{Rng, SeedableRng};
 use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
+use store::db::testing;
+use store::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
 /// Other tests' transactions in the same Postgres hold back the horizon for
 /// a moment; `Runner::settle` waits them out, up to this long.
@@ -99,7 +100,7 @@ async fn assert_read_model_matches_the_store(db: &Db, wallets: &WalletService) {
     }
 }
 
-commands::on_both_stores!(
+store::on_both_stores!(
     the_balance_view_equals_the_wallets_folded_from_their_events,
     a_projection_rebuilt_from_zero_equals_the_live_one,
     a_batch_applied_twice_by_two_runners_counts_once,
@@ -184,7 +185,7 @@ async fn two_processes_runners_reading_before_their_writer_turns_count_each_batc
     let wallets = wallets(&db);
     write_history(&wallets, 3, 200).await;
     let own_turn = || match kind {
-        StoreKind::Sqlite => Some(projections::writer::WriterTurns::new()),
+        StoreKind::Sqlite => Some(store::writer::WriterTurns::new()),
         StoreKind::Postgres => None,
     };
     let a = runner(&db).with_writer_lock(own_turn());
@@ -196,7 +197,7 @@ async fn two_processes_runners_reading_before_their_writer_turns_count_each_batc
 /// for a while, so that later positions commit before them: a reader
 /// following positions alone would skip these.
 async fn slow_writer(db: &Db, id: &WalletId, count: usize) -> Decimal {
-    let commands::db::StorePool::Postgres(pool) = &db.pool else {
+    let store::db::StorePool::Postgres(pool) = &db.pool else {
         unreachable!()
     };
     let mut total = Decimal::ZERO;
@@ -479,7 +480,7 @@ impl Projection for Gated {
     fn apply<'a>(
         &'a self,
         conn: &'a mut sqlx::AnyConnection,
-        events: &'a [projections::StoredEvent],
+        events: &'a [store::StoredEvent],
     ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
         Box::pin(async move {
             let first = self.entered.lock().unwrap().take();
@@ -647,7 +648,7 @@ impl Projection for Recorder {
     fn apply<'a>(
         &'a self,
         _conn: &'a mut sqlx::AnyConnection,
-        events: &'a [projections::StoredEvent],
+        events: &'a [store::StoredEvent],
     ) -> futures::future::BoxFuture<'a, Result<(), projections::ProjectionError>> {
         let mut seen = self.seen.lock().unwrap();
         for e in events {
@@ -718,10 +719,7 @@ async fn one_read_a_pass_serves_every_projection_its_own_types_and_one_far_behin
     let start = |projections: Vec<Arc<dyn Projection>>| {
         let (backend, turns) = match kind {
             StoreKind::Postgres => (Backend::Postgres, None),
-            StoreKind::Sqlite => (
-                Backend::Sqlite,
-                Some(projections::writer::WriterTurns::new()),
-            ),
+            StoreKind::Sqlite => (Backend::Sqlite, Some(store::writer::WriterTurns::new())),
         };
         let live = Arc::new(
             Runner::new(db.any.clone(), backend, projections)

@@ -7,8 +7,6 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::db::testing;
-use commands::{CommandMetrics, Db, Framework, RetryPolicy, StoreKind, StoreOptions};
 use domain::bet::{AcceptMode, Bet, BetCommand, ExpressBonus, ValidBet};
 use domain::result::SelectionOutcome::Won;
 use domain::Currency;
@@ -19,6 +17,8 @@ use rust_decimal::Decimal;
 use rust_decimal_macros::dec;
 use serde_json::{json, Value};
 use sqlx::Row;
+use store::db::testing;
+use store::{CommandMetrics, Db, Framework, RetryPolicy, StoreKind, StoreOptions};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 const AT: i64 = 1_700_000_123_456;
@@ -145,7 +145,7 @@ async fn replayed(db: &Db, bet_id: &str) -> Value {
     record.to_value()
 }
 
-commands::on_both_stores!(the_bet_history_shows_cash_outs_rules_and_counter_offers);
+store::on_both_stores!(the_bet_history_shows_cash_outs_rules_and_counter_offers);
 
 async fn the_bet_history_shows_cash_outs_rules_and_counter_offers(kind: StoreKind) {
     let db = testing::fresh(kind).await;

@@ -4,8 +4,8 @@
 //! analysed it). Checked on Postgres's plans: a sequential scan there grows
 //! with the table and is paid on every pass.
 
-use commands::db::testing;
 use sqlx::AnyPool;
+use store::db::testing;
 
 /// The plan's text, with `$1...` bound to `keys`.
 async fn plan(pool: &AnyPool, sql: &str, keys: &[String]) -> String {
@@ -50,10 +50,7 @@ async fn the_horizon_probe_reads_one_index_entry_whatever_the_events_table_holds
                 .unwrap();
         }
         // The horizon probe, and the end of a pass's window.
-        for sql in [
-            projections::stream::HELD_BACK_SQL,
-            projections::stream::WINDOW_END_SQL,
-        ] {
+        for sql in [store::stream::HELD_BACK_SQL, store::stream::WINDOW_END_SQL] {
             let plan = plan(&db.any, sql, &[]).await;
             assert!(!plan.contains("Seq Scan"), "analysed {analysed}:\n{plan}");
             assert!(plan.contains("Backward"), "analysed {analysed}:\n{plan}");
@@ -61,7 +58,7 @@ async fn the_horizon_probe_reads_one_index_entry_whatever_the_events_table_holds
     }
     // And it answers: nothing is held back with no transaction open.
     let mut conn = db.any.acquire().await.unwrap();
-    let held = projections::stream::held_back(&mut conn, projections::Backend::Postgres)
+    let held = store::stream::held_back(&mut conn, store::Backend::Postgres)
         .await
         .unwrap();
     assert!(!held);

@@ -5,14 +5,15 @@
 
 use std::time::Duration;
 
-use commands::db::testing;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
-use projections::stream::{self, Backend, Checkpoint, Only};
 use rust_decimal_macros::dec;
+use store::db::testing;
+use store::stream::{self, Backend, Checkpoint, Only};
+use store::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
-commands::on_both_stores!(a_window_gives_only_its_kinds_of_events_and_ends_past_the_others,);
+store::on_both_stores!(a_window_gives_only_its_kinds_of_events_and_ends_past_the_others,);
 
 fn backend(db: &Db) -> Backend {
     match db.kind() {

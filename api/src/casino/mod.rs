@@ -30,7 +30,8 @@ use anyhow::Context;
 use axum::Router;
 use commands::casino::{Catalogue, Seamless, Tokens};
 use commands::clock::SharedClock;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreOptions, WalletService};
+use commands::WalletService;
+use store::{CommandMetrics, Db, RetryPolicy, StoreOptions};
 
 use crate::app::AppState;
 use crate::config::Config;

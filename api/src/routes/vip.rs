@@ -505,18 +505,23 @@ pub(crate) async fn append_event(
     event_type: &str,
     payload: Value,
 ) -> Result<(), ApiError> {
-    let sql = match state.db.kind() {
-        commands::StoreKind::Postgres => "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, 1, $3, '1.0', $4::json, '{}'::json)",
-        commands::StoreKind::Sqlite => "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, 1, $3, '1.0', $4, '{}')",
+    // Through the store's unit of work, as every append (sequence 1: a
+    // repeated id collides instead of writing twice).
+    let row = store::events::EventRow {
+        aggregate_type: aggregate_type.to_string(),
+        aggregate_id: id.to_string(),
+        sequence: 1,
+        event_type: event_type.to_string(),
+        event_version: "1.0".to_string(),
+        payload: payload.to_string(),
+        metadata: "{}".to_string(),
     };
-    sqlx::query(sql)
-        .bind(aggregate_type)
-        .bind(id)
-        .bind(event_type)
-        .bind(payload.to_string())
-        .execute(&state.db.any)
-        .await?;
-    Ok(())
+    let uow = store::UnitOfWork::new(store::RetryPolicy::default()).on(&state.db.group);
+    let appended: Result<(), store::unit::UnitError<String>> = store::unit_of_work!(uow, |unit| {
+        unit.event_row(row.clone());
+        Ok(())
+    });
+    appended.map_err(|e| ApiError::Internal(e.to_string()))
 }
 
 /// This module's part of the OpenAPI description (`crate::openapi`).

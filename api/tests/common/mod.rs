@@ -14,11 +14,11 @@ use api::app;
 use api::config::Config;
 use api::transport::crypto::{self, Pairs};
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
-use commands::StoreKind;
 use domain::catalogue::GameType;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};
+use store::db::testing;
+use store::StoreKind;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 pub struct Answer {
@@ -195,7 +195,7 @@ pub async fn start_with(kind: StoreKind, config: Config) -> Server {
 }
 
 /// A server on a store that may already be in use (another node).
-pub async fn start_on(db: commands::Db, config: Config) -> Server {
+pub async fn start_on(db: store::Db, config: Config) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -22,16 +22,12 @@
 //! - Wins and rollbacks are accepted after the token expired and for a
 //!   disabled member (the money is theirs); bets are not.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use cqrs_es::AggregateError;
 use domain::casino::round::{RoundOpening, TxKind, TxRequest};
 use domain::casino::wire::{from_units, to_units};
 use domain::casino::{CasinoRound, RoundCommand, RoundError, RoundEvent, Status};
-use domain::wallet::{
-    MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletId,
-};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletError, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -41,12 +37,13 @@ use crate::accounts::AccountService;
 use crate::casino::catalogue::Catalogue;
 use crate::casino::tokens::Tokens;
 use crate::clock::SharedClock;
-use crate::db::Db;
-use crate::framework::{Framework, RetryPolicy};
-use crate::group_commit::GroupCommit;
-use crate::metrics::CommandMetrics;
-use crate::store::{is_retryable, Appended, Claim, Decided, StoreOptions};
 use crate::wallet::WalletService;
+use store::db::Db;
+use store::events::{Claim, StoreOptions};
+use store::framework::{Framework, RetryPolicy};
+use store::group_commit::GroupCommit;
+use store::metrics::CommandMetrics;
+use store::unit::{Abort, Failed, UnitError, UnitOfWork};
 
 /// Longest id (transaction, round, supplier transaction) accepted.
 pub const MAX_ID_CHARS: usize = 100;
@@ -146,10 +143,15 @@ pub struct Seamless {
     clock: SharedClock,
 }
 
-enum Attempt {
-    Done(WalletAnswer),
-    Retry,
-    RetryCurrent,
+/// The transaction uuid was claimed (or its move made) by another
+/// request: the answer comes from its claim.
+#[derive(Debug)]
+struct Seen;
+
+impl std::fmt::Display for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the transaction was claimed meanwhile")
+    }
 }
 
 impl Seamless {
@@ -201,7 +203,7 @@ impl Seamless {
     }
 
     async fn record(&self, provider: &str, uuid: &str) -> Result<Option<Record>, Failure> {
-        let found = crate::store::claimed(&self.any, &Self::scope(provider), uuid).await?;
+        let found = store::events::claimed(&self.any, &Self::scope(provider), uuid).await?;
         Ok(found.and_then(|text| serde_json::from_str(&text).ok()))
     }
 
@@ -443,9 +445,21 @@ impl Seamless {
     ) -> Result<Option<WalletAnswer>, Failure> {
         let answer = call.answer(status, self.balance(wallet).await?);
         let claim = self.claim(call, &answer);
-        match self.group.append_parts(&[], Some(&claim)).await {
-            Ok(Appended::Done) => Ok(Some(answer)),
-            Ok(Appended::Claimed) => Ok(None),
+        self.claim_alone(claim)
+            .await
+            .map(|won| won.then_some(answer))
+    }
+
+    /// Commits `claim` alone (a refusal, a tombstone): whether it won.
+    async fn claim_alone(&self, claim: Claim) -> Result<bool, Failure> {
+        let uow = UnitOfWork::new(self.rounds.retry()).on(&self.group);
+        let claimed: Result<(), UnitError<Failure>> = store::unit_of_work!(uow, |unit| {
+            unit.claim(claim.clone());
+            Ok(())
+        });
+        match claimed {
+            Ok(()) => Ok(true),
+            Err(UnitError::Claimed) => Ok(false),
             Err(e) => Err(Failure::Store(e.to_string())),
         }
     }
@@ -482,11 +496,9 @@ impl Seamless {
             })
             .unwrap_or_default(),
         };
-        match self.group.append_parts(&[], Some(&tomb)).await {
-            Ok(Appended::Done) => {}
+        if !self.claim_alone(tomb).await? {
             // The transaction arrived meanwhile: roll it back for real.
-            Ok(Appended::Claimed) => return Ok(None),
-            Err(e) => return Err(Failure::Store(e.to_string())),
+            return Ok(None);
         }
         self.refuse(call, wallet, Status::TransactionDoesNotExist)
             .await
@@ -520,6 +532,9 @@ impl Seamless {
             .collect()
     }
 
+    /// The round's decision, its wallet moves and the claim of the
+    /// transaction uuid, in one unit of work (`store::unit`). `None`: the
+    /// uuid was claimed by another request meanwhile (answered from it).
     async fn commit(
         &self,
         call: &TxCall,
@@ -527,213 +542,90 @@ impl Seamless {
         command: RoundCommand,
     ) -> Result<Option<WalletAnswer>, Failure> {
         let round_id = format!("{}:{}:{}", call.provider, call.user, call.round);
-        let wallet_key = wallet.to_string();
-        // The round's turn first, then the wallet's (together.rs's order).
-        let _round_turn = self.rounds.turn(&round_id).await;
-        let _wallet_turn = self.wallets.framework().turn(&wallet_key).await;
-        let retry = self.rounds.retry();
-        let started = std::time::Instant::now();
-        let mut current = false;
-        let mut attempt = 0;
-        while attempt == 0 || retry.again(attempt, started) {
-            attempt += 1;
-            // A bet on a round this process has not seen is decided on a
-            // new round without reading the store (most bets open their
-            // round); should the round exist after all, the append collides
-            // or the decision refuses, and the next attempt reads it.
-            let fresh = attempt == 1
-                && !current
-                && call.kind == TxKind::Bet
-                && !self.rounds.store().is_cached(&round_id);
-            match self
-                .try_once(
-                    call,
-                    wallet,
-                    &wallet_key,
-                    &round_id,
-                    &command,
-                    current,
-                    fresh,
-                )
-                .await?
-            {
-                Attempt::Done(answer) => {
-                    self.rounds.metrics().handled("CasinoRound", "ok");
-                    return Ok(Some(answer));
-                }
-                Attempt::RetryCurrent => {
-                    current = true;
-                    attempt -= 1;
-                }
-                Attempt::Retry => tokio::time::sleep(retry.delay(attempt - 1)).await,
-            }
+        // A bet on a round this process has not seen is decided on a new
+        // round without reading the store (most bets open their round);
+        // should the round exist after all, the commit collides or the
+        // decision refuses, and the next attempt reads it.
+        let new_round = call.kind == TxKind::Bet && !self.rounds.store().is_cached(&round_id);
+        let store_failure = |e: Failure| Failed::Abort(Abort::Store(e.to_string()));
+        let uow = UnitOfWork::new(self.rounds.retry())
+            .counted(self.rounds.metrics(), "CasinoRound")
+            .on(&self.group);
+        let outcome = store::unit_of_work!(uow, |unit| {
             // A claim written meanwhile (another process) decides.
-            if self
-                .record(&call.provider, &call.transaction_uuid)
-                .await?
-                .is_some()
+            if unit.attempt() > 1
+                && self
+                    .record(&call.provider, &call.transaction_uuid)
+                    .await
+                    .map_err(store_failure)?
+                    .is_some()
             {
-                return Ok(None);
+                return Err(Failed::Refused(Seen));
             }
-        }
-        Err(Failure::Contended)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    async fn try_once(
-        &self,
-        call: &TxCall,
-        wallet: &WalletId,
-        wallet_key: &str,
-        round_id: &str,
-        command: &RoundCommand,
-        current: bool,
-        fresh: bool,
-    ) -> Result<Attempt, Failure> {
-        let metadata = HashMap::new();
-        let rounds = self.rounds.store();
-        let decided_round = if current {
-            rounds
-                .decide_current(round_id, command.clone(), &(), &metadata)
-                .await
-        } else if fresh {
-            rounds
-                .decide_fresh(round_id, command.clone(), &(), &metadata)
-                .await
-        } else {
-            rounds
-                .decide(round_id, command.clone(), &(), &metadata)
-                .await
-        };
-        let decided_round = match decided_round {
-            Ok(d) => d,
-            // Refused on a cached (or assumed new) round: decide again on
-            // what the store holds before refusing.
-            Err(AggregateError::UserError(_)) if !current => return Ok(Attempt::RetryCurrent),
-            Err(AggregateError::UserError(e)) => {
-                let status = match e {
-                    RoundError::Closed => Status::Unknown,
-                    RoundError::TransactionDoesNotExist => Status::TransactionDoesNotExist,
-                    RoundError::TransactionRolledBack => Status::TransactionRolledBack,
-                    RoundError::LimitReached => Status::LimitReached,
-                    RoundError::Mismatch => Status::WrongCurrency,
-                };
-                return match self.refuse(call, wallet, status).await? {
-                    Some(answer) => Ok(Attempt::Done(answer)),
-                    None => Ok(Attempt::Retry),
-                };
-            }
-            Err(AggregateError::AggregateConflict) => return Ok(Attempt::Retry),
-            Err(e) => return Err(Failure::Store(e.to_string())),
-        };
-        let events: Vec<RoundEvent> = decided_round.events().cloned().collect();
-        let mut decided_wallet: Option<Decided<Wallet>> = None;
-        let mut balance: Option<Decimal> = None;
-        for (reference, action) in Self::moves(call, &events) {
-            let command = WalletCommand::new(wallet.clone(), reference, action);
-            let reply = command.reply.clone();
-            let store = self.wallets.framework().store();
-            let decided = match decided_wallet.take() {
-                None if current => {
-                    store
-                        .decide_current(wallet_key, command, self.wallets.services(), &metadata)
-                        .await
-                }
-                None => {
-                    store
-                        .decide(wallet_key, command, self.wallets.services(), &metadata)
-                        .await
-                }
-                Some(d) => {
-                    store
-                        .decide_more(d, command, self.wallets.services(), &metadata)
-                        .await
-                }
+            let decided = if new_round {
+                unit.decide_new(&self.rounds, &round_id, command.clone(), &())
+                    .await?
+            } else {
+                unit.decide(&self.rounds, &round_id, command.clone(), &())
+                    .await?
             };
-            let decided = match decided {
-                Ok(d) => d,
-                // The reference book could not be read: a store failure.
-                Err(AggregateError::UserError(WalletError::Unavailable(why))) => {
-                    return Err(Failure::Store(why))
-                }
-                Err(AggregateError::UserError(_)) if !current => return Ok(Attempt::RetryCurrent),
-                Err(AggregateError::UserError(_)) => {
-                    return Ok(Attempt::Done(
-                        call.answer(Status::Unknown, self.balance(wallet).await?),
-                    ))
-                }
-                Err(AggregateError::AggregateConflict) => return Ok(Attempt::Retry),
-                Err(e) => return Err(Failure::Store(e.to_string())),
-            };
-            match reply.take() {
-                Some(Ok(receipt)) if receipt.duplicate => {
-                    // The wallet made this move before, under this very
-                    // reference: the claim must exist; answer from it.
-                    rounds.abandoned(round_id);
-                    return Ok(Attempt::Retry);
-                }
-                Some(Ok(receipt)) => balance = Some(receipt.balances.main),
-                Some(Err(_)) if !current => return Ok(Attempt::RetryCurrent),
-                Some(Err(WalletError::InsufficientBalance)) => {
-                    let actual = to_units(decided.aggregate().balances().main);
-                    let answer = call.answer(Status::NotEnoughMoney, actual);
-                    let claim = self.claim(call, &answer);
-                    return match self.group.append_parts(&[], Some(&claim)).await {
-                        Ok(Appended::Done) => Ok(Attempt::Done(answer)),
-                        Ok(Appended::Claimed) => Ok(Attempt::Retry),
-                        Err(e) => Err(Failure::Store(e.to_string())),
+            let events: Vec<RoundEvent> = match decided {
+                Ok(decided) => decided.events.into_iter().cloned().collect(),
+                // Refused on the store's round: claimed, so that a repeat
+                // answers the same.
+                Err(refusal) => {
+                    let status = match refusal {
+                        RoundError::Closed => Status::Unknown,
+                        RoundError::TransactionDoesNotExist => Status::TransactionDoesNotExist,
+                        RoundError::TransactionRolledBack => Status::TransactionRolledBack,
+                        RoundError::LimitReached => Status::LimitReached,
+                        RoundError::Mismatch => Status::WrongCurrency,
                     };
+                    let balance = self.balance(wallet).await.map_err(store_failure)?;
+                    let answer = call.answer(status, balance);
+                    unit.forget_decisions();
+                    unit.claim(self.claim(call, &answer));
+                    return Ok(answer);
                 }
-                Some(Err(_)) | None => {
-                    return Ok(Attempt::Done(
-                        call.answer(Status::Unknown, self.balance(wallet).await?),
-                    ))
-                }
-            }
-            decided_wallet = Some(decided);
-        }
-        let balance = match balance {
-            Some(b) => to_units(b),
-            None => self.balance(wallet).await?,
-        };
-        let answer = call.answer(Status::Ok, balance);
-        let claim = self.claim(call, &answer);
-        let appended = match &decided_wallet {
-            Some(w) => {
-                self.group
-                    .append_parts(&[&decided_round, w], Some(&claim))
-                    .await
-            }
-            None => {
-                self.group
-                    .append_parts(&[&decided_round], Some(&claim))
-                    .await
-            }
-        };
-        match appended {
-            Ok(Appended::Done) => {
-                rounds.committed(decided_round).await;
-                if let Some(w) = decided_wallet {
-                    self.wallets.framework().store().committed(w).await;
-                    self.wallets.framework().committed();
-                }
-                self.rounds.committed();
-                Ok(Attempt::Done(answer))
-            }
-            Ok(Appended::Claimed) => {
-                rounds.abandoned(round_id);
-                self.wallets.framework().store().abandoned(wallet_key);
-                Ok(Attempt::Retry)
-            }
-            Err(e) => {
-                rounds.abandoned(round_id);
-                self.wallets.framework().store().abandoned(wallet_key);
-                if is_retryable(&e) {
-                    Ok(Attempt::Retry)
-                } else {
-                    Err(Failure::Store(e.to_string()))
+            };
+            let mut balance: Option<Decimal> = None;
+            for (reference, action) in Self::moves(call, &events) {
+                match self
+                    .wallets
+                    .move_in(unit, wallet, reference, action)
+                    .await?
+                {
+                    // The wallet made this move before, under this very
+                    // reference: the claim exists; answer from it.
+                    Ok(receipt) if receipt.duplicate => return Err(Failed::Refused(Seen)),
+                    Ok(receipt) => balance = Some(receipt.balances.main),
+                    Err(WalletError::InsufficientBalance) => {
+                        unit.forget_decisions();
+                        let actual = self.balance(wallet).await.map_err(store_failure)?;
+                        let answer = call.answer(Status::NotEnoughMoney, actual);
+                        unit.claim(self.claim(call, &answer));
+                        return Ok(answer);
+                    }
+                    Err(_) => {
+                        unit.forget_decisions();
+                        let actual = self.balance(wallet).await.map_err(store_failure)?;
+                        return Ok(call.answer(Status::Unknown, actual));
+                    }
                 }
             }
+            let balance = match balance {
+                Some(b) => to_units(b),
+                None => self.balance(wallet).await.map_err(store_failure)?,
+            };
+            let answer = call.answer(Status::Ok, balance);
+            unit.claim(self.claim(call, &answer));
+            Ok(answer)
+        });
+        match outcome {
+            Ok(answer) => Ok(Some(answer)),
+            Err(UnitError::Claimed | UnitError::Refused(Seen)) => Ok(None),
+            Err(UnitError::Contended) => Err(Failure::Contended),
+            Err(e) => Err(Failure::Store(e.to_string())),
         }
     }
 

@@ -20,7 +20,7 @@ use sqlx::Row;
 
 use super::provider::{CallbackBody, SignatureError};
 use super::{command_failure, PaymentFailure, PaymentResult, Payments};
-use crate::framework::CommandError;
+use store::framework::CommandError;
 
 /// What `chongzhi` / `bankchongzhi` / `virtualchongzhi` answer.
 #[derive(Debug, Clone, Serialize)]

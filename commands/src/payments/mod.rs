@@ -35,14 +35,14 @@ use sqlx::AnyPool;
 
 use crate::accounts::AccountService;
 use crate::clock::SharedClock;
-use crate::db::Db;
-use crate::framework::{CommandError, Framework, RetryPolicy};
 use crate::ids::IdBlocks;
 use crate::limits::RateLimit;
-use crate::metrics::CommandMetrics;
 use crate::notify::Notifications;
-use crate::store::StoreOptions;
 use crate::wallet::WalletService;
+use store::db::Db;
+use store::events::StoreOptions;
+use store::framework::{CommandError, Framework, RetryPolicy};
+use store::metrics::CommandMetrics;
 
 pub use settings::{
     ConfigWithdrawalLimits, MemberWithdrawalLimits, PaymentSettings, WithdrawalLimits,

@@ -15,7 +15,7 @@ use serde::Serialize;
 use sqlx::Row;
 
 use super::{PaymentFailure, PaymentResult, Payments};
-use crate::framework::CommandError;
+use store::framework::CommandError;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct GameBalance {

@@ -14,7 +14,7 @@ use domain::wallet::{WalletAction, WalletCommand, WalletError, WalletId};
 use serde_json::json;
 
 use super::{command_failure, day_start, PaymentFailure, PaymentResult, Payments};
-use crate::framework::CommandError;
+use store::framework::CommandError;
 
 /// A finance decision on a withdrawal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,11 +21,11 @@ use std::time::Duration;
 use domain::promo::events::{PromotionEvent, AGGREGATE, CONFIG_AGGREGATE};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
-use projections::stream::Backend;
 use rust_decimal::Decimal;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use sqlx::{AnyConnection, AnyPool, Row};
+use store::stream::Backend;
 
 use crate::clock::SharedClock;
 use crate::vip::VipService;

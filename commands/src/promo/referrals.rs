@@ -121,11 +121,11 @@ impl Promotions {
 
     /// (events read, referees linked)
     async fn link_batch(&self) -> Result<(usize, usize), PromoFailure> {
-        let Some(mut batch) = crate::db::pass_batch(
+        let Some(mut batch) = store::db::pass_batch(
             &self.pool,
             self.backend(),
             CHECKPOINT,
-            projections::stream::Only::AggregateTypes(&["Account"]),
+            store::stream::Only::AggregateTypes(&["Account"]),
             LINK_BATCH as i64,
         )
         .await?

@@ -8,18 +8,19 @@ use std::sync::Arc;
 
 use commands::bets::{BetService, BetSettings, Placed};
 use commands::clock::{ManualClock, SharedClock};
-use commands::db::testing;
 use commands::feed::{Feed, Finished, Simulator, SimulatorSettings};
 use commands::live::{LiveCatalogue, LiveFeed, ResultService};
 use commands::settlement::Settlement;
 use commands::unresulted::VoidUnresulted;
-use commands::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, WalletService};
+use commands::WalletService;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
 use domain::result::{SelectionOutcome, SelectionResult};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
+use store::db::testing;
+use store::{CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
 
 pub const NOW_MS: i64 = 1_800_000_000_000;
 
@@ -123,7 +124,7 @@ impl Platform {
         let notifications = Arc::new(commands::notify::Notifications::new(
             db.any.clone(),
             shared.clone(),
-            db.kind() == commands::StoreKind::Postgres,
+            db.kind() == store::StoreKind::Postgres,
         ));
         let bets = Arc::new(BetService::new(
             &db,
@@ -137,8 +138,8 @@ impl Platform {
             settings,
         ));
         let backend = match kind {
-            StoreKind::Postgres => projections::Backend::Postgres,
-            StoreKind::Sqlite => projections::Backend::Sqlite,
+            StoreKind::Postgres => store::Backend::Postgres,
+            StoreKind::Sqlite => store::Backend::Sqlite,
         };
         let runner = projections::Runner::new(
             db.any.clone(),

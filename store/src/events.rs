@@ -166,6 +166,23 @@ impl<A: Aggregate + Clone> Store<A> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Whether commands decide on the cached aggregate as it is
+    /// ([`StoreOptions::trust_cache`]).
+    pub fn trusts_cache(&self) -> bool {
+        self.options.trust_cache
+    }
+
+    /// A new aggregate `id`, read from nowhere (an id just handed out).
+    pub fn fresh(&self, id: &str) -> Result<Loaded<A>, AggregateError<A::Error>> {
+        Ok(Loaded {
+            aggregate_id: id.to_string(),
+            aggregate: A::default(),
+            sequence: 0,
+            snapshot_number: 0,
+            snapshot_sequence: 0,
+        })
+    }
+
     /// Whether this process holds `id` in its cache.
     pub fn is_cached(&self, id: &str) -> bool {
         self.cache_lock().contains_key(id)
@@ -419,12 +436,47 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
 
 /// Events one command decided on one aggregate, not yet committed: a part
 /// of a transaction that spans aggregates (see [`append_together`]).
+#[derive(Clone)]
 pub struct Decided<A: Aggregate> {
     loaded: Loaded<A>,
     envelopes: Vec<EventEnvelope<A>>,
 }
 
 impl<A: Aggregate> Decided<A> {
+    /// Nothing decided yet on `loaded`.
+    pub fn from_loaded(loaded: Loaded<A>) -> Self {
+        Decided {
+            loaded,
+            envelopes: Vec::new(),
+        }
+    }
+
+    pub(crate) fn aggregate_mut(&mut self) -> &mut A {
+        &mut self.loaded.aggregate
+    }
+
+    /// Events decided so far.
+    pub fn len(&self) -> usize {
+        self.envelopes.len()
+    }
+
+    pub fn envelopes(&self) -> &[EventEnvelope<A>] {
+        &self.envelopes
+    }
+
+    /// Adds events a command decided (already applied to the aggregate).
+    pub(crate) fn push(&mut self, events: Vec<A::Event>, metadata: &HashMap<String, String>) {
+        let next = self.loaded.sequence + self.envelopes.len() + 1;
+        for (payload, sequence) in events.into_iter().zip(next..) {
+            self.envelopes.push(EventEnvelope {
+                aggregate_id: self.loaded.aggregate_id.clone(),
+                sequence,
+                payload,
+                metadata: metadata.clone(),
+            });
+        }
+    }
+
     /// The aggregate as it will be once the events commit.
     pub fn aggregate(&self) -> &A {
         &self.loaded.aggregate
@@ -621,7 +673,7 @@ pub async fn append_together(
 ) -> Result<(), PersistenceError> {
     match append_claiming(pool, parts, None).await? {
         Appended::Done => Ok(()),
-        Appended::Claimed => Err(PersistenceError::UnknownError(
+        Appended::Claimed | Appended::Unmet => Err(PersistenceError::UnknownError(
             "a claim without a claim".into(),
         )),
     }
@@ -646,6 +698,82 @@ pub enum Appended {
     Done,
     /// The request id was claimed already: nothing was written.
     Claimed,
+    /// An extra statement that expected to change a number of rows changed
+    /// another: nothing was written.
+    Unmet,
+}
+
+/// A value bound to an [`Extra`] statement.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Bind {
+    Text(String),
+    Int(i64),
+    Null,
+}
+
+/// A statement that commits with a unit of work's events, in the same
+/// transaction (a row of a table the command owns: an order's state, a
+/// counter). Its SQL numbers parameters `$1, $2, ...` and casts JSON text
+/// itself where Postgres needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extra {
+    pub sql: String,
+    pub binds: Vec<Bind>,
+    /// Rows it must change, or nothing of the unit commits
+    /// ([`Appended::Unmet`]): a guard such as "still reserved".
+    pub expect_rows: Option<u64>,
+}
+
+impl Extra {
+    pub fn new(sql: impl Into<String>) -> Self {
+        Extra {
+            sql: sql.into(),
+            binds: Vec::new(),
+            expect_rows: None,
+        }
+    }
+
+    pub fn text(mut self, value: impl Into<String>) -> Self {
+        self.binds.push(Bind::Text(value.into()));
+        self
+    }
+
+    pub fn int(mut self, value: i64) -> Self {
+        self.binds.push(Bind::Int(value));
+        self
+    }
+
+    pub fn opt_text(mut self, value: Option<impl Into<String>>) -> Self {
+        self.binds
+            .push(value.map_or(Bind::Null, |v| Bind::Text(v.into())));
+        self
+    }
+
+    /// The statement must change exactly `rows` rows.
+    pub fn expect(mut self, rows: u64) -> Self {
+        self.expect_rows = Some(rows);
+        self
+    }
+
+    fn bound<'q, DB>(
+        &'q self,
+        mut query: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>,
+    ) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments<'q>>
+    where
+        DB: sqlx::Database,
+        &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+        i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+        Option<&'q str>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    {
+        for bind in &self.binds {
+            query = match bind {
+                Bind::Text(v) => query.bind(v.as_str()),
+                Bind::Int(v) => query.bind(*v),
+                Bind::Null => query.bind(None::<&str>),
+            };
+        }
+        query
+    }
 }
 
 /// As [`append_together`], and, with `claim`, claims the request id in the
@@ -660,7 +788,7 @@ pub async fn append_claiming(
     for part in parts {
         rows.extend(part.rows()?);
     }
-    append_rows_alone(pool, &rows, claim).await
+    append_rows_alone(pool, &rows, claim, &[]).await
 }
 
 /// The rows of every part of a transaction, in order (for
@@ -680,8 +808,9 @@ pub async fn append_rows_alone(
     pool: &StorePool,
     rows: &[EventRow],
     claim: Option<&Claim>,
+    extras: &[Extra],
 ) -> Result<Appended, PersistenceError> {
-    if rows.is_empty() && claim.is_none() {
+    if rows.is_empty() && claim.is_none() && extras.is_empty() {
         return Ok(Appended::Done);
     }
     let mut sql = String::from(
@@ -707,7 +836,7 @@ pub async fn append_rows_alone(
                 b + 6,
                 b + 7
             )),
-            // Bare markers: SQLite looks `$N` up by name (`projections::marks`).
+            // Bare markers: SQLite looks `$N` up by name (`crate::marks`).
             StorePool::Sqlite(_) => sql.push_str("(?, ?, ?, ?, ?, ?, ?)"),
         }
     }
@@ -736,7 +865,7 @@ pub async fn append_rows_alone(
     // generation archived by these events goes in the same transaction.
     macro_rules! run {
         ($pool:expr) => {{
-            if claim.is_none() && archives.is_empty() {
+            if claim.is_none() && archives.is_empty() && extras.is_empty() {
                 insert!($pool);
             } else {
                 let mut tx = $pool.begin().await.map_err(unknown)?;
@@ -765,6 +894,13 @@ pub async fn append_rows_alone(
                         .execute(&mut *tx)
                         .await
                         .map_err(unknown)?;
+                }
+                for extra in extras {
+                    let affected = extra.bound(sqlx::query(&extra.sql)).execute(&mut *tx).await.map_err(unknown)?.rows_affected();
+                    if extra.expect_rows.is_some_and(|n| n != affected) {
+                        tx.rollback().await.map_err(unknown)?;
+                        return Ok(Appended::Unmet);
+                    }
                 }
                 tx.commit().await.map_err(unknown)?;
             }

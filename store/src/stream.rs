@@ -12,7 +12,6 @@ use std::sync::{Arc, OnceLock};
 
 use domain::bet::BetEvent;
 
-use crate::runner::ProjectionError;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
@@ -55,7 +54,7 @@ impl StoredEvent {
     /// The event as a `BetEvent`, parsed at first use and shared with the
     /// other projections reading the same shared batch (four of them read
     /// `BetPlaced`, the largest payload).
-    pub fn bet_event(&self) -> Result<Arc<BetEvent>, ProjectionError> {
+    pub fn bet_event(&self) -> Result<Arc<BetEvent>, BadEvent> {
         self.bet
             .0
             .get_or_init(|| match self.payload.as_deref() {
@@ -65,7 +64,28 @@ impl StoredEvent {
                     .map_err(|e| e.to_string()),
             })
             .clone()
-            .map_err(|e| ProjectionError::bad_event(self, e))
+            .map_err(|e| BadEvent::of(self, e))
+    }
+}
+
+/// An event of the stream that cannot be read as its type says.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("event {aggregate_type}/{aggregate_id}#{sequence} cannot be read: {reason}")]
+pub struct BadEvent {
+    pub aggregate_type: String,
+    pub aggregate_id: String,
+    pub sequence: i64,
+    pub reason: String,
+}
+
+impl BadEvent {
+    pub fn of(event: &StoredEvent, reason: impl ToString) -> Self {
+        BadEvent {
+            aggregate_type: event.aggregate_type.clone(),
+            aggregate_id: event.aggregate_id.clone(),
+            sequence: event.sequence,
+            reason: reason.to_string(),
+        }
     }
 }
 

@@ -19,8 +19,8 @@ use rand::Rng;
 use tokio::sync::Notify;
 
 use crate::db::Db;
+use crate::events::{Store, StoreOptions};
 use crate::metrics::CommandMetrics;
-use crate::store::{Store, StoreOptions};
 
 /// How conflicts are retried: at least `attempts` tries, and on after
 /// that until `budget` has passed since the first (a command that can
@@ -116,6 +116,17 @@ where
             stripes: (0..STRIPES).map(|_| tokio::sync::Mutex::new(())).collect(),
             on_commit,
         }
+    }
+
+    /// Whoever waits on this framework's commits (the projection runner).
+    pub fn on_commit(&self) -> Option<&Arc<Notify>> {
+        self.on_commit.as_ref()
+    }
+
+    /// The lock behind [`Self::turn`] for `aggregate_id` (the unit of work
+    /// takes several in order).
+    pub fn stripe_of(&self, aggregate_id: &str) -> &tokio::sync::Mutex<()> {
+        self.stripe(aggregate_id)
     }
 
     fn stripe(&self, aggregate_id: &str) -> &tokio::sync::Mutex<()> {

@@ -210,7 +210,7 @@ pub struct Db {
 }
 
 /// SQLite has one writer at a time. The writers of this process take
-/// turns per database file ([`projections::writer`]: bets and the writes a
+/// turns per database file ([`crate::writer`]: bets and the writes a
 /// request waits for first, background passes after them); writers that
 /// met in SQLite's busy handler instead slept in its back-off (1, 2, 5 ...
 /// 100 ms a try) and lost to the group committer's back-to-back turns: a
@@ -239,7 +239,7 @@ pub fn sqlite_writer(pool: &AnyPool) -> Option<crate::group_commit::WriterLock> 
 /// transaction, never around a call that takes it again.
 pub async fn writer_turn(
     writer: &Option<crate::group_commit::WriterLock>,
-) -> Option<projections::writer::Turn> {
+) -> Option<crate::writer::Turn> {
     match writer {
         Some(lock) => Some(lock.first_turn().await),
         None => None,
@@ -247,9 +247,9 @@ pub async fn writer_turn(
 }
 
 /// A background turn of `pool`'s database, for a process manager's pass:
-/// it waits while bets go first (see [`projections::writer`]); held for
+/// it waits while bets go first (see [`crate::writer`]); held for
 /// its transaction.
-pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
+pub async fn turn_of(pool: &AnyPool) -> Option<crate::writer::Turn> {
     match sqlite_writer(pool) {
         Some(lock) => Some(lock.turn().await),
         None => None,
@@ -266,9 +266,9 @@ pub async fn turn_of(pool: &AnyPool) -> Option<projections::writer::Turn> {
 /// connection, before its turn); commit with `batch.tx.commit()`.
 pub struct PassBatch {
     pub tx: sqlx::Transaction<'static, sqlx::Any>,
-    pub events: Vec<projections::stream::StoredEvent>,
-    pub upto: projections::stream::Checkpoint,
-    pub turn: Option<projections::writer::Turn>,
+    pub events: Vec<crate::stream::StoredEvent>,
+    pub upto: crate::stream::Checkpoint,
+    pub turn: Option<crate::writer::Turn>,
 }
 
 /// The next batch of a pass: up to `limit` events of its kinds (`only`)
@@ -284,16 +284,16 @@ pub struct PassBatch {
 /// `FOR UPDATE`, an upsert for a new row).
 pub async fn pass_batch(
     pool: &AnyPool,
-    backend: projections::stream::Backend,
+    backend: crate::stream::Backend,
     name: &str,
-    only: projections::stream::Only<'_>,
+    only: crate::stream::Only<'_>,
     limit: i64,
 ) -> Result<Option<PassBatch>, sqlx::Error> {
-    use projections::stream;
+    use crate::stream;
     let early = match sqlite_writer(pool) {
         Some(_) => {
             let mut conn = pool.acquire().await?;
-            let at = projections::runner::read_checkpoint(&mut conn, name).await?;
+            let at = crate::checkpoint::read_checkpoint(&mut conn, name).await?;
             let window = stream::read_window_of(&mut conn, backend, at, only, limit).await?;
             if window.upto <= at {
                 return Ok(None);
@@ -304,7 +304,7 @@ pub async fn pass_batch(
     };
     let turn = turn_of(pool).await;
     let mut tx = pool.begin().await?;
-    let after = projections::runner::lock_checkpoint(&mut tx, name).await?;
+    let after = crate::checkpoint::lock_checkpoint(&mut tx, name).await?;
     let window = match early {
         Some((at, window)) if at == after => window,
         _ => stream::read_window_of(&mut tx, backend, after, only, limit).await?,
@@ -325,8 +325,8 @@ pub async fn pass_batch(
 pub async fn pass_checkpoint(
     conn: &mut sqlx::AnyConnection,
     name: &str,
-) -> Result<projections::stream::Checkpoint, sqlx::Error> {
-    projections::runner::read_checkpoint(conn, name).await
+) -> Result<crate::stream::Checkpoint, sqlx::Error> {
+    crate::checkpoint::read_checkpoint(conn, name).await
 }
 
 /// A pooled connection to write through, taken after the writer turn
@@ -335,7 +335,7 @@ pub async fn pass_checkpoint(
 /// the statement's end.
 pub struct WriteConn {
     conn: sqlx::pool::PoolConnection<sqlx::Any>,
-    _turn: Option<projections::writer::Turn>,
+    _turn: Option<crate::writer::Turn>,
 }
 
 impl std::ops::Deref for WriteConn {
@@ -490,6 +490,14 @@ pub enum StorePool {
 }
 
 impl Db {
+    /// The SQL dialect the global stream is read with.
+    pub fn backend(&self) -> crate::stream::Backend {
+        match self.kind() {
+            StoreKind::Postgres => crate::stream::Backend::Postgres,
+            StoreKind::Sqlite => crate::stream::Backend::Sqlite,
+        }
+    }
+
     pub fn kind(&self) -> StoreKind {
         match self.pool {
             StorePool::Postgres(_) => StoreKind::Postgres,

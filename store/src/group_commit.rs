@@ -24,8 +24,8 @@ use cqrs_es::persist::PersistenceError;
 use tokio::sync::oneshot;
 
 use crate::db::StorePool;
-use crate::store::{
-    append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, EventRow, Part,
+use crate::events::{
+    append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, EventRow, Extra, Part,
 };
 
 /// At most this many event rows in one group (a command's rows are never
@@ -45,6 +45,8 @@ type Reply = oneshot::Sender<Result<Appended, PersistenceError>>;
 struct Job {
     rows: Vec<EventRow>,
     claim: Option<Claim>,
+    /// Statements of the same transaction: such a job is a group alone.
+    extras: Vec<Extra>,
     reply: Reply,
 }
 
@@ -75,8 +77,8 @@ struct Inner {
 /// other writers through [`crate::db::writer_turn`]) queue instead of
 /// meeting in SQLite's busy handler, whose back-off sleeps (up to 100 ms a
 /// try) made the tail of bet placement; the group committer's turns go
-/// before the background writers' (see [`projections::writer`]).
-pub type WriterLock = projections::writer::WriterLock;
+/// before the background writers' (see [`crate::writer`]).
+pub type WriterLock = crate::writer::WriterLock;
 
 /// How groups have gone since start (tests read it to see appends share groups).
 #[derive(Default)]
@@ -144,13 +146,29 @@ impl GroupCommit {
         rows: Vec<EventRow>,
         claim: Option<Claim>,
     ) -> Result<Appended, PersistenceError> {
-        if rows.is_empty() && claim.is_none() {
+        self.append_with(rows, claim, Vec::new()).await
+    }
+
+    /// As [`Self::append`], with statements that commit in the same
+    /// transaction (such an append is written as a group of its own).
+    pub async fn append_with(
+        &self,
+        rows: Vec<EventRow>,
+        claim: Option<Claim>,
+        extras: Vec<Extra>,
+    ) -> Result<Appended, PersistenceError> {
+        if rows.is_empty() && claim.is_none() && extras.is_empty() {
             return Ok(Appended::Done);
         }
         let (reply, answer) = oneshot::channel();
         let start = {
             let mut queue = self.queue();
-            queue.pending.push(Job { rows, claim, reply });
+            queue.pending.push(Job {
+                rows,
+                claim,
+                extras,
+                reply,
+            });
             if queue.in_flight < self.in_flight_limit() {
                 queue.in_flight += 1;
                 Some(take_group(&mut queue.pending))
@@ -217,9 +235,14 @@ impl GroupCommit {
         // Postgres it takes the group's one statement too: one round trip
         // where BEGIN, the claim, the rows and COMMIT took four (a failure
         // is written again alone below, which reports the conflict).
-        if group.len() == 1 && matches!(self.inner.pool, StorePool::Sqlite(_)) {
+        // A job with extra statements is always alone (see `take_group`).
+        if group.len() == 1
+            && (matches!(self.inner.pool, StorePool::Sqlite(_)) || !group[0].extras.is_empty())
+        {
             let job = group.into_iter().next().expect("one job");
-            let outcome = append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;
+            let outcome =
+                append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref(), &job.extras)
+                    .await;
             let _ = job.reply.send(outcome);
             return;
         }
@@ -259,8 +282,13 @@ impl GroupCommit {
                 tracing::debug!(appends = group.len(), %error, "group failed, appending alone");
                 stats.regrouped.fetch_add(1, Relaxed);
                 for job in group {
-                    let outcome =
-                        append_rows_alone(&self.inner.pool, &job.rows, job.claim.as_ref()).await;
+                    let outcome = append_rows_alone(
+                        &self.inner.pool,
+                        &job.rows,
+                        job.claim.as_ref(),
+                        &job.extras,
+                    )
+                    .await;
                     let _ = job.reply.send(outcome);
                 }
             }
@@ -299,6 +327,17 @@ fn take_group(pending: &mut Vec<Job>) -> Vec<Job> {
     let mut rows = 0;
     let mut claims = std::collections::HashSet::new();
     for job in pending.drain(..) {
+        // A job with extra statements goes alone (written by
+        // `append_rows_alone`), first when it is first, else next time.
+        if !job.extras.is_empty() || group.first().is_some_and(|j: &Job| !j.extras.is_empty()) {
+            if group.is_empty() {
+                rows += job.rows.len();
+                group.push(job);
+            } else {
+                rest.push(job);
+            }
+            continue;
+        }
         let same_claim = job
             .claim
             .as_ref()
