@@ -32,6 +32,33 @@ store::on_both_stores!(
 
 const DAY: i64 = 86_400_000;
 
+/// A reward and its credit commit together (one unit of work): on
+/// Postgres every promotion credit shares its transaction with a
+/// `Promotion` event. Answers how many credits there are.
+async fn credits_commit_with_their_records(server: &Server, kind: StoreKind) -> i64 {
+    let db = &server.running.state.db.any;
+    let credits: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM events w WHERE w.aggregate_type = 'Wallet' AND CAST(w.metadata AS TEXT) LIKE '%\"promotion\"%'",
+    )
+    .fetch_one(db)
+    .await
+    .unwrap();
+    if kind == StoreKind::Postgres {
+        let alone: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM events w WHERE w.aggregate_type = 'Wallet' AND CAST(w.metadata AS TEXT) LIKE '%\"promotion\"%'
+             AND NOT EXISTS (SELECT 1 FROM events p WHERE p.aggregate_type = 'Promotion' AND p.tx_id = w.tx_id)",
+        )
+        .fetch_one(db)
+        .await
+        .unwrap();
+        assert_eq!(
+            alone, 0,
+            "a promotion credit committed apart from its record"
+        );
+    }
+    credits
+}
+
 /// Two servers (processes) on one fresh store; the clocks start equal.
 async fn two_servers(kind: StoreKind) -> (Server, Server) {
     let (a, b) = testing::fresh_pair(kind).await;
@@ -134,6 +161,7 @@ async fn sign_in_once_a_day_with_a_streak_that_a_missed_day_breaks(kind: StoreKi
         .await;
     assert_eq!(list["data"]["signin"]["signed_today"], true, "{list}");
     assert_eq!(list["data"]["signin"]["days"].as_array().unwrap().len(), 3);
+    assert!(credits_commit_with_their_records(&server, kind).await > 0);
     server.stop().await;
 }
 
@@ -202,6 +230,7 @@ async fn a_task_reward_claimed_twice_at_once_on_two_processes_pays_once(kind: St
         2,
         "novice stays received: {list}"
     );
+    assert!(credits_commit_with_their_records(&a, kind).await > 0);
     a.stop().await;
     b.stop().await;
 }
@@ -395,6 +424,7 @@ async fn the_prize_draw_never_oversells_its_stock_under_50_concurrent_draws_on_t
         credited += bonus(&a, &format!("drawer{i:02}")).await;
     }
     assert_eq!(credited, cash);
+    assert!(credits_commit_with_their_records(&a, kind).await > 0);
     a.stop().await;
     b.stop().await;
 }
@@ -616,6 +646,7 @@ async fn concurrent_purchases_on_two_processes_never_oversell_the_stock(kind: St
     let bag = goods.iter().find(|g| g.goods.id == 9).unwrap();
     assert_eq!((bag.sold, bag.left), (8, 0));
     assert_eq!(bonus(&a, &member).await, dec!(8), "each order's bonus once");
+    assert_eq!(credits_commit_with_their_records(&a, kind).await, 8);
     a.stop().await;
     b.stop().await;
 }
@@ -804,6 +835,7 @@ async fn each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice
         before,
         "a re-issue moves nothing twice"
     );
+    assert!(credits_commit_with_their_records(&a, kind).await > 0);
     a.stop().await;
     b.stop().await;
 }

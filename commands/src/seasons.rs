@@ -38,7 +38,7 @@ use sqlx::{Any, AnyConnection, AnyPool, Row, Transaction};
 use store::stream::{self, Backend, Checkpoint};
 use tokio::sync::watch;
 
-use store::events::{Extra, StoreOptions};
+use store::events::{EventRow, Extra, StoreOptions};
 use store::framework::Framework;
 use store::unit::{Failed, Unit, UnitError, UnitOfWork};
 use store::Db;
@@ -353,13 +353,6 @@ impl Seasons {
         self.clock.now_ms()
     }
 
-    fn json_cast(&self) -> &'static str {
-        match self.backend {
-            Backend::Postgres => "::json",
-            Backend::Sqlite => "",
-        }
-    }
-
     /// Folds stream `id` of aggregate `A` inside `tx`: (state, last sequence).
     async fn load_in<A: Aggregate + Default>(
         conn: &mut AnyConnection,
@@ -391,25 +384,20 @@ impl Seasons {
         after: i64,
         events: &[A::Event],
     ) -> Result<(), sqlx::Error> {
-        let cast = self.json_cast();
-        let sql = format!(
-            "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, $3, $4, $5, $6{cast}, $7{cast})"
-        );
+        let mut rows = Vec::with_capacity(events.len());
         for (i, event) in events.iter().enumerate() {
-            let payload =
-                serde_json::to_string(event).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-            sqlx::query(&sql)
-                .bind(A::TYPE)
-                .bind(id)
-                .bind(after + 1 + i as i64)
-                .bind(event.event_type())
-                .bind(event.event_version())
-                .bind(payload)
-                .bind("{}")
-                .execute(&mut *conn)
-                .await?;
+            rows.push(EventRow {
+                aggregate_type: A::TYPE.to_string(),
+                aggregate_id: id.to_string(),
+                sequence: (after + 1) as usize + i,
+                event_type: event.event_type(),
+                event_version: event.event_version(),
+                payload: serde_json::to_string(event)
+                    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?,
+                metadata: "{}".to_string(),
+            });
         }
-        Ok(())
+        store::events::insert_rows_in(conn, &rows).await
     }
 
     // ------------------------------------------------------------ calendar
@@ -1438,7 +1426,7 @@ impl Seasons {
             Ok(()) => {}
             // Claimed by another request meanwhile: the first claim's
             // currency pays (a repeated reference moves nothing).
-            Err(UnitError::Unmet) => {
+            Err(UnitError::Unmet(_)) => {
                 self.pay_rank(member_id, &reference, cash, season_id)
                     .await?
             }

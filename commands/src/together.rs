@@ -51,7 +51,7 @@ impl From<UnitError<TxError>> for TxError {
             UnitError::Refused(e) => e,
             UnitError::Claimed => TxError::Claimed,
             UnitError::Contended => TxError::Contended,
-            UnitError::Unmet => TxError::Store("an unexpected guard".into()),
+            UnitError::Unmet(_) => TxError::Store("an unexpected guard".into()),
             UnitError::Store(why) => TxError::Store(why),
         }
     }

@@ -673,7 +673,7 @@ pub async fn append_together(
 ) -> Result<(), PersistenceError> {
     match append_claiming(pool, parts, None).await? {
         Appended::Done => Ok(()),
-        Appended::Claimed | Appended::Unmet => Err(PersistenceError::UnknownError(
+        Appended::Claimed | Appended::Unmet(_) => Err(PersistenceError::UnknownError(
             "a claim without a claim".into(),
         )),
     }
@@ -698,9 +698,9 @@ pub enum Appended {
     Done,
     /// The request id was claimed already: nothing was written.
     Claimed,
-    /// An extra statement that expected to change a number of rows changed
-    /// another: nothing was written.
-    Unmet,
+    /// The extra statement of this index expected to change a number of
+    /// rows and changed another: nothing was written.
+    Unmet(usize),
 }
 
 /// A value bound to an [`Extra`] statement.
@@ -885,6 +885,21 @@ pub async fn append_rows_alone(
                         return Ok(Appended::Claimed);
                     }
                 }
+                // Extra statements before the events: a guard that finds
+                // the work done already (a row keyed by what must happen
+                // once) ends the unit before its events collide.
+                for (index, extra) in extras.iter().enumerate() {
+                    let affected = extra
+                        .bound(sqlx::query(&extra.sql))
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(unknown)?
+                        .rows_affected();
+                    if extra.expect_rows.is_some_and(|n| n != affected) {
+                        tx.rollback().await.map_err(unknown)?;
+                        return Ok(Appended::Unmet(index));
+                    }
+                }
                 insert!(&mut *tx);
                 for (wallet, first, last) in &archives {
                     sqlx::query(archive_sql(matches!(pool, StorePool::Sqlite(_))))
@@ -894,13 +909,6 @@ pub async fn append_rows_alone(
                         .execute(&mut *tx)
                         .await
                         .map_err(unknown)?;
-                }
-                for extra in extras {
-                    let affected = extra.bound(sqlx::query(&extra.sql)).execute(&mut *tx).await.map_err(unknown)?.rows_affected();
-                    if extra.expect_rows.is_some_and(|n| n != affected) {
-                        tx.rollback().await.map_err(unknown)?;
-                        return Ok(Appended::Unmet);
-                    }
                 }
                 tx.commit().await.map_err(unknown)?;
             }
@@ -952,6 +960,34 @@ pub(crate) fn archive_sql(sqlite: bool) -> &'static str {
          GROUP BY e.aggregate_id, r.reference
          ON CONFLICT (wallet_id, reference) DO NOTHING"
     }
+}
+
+/// Inserts `rows` inside a caller's transaction: for the process
+/// managers whose pass commits its events with its checkpoint and tracking
+/// rows in one transaction of their own (the season progress pass, the
+/// referral link pass). Everything else commits through the unit of work.
+pub async fn insert_rows_in(
+    conn: &mut sqlx::AnyConnection,
+    rows: &[EventRow],
+) -> Result<(), sqlx::Error> {
+    let postgres = conn.backend_name() == "PostgreSQL";
+    let cast = if postgres { "::json" } else { "" };
+    let sql = format!(
+        "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, $3, $4, $5, $6{cast}, $7{cast})"
+    );
+    for row in rows {
+        sqlx::query(&sql)
+            .bind(row.aggregate_type.as_str())
+            .bind(row.aggregate_id.as_str())
+            .bind(row.sequence as i64)
+            .bind(row.event_type.as_str())
+            .bind(row.event_version.as_str())
+            .bind(row.payload.as_str())
+            .bind(row.metadata.as_str())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// The answer recorded for a claimed request id, if any.

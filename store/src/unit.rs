@@ -89,9 +89,10 @@ pub enum UnitError<E: std::fmt::Display> {
     /// written; the caller answers what that claim recorded.
     #[error("the request id was claimed by an earlier request")]
     Claimed,
-    /// An extra statement's guard did not hold: nothing was written.
+    /// The guard of the extra statement of this index (in the order they
+    /// were added) did not hold: nothing was written.
     #[error("a condition of the transaction no longer holds")]
-    Unmet,
+    Unmet(usize),
     #[error("the transaction kept conflicting with concurrent commands")]
     Contended,
     #[error("event store failure: {0}")]
@@ -192,9 +193,6 @@ pub struct Unit<'f> {
     claim: Option<Claim>,
     extras: Vec<Extra>,
     rows: Vec<EventRow>,
-    /// The last commit carried event rows given as they are: a conflict
-    /// there is not decided away by deciding again.
-    raw: bool,
     metadata: HashMap<String, String>,
     attempt: u32,
     current: bool,
@@ -239,7 +237,10 @@ impl<'f> Unit<'f> {
 
     /// An event row written as it is, for streams no aggregate type of
     /// the code decides (a promotion's record of a reward, a DEMO aid's
-    /// synthetic event): its sequence collides like any other.
+    /// synthetic event). Its sequence collides like any other, and a
+    /// collision is retried like any other: the work must read the next
+    /// sequence afresh on each attempt, or guard the row with an extra
+    /// statement that finds the work done (extras run before the rows).
     pub fn event_row(&mut self, row: EventRow) {
         self.rows.push(row);
     }
@@ -479,7 +480,6 @@ impl<'f> Unit<'f> {
         for part in &self.parts {
             rows.extend(part.rows()?);
         }
-        self.raw = !self.rows.is_empty();
         rows.append(&mut self.rows);
         let Some(group) = &self.group else {
             // Nothing decided: only a claim or extra rows, which need the
@@ -525,7 +525,6 @@ impl<'f> UnitOfWork<'f> {
                 claim: None,
                 extras: Vec::new(),
                 rows: Vec::new(),
-                raw: false,
                 metadata: HashMap::new(),
                 attempt: 0,
                 current: false,
@@ -586,12 +585,12 @@ impl<'f> UnitOfWork<'f> {
                     self.count("rejected");
                     return Settled::Failed(UnitError::Claimed);
                 }
-                Ok(Appended::Unmet) => {
+                Ok(Appended::Unmet(index)) => {
                     unit.reset();
                     self.count("rejected");
-                    return Settled::Failed(UnitError::Unmet);
+                    return Settled::Failed(UnitError::Unmet(index));
                 }
-                Err(e) if is_retryable(&e) && !unit.raw => Abort::Conflict,
+                Err(e) if is_retryable(&e) => Abort::Conflict,
                 Err(e) => {
                     unit.reset();
                     self.count("error");

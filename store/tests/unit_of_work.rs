@@ -341,7 +341,7 @@ async fn an_unmet_guard_writes_nothing(kind: StoreKind) {
     run().await.unwrap();
     assert_eq!(value(&db, "a").await, 1);
     let before = rows(&db).await;
-    assert!(matches!(run().await, Err(UnitError::Unmet)));
+    assert!(matches!(run().await, Err(UnitError::Unmet(0))));
     assert_eq!(rows(&db).await, before);
     assert_eq!(value(&db, "a").await, 1);
 }

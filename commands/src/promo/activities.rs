@@ -18,7 +18,10 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{dec, PromoFailure, Promotions};
+use store::events::Extra;
+use store::unit::UnitError;
+
+use super::{dec, unit_failure, Credit, PromoFailure, Promotions};
 
 /// A member's reward from a campaign.
 #[derive(Debug, Clone, Serialize)]
@@ -87,26 +90,16 @@ impl Promotions {
         }
         let def = serde_json::to_string(c).map_err(|e| PromoFailure::Internal(e.to_string()))?;
         let value = serde_json::to_value(c).map_err(|e| PromoFailure::Internal(e.to_string()))?;
-        let now = self.now_ms();
-        transaction!(self, tx, {
-            sqlx::query(
-                "INSERT INTO promo_campaigns (campaign_id, def, updated_by, updated_ms) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (campaign_id) DO UPDATE SET def = excluded.def, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
-            )
-            .bind(c.id as i64)
-            .bind(&def)
-            .bind(staff_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            self.config_changed(
-                &mut tx,
-                &format!("campaign:{}", c.id),
-                value.clone(),
-                staff_id,
-            )
+        let row = Extra::new(
+            "INSERT INTO promo_campaigns (campaign_id, def, updated_by, updated_ms) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (campaign_id) DO UPDATE SET def = excluded.def, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+        )
+        .int(c.id as i64)
+        .text(def)
+        .text(staff_id)
+        .int(self.now_ms());
+        self.config_changed(row, &format!("campaign:{}", c.id), value, staff_id)
             .await
-        })
     }
 
     /// The member's first ever deposit: (amount, at_ms).
@@ -282,48 +275,59 @@ impl Promotions {
             let reference = format!("act:{id}:{member_id}:{period}");
             let turnover = currency.round(bonus * c.turnover_multiple);
             let rule = c.rule.name();
-            let inserted: bool = transaction!(self, tx, {
-                let inserted = sqlx::query(
-                    "INSERT INTO promo_applications (campaign_id, member_id, period, reference, rule, basis, amount, currency, turnover_required, created_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (campaign_id, member_id, period) DO NOTHING",
+            // The application (once a period), its event and its credit
+            // commit together.
+            let row = Extra::new(
+                "INSERT INTO promo_applications (campaign_id, member_id, period, reference, rule, basis, amount, currency, turnover_required, created_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (campaign_id, member_id, period) DO NOTHING",
+            )
+            .int(id as i64)
+            .text(member_id)
+            .text(&period)
+            .text(&reference)
+            .text(rule)
+            .text(basis.to_string())
+            .text(bonus.to_string())
+            .text(currency.code())
+            .text(turnover.to_string())
+            .int(now)
+            .expect(1);
+            let event = PromotionEvent::CampaignRewarded {
+                member_id: member_id.to_string(),
+                campaign_id: id,
+                period: period.clone(),
+                rule: rule.to_string(),
+                basis,
+                amount: bonus,
+                currency: currency.code().to_string(),
+                turnover_required: turnover,
+                at_ms: now,
+            };
+            let credit = Credit {
+                member_id,
+                currency,
+                reference: &reference,
+                amount: bonus,
+                turnover_required: turnover,
+                source: "campaign",
+            };
+            match self
+                .commit_once(
+                    &[row],
+                    &[Self::record_row(&reference, &event)?],
+                    Some(&credit),
                 )
-                .bind(id as i64)
-                .bind(member_id)
-                .bind(&period)
-                .bind(&reference)
-                .bind(rule)
-                .bind(basis.to_string())
-                .bind(bonus.to_string())
-                .bind(currency.code())
-                .bind(turnover.to_string())
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if inserted == 1 {
-                    let event = PromotionEvent::CampaignRewarded {
-                        member_id: member_id.to_string(),
-                        campaign_id: id,
-                        period: period.clone(),
-                        rule: rule.to_string(),
-                        basis,
-                        amount: bonus,
-                        currency: currency.code().to_string(),
-                        turnover_required: turnover,
-                        at_ms: now,
-                    };
-                    self.record(&mut tx, &reference, &event).await?;
-                    return Ok(true);
+                .await
+            {
+                Ok(()) => {
+                    return self
+                        .application(id, member_id, &period)
+                        .await?
+                        .ok_or_else(|| PromoFailure::Internal("application vanished".into()));
                 }
-                Ok(false)
-            })?;
-            if inserted {
-                let applied = self
-                    .application(id, member_id, &period)
-                    .await?
-                    .ok_or_else(|| PromoFailure::Internal("application vanished".into()))?;
-                self.pay_application(&applied).await?;
-                return Ok(applied);
+                // Applied by a twin meanwhile: answered below.
+                Err(UnitError::Unmet(_)) => {}
+                Err(e) => return Err(unit_failure(e)),
             }
         }
         let first = self

@@ -19,7 +19,10 @@ use rand::Rng;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{dec, PromoFailure, Promotions};
+use store::events::Extra;
+use store::unit::UnitError;
+
+use super::{dec, unit_failure, Credit, PromoFailure, Promotions};
 
 pub const SETTINGS: &str = "board";
 
@@ -187,64 +190,44 @@ impl Promotions {
         let reference = format!("draw:{member_id}:{period}");
         if self.drawn(member_id, &period).await?.is_none() {
             let now = self.now_ms();
-            let won: Option<Prize> = transaction!(self, tx, {
-                for p in &board.prizes {
-                    sqlx::query(
-                        "INSERT INTO promo_prize_stock (week, slot, stock, taken) VALUES ($1, $2, $3, 0) ON CONFLICT (week, slot) DO NOTHING",
-                    )
-                    .bind(week)
-                    .bind(p.slot as i64)
-                    .bind(p.stock as i64)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                let already: Option<i64> = sqlx::query_scalar(
-                    "SELECT slot FROM promo_draws WHERE member_id = $1 AND period = $2",
-                )
-                .bind(member_id)
-                .bind(&period)
-                .fetch_optional(&mut *tx)
-                .await?;
-                if already.is_some() {
-                    return Ok(None);
-                }
-                let rows = sqlx::query(
-                    "SELECT slot FROM promo_prize_stock WHERE week = $1 AND taken < stock",
+            // The week's stock rows (once; what a draw takes is a guard).
+            for p in &board.prizes {
+                sqlx::query(
+                    "INSERT INTO promo_prize_stock (week, slot, stock, taken) VALUES ($1, $2, $3, 0) ON CONFLICT (week, slot) DO NOTHING",
                 )
                 .bind(week)
-                .fetch_all(&mut *tx)
+                .bind(p.slot as i64)
+                .bind(p.stock as i64)
+                .execute(&self.pool)
                 .await?;
-                let mut candidates: Vec<(u32, u32)> = Vec::new();
-                for r in rows {
-                    let slot = r.try_get::<i64, _>("slot")? as u32;
-                    if let Some(p) = board.prize(slot) {
-                        candidates.push((slot, p.weight));
-                    }
-                }
-                let prize = loop {
-                    let roll: u64 = rand::rng().random();
-                    let Some(slot) = pick(&candidates, roll) else {
-                        return Err(PromoFailure::refused(
-                            codes::PRIZES_GONE,
-                            "The prizes have been grabbed, please be early next week",
-                        ));
-                    };
-                    let took = sqlx::query(
-                        "UPDATE promo_prize_stock SET taken = taken + 1 WHERE week = $1 AND slot = $2 AND taken < stock",
-                    )
+            }
+            let rows =
+                sqlx::query("SELECT slot FROM promo_prize_stock WHERE week = $1 AND taken < stock")
                     .bind(week)
-                    .bind(slot as i64)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if took == 1 {
-                        break board
-                            .prize(slot)
-                            .cloned()
-                            .unwrap_or_else(|| board.prizes[0].clone());
-                    }
-                    candidates.retain(|(s, _)| *s != slot);
+                    .fetch_all(&self.pool)
+                    .await?;
+            let mut candidates: Vec<(u32, u32)> = Vec::new();
+            for r in rows {
+                let slot = r.try_get::<i64, _>("slot")? as u32;
+                if let Some(p) = board.prize(slot) {
+                    candidates.push((slot, p.weight));
+                }
+            }
+            // One unit of work a try: the prize's stock taken (guard 0),
+            // the member's draw of the period (guard 1: once), its event
+            // and, for cash, its credit.
+            let won: Option<Prize> = loop {
+                let roll: u64 = rand::rng().random();
+                let Some(slot) = pick(&candidates, roll) else {
+                    return Err(PromoFailure::refused(
+                        codes::PRIZES_GONE,
+                        "The prizes have been grabbed, please be early next week",
+                    ));
                 };
+                let prize = board
+                    .prize(slot)
+                    .cloned()
+                    .unwrap_or_else(|| board.prizes[0].clone());
                 let kind = match prize.kind {
                     PrizeKind::Cash => "cash",
                     PrizeKind::Physical => "physical",
@@ -254,30 +237,29 @@ impl Promotions {
                     PrizeKind::Cash => "paid",
                     PrizeKind::Physical => "to_ship",
                 };
-                let inserted = sqlx::query(
+                let stock = Extra::new(
+                    "UPDATE promo_prize_stock SET taken = taken + 1 WHERE week = $1 AND slot = $2 AND taken < stock",
+                )
+                .int(week)
+                .int(slot as i64)
+                .expect(1);
+                let row = Extra::new(
                     "INSERT INTO promo_draws (member_id, period, week, slot, prize, kind, cash, currency, reference, state, address, at_ms)
                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (member_id, period) DO NOTHING",
                 )
-                .bind(member_id)
-                .bind(&period)
-                .bind(week)
-                .bind(prize.slot as i64)
-                .bind(prize.name.pick("eng"))
-                .bind(kind)
-                .bind(cash.to_string())
-                .bind(currency.code())
-                .bind(&reference)
-                .bind(state)
-                .bind(address)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if inserted == 0 {
-                    // A twin committed first: this transaction (and the
-                    // stock it took) rolls back.
-                    return Err(PromoFailure::Internal("duplicate draw (unique)".into()));
-                }
+                .text(member_id)
+                .text(&period)
+                .int(week)
+                .int(prize.slot as i64)
+                .text(prize.name.pick("eng"))
+                .text(kind)
+                .text(cash.to_string())
+                .text(currency.code())
+                .text(&reference)
+                .text(state)
+                .text(address)
+                .int(now)
+                .expect(1);
                 let event = PromotionEvent::PrizeDrawn {
                     member_id: member_id.to_string(),
                     period: period.clone(),
@@ -289,15 +271,36 @@ impl Promotions {
                     currency: currency.code().to_string(),
                     at_ms: now,
                 };
-                self.record(&mut tx, &reference, &event).await?;
-                Ok(Some(prize))
-            })?;
+                let credit = Credit {
+                    member_id,
+                    currency,
+                    reference: &reference,
+                    amount: cash,
+                    turnover_required: cash * board.turnover_multiple,
+                    source: "draw",
+                };
+                let is_cash = prize.kind == PrizeKind::Cash;
+                match self
+                    .commit_once(
+                        &[stock, row],
+                        &[Self::record_row(&reference, &event)?],
+                        is_cash.then_some(&credit),
+                    )
+                    .await
+                {
+                    Ok(()) => break Some(prize),
+                    // Taken by others meanwhile: another prize.
+                    Err(UnitError::Unmet(0)) => candidates.retain(|(s, _)| *s != slot),
+                    // A twin drew first (nothing of this try stands).
+                    Err(UnitError::Unmet(_)) => break None,
+                    Err(e) => return Err(unit_failure(e)),
+                }
+            };
             if let Some(prize) = won {
                 let drawn = self
                     .drawn(member_id, &period)
                     .await?
                     .ok_or_else(|| PromoFailure::Internal("draw vanished".into()))?;
-                self.pay_draw(member_id, &drawn, &board).await?;
                 tracing::info!(member = member_id, prize = %prize.name.pick("eng"), "prize drawn");
                 return Ok(drawn);
             }

@@ -5,12 +5,12 @@
 //! Exactly once, on one Postgres shared by several processes: every reward,
 //! draw and purchase is a row keyed by what must happen once (member and
 //! day, member and draw period, reference) inserted with ON CONFLICT DO
-//! NOTHING in the same transaction as its `Promotion` event (stream id =
-//! the reference, sequence 1); stock is taken by conditional updates
-//! (`taken < stock`), which lock the row, so concurrent draws and purchases
-//! on any process never oversell. The wallet credit follows the commit
-//! under the same reference: a repeat (or a retry after a crash between
-//! commit and credit) re-sends it and the wallet moves money once.
+//! NOTHING, a guard of the store's unit of work (`store::unit`) that must
+//! insert one row, in the same transaction as its `Promotion` event
+//! (stream id = the reference, sequence 1) and its wallet credit; stock is
+//! taken by conditional updates (`taken < stock`), guards too, so
+//! concurrent draws and purchases on any process never oversell, and a
+//! reward is never recorded without its credit.
 //!
 //! Staff changes are `PromotionConfig` events carrying the staff id.
 
@@ -19,13 +19,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use domain::promo::events::{PromotionEvent, AGGREGATE, CONFIG_AGGREGATE};
-use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};
+use domain::wallet::{MovementKind, Pot, WalletAction, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use sqlx::{AnyConnection, AnyPool, Row};
+use sqlx::{AnyPool, Row};
+use store::events::{EventRow, Extra};
 use store::stream::Backend;
+use store::unit::{Abort, Failed, Unit, UnitError, UnitOfWork};
 
 use crate::clock::SharedClock;
 use crate::vip::VipService;
@@ -152,73 +154,115 @@ impl Promotions {
         self.backend
     }
 
-    fn json_cast(&self) -> &'static str {
-        match self.backend {
-            Backend::Postgres => "::json",
-            Backend::Sqlite => "",
-        }
-    }
-
     /// Appends `event` as event `sequence` of stream (`aggregate`, `id`).
-    pub(crate) async fn append(
-        &self,
-        conn: &mut AnyConnection,
+    /// `event` as the row `sequence` of stream `aggregate`/`id`.
+    pub(crate) fn event_row(
         aggregate: &str,
         id: &str,
         sequence: i64,
         event: &PromotionEvent,
-    ) -> Result<(), PromoFailure> {
-        let cast = self.json_cast();
-        let sql = format!(
-            "INSERT INTO events (aggregate_type, aggregate_id, sequence, event_type, event_version, payload, metadata) VALUES ($1, $2, $3, $4, '1.0', $5{cast}, $6{cast})"
-        );
-        let payload =
-            serde_json::to_string(event).map_err(|e| PromoFailure::Internal(e.to_string()))?;
-        sqlx::query(&sql)
-            .bind(aggregate)
-            .bind(id)
-            .bind(sequence)
-            .bind(event.event_type())
-            .bind(payload)
-            .bind("{}")
-            .execute(&mut *conn)
-            .await?;
-        Ok(())
+    ) -> Result<EventRow, PromoFailure> {
+        Ok(EventRow {
+            aggregate_type: aggregate.to_string(),
+            aggregate_id: id.to_string(),
+            sequence: sequence as usize,
+            event_type: event.event_type().to_string(),
+            event_version: "1.0".to_string(),
+            payload: serde_json::to_string(event)
+                .map_err(|e| PromoFailure::Internal(e.to_string()))?,
+            metadata: "{}".to_string(),
+        })
     }
 
     /// The one event of a reward's stream (id = its reference).
-    pub(crate) async fn record(
-        &self,
-        conn: &mut AnyConnection,
+    pub(crate) fn record_row(
         reference: &str,
         event: &PromotionEvent,
-    ) -> Result<(), PromoFailure> {
-        self.append(conn, AGGREGATE, reference, 1, event).await
+    ) -> Result<EventRow, PromoFailure> {
+        Self::event_row(AGGREGATE, reference, 1, event)
     }
 
-    /// A staff change: the next event of the `PromotionConfig` stream `what`.
+    /// Commits, as one unit of work (`store::unit`), `guards` (statements
+    /// keyed by what must happen once, or taking stock), the promotion's
+    /// event rows and its credit. `Err(UnitError::Unmet(i))`: guard `i`
+    /// did not hold, and nothing was written.
+    pub(crate) async fn commit_once(
+        &self,
+        guards: &[Extra],
+        rows: &[EventRow],
+        credit: Option<&Credit<'_>>,
+    ) -> Result<(), UnitError<PromoFailure>> {
+        let uow = UnitOfWork::new(self.wallets.framework().retry()).on(self
+            .wallets
+            .framework()
+            .store()
+            .group());
+        store::unit_of_work!(uow, |unit| {
+            for guard in guards {
+                unit.extra(guard.clone());
+            }
+            for row in rows {
+                unit.event_row(row.clone());
+            }
+            if let Some(credit) = credit {
+                self.credit_in(unit, credit).await?;
+            }
+            Ok(())
+        })
+    }
+
+    /// A staff change with its row: the next event of the
+    /// `PromotionConfig` stream `what` and `row` (the settings, goods or
+    /// campaign it changes), in one unit of work.
     pub(crate) async fn config_changed(
         &self,
-        conn: &mut AnyConnection,
+        row: Extra,
         what: &str,
         value: serde_json::Value,
         staff_id: &str,
     ) -> Result<(), PromoFailure> {
-        let last: Option<i64> = sqlx::query_scalar(
-            "SELECT MAX(sequence) FROM events WHERE aggregate_type = $1 AND aggregate_id = $2",
-        )
-        .bind(CONFIG_AGGREGATE)
-        .bind(what)
-        .fetch_one(&mut *conn)
-        .await?;
         let event = PromotionEvent::ConfigChanged {
             what: what.to_string(),
             value,
             staff_id: staff_id.to_string(),
             at_ms: self.now_ms(),
         };
-        self.append(conn, CONFIG_AGGREGATE, what, last.unwrap_or(0) + 1, &event)
+        self.commit_next(row, CONFIG_AGGREGATE, what, &event)
             .await
+            .map_err(unit_failure)
+    }
+
+    /// `row` and `event` as the next event of stream `aggregate`/`id`, in
+    /// one unit of work (the next sequence read again on each attempt:
+    /// another writer may have taken it). `Err(UnitError::Unmet(0))`:
+    /// `row`'s guard did not hold.
+    pub(crate) async fn commit_next(
+        &self,
+        row: Extra,
+        aggregate: &str,
+        id: &str,
+        event: &PromotionEvent,
+    ) -> Result<(), UnitError<PromoFailure>> {
+        let uow = UnitOfWork::new(self.wallets.framework().retry()).on(self
+            .wallets
+            .framework()
+            .store()
+            .group());
+        store::unit_of_work!(uow, |unit| {
+            let last: Option<i64> = sqlx::query_scalar(
+                "SELECT MAX(sequence) FROM events WHERE aggregate_type = $1 AND aggregate_id = $2",
+            )
+            .bind(aggregate)
+            .bind(id)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| Failed::Abort(Abort::Store(e.to_string())))?;
+            let next = last.unwrap_or(0) + 1;
+            let event_row = Self::event_row(aggregate, id, next, event).map_err(Failed::Refused)?;
+            unit.extra(row.clone());
+            unit.event_row(event_row);
+            Ok(())
+        })
     }
 
     /// The settings document `name`, or its default.
@@ -247,26 +291,61 @@ impl Promotions {
         let json =
             serde_json::to_value(value).map_err(|e| PromoFailure::Internal(e.to_string()))?;
         let text = json.to_string();
-        let now = self.now_ms();
-        transaction!(self, tx, {
-            sqlx::query(
-                    "INSERT INTO promo_settings (name, value, updated_by, updated_ms) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
-                )
-                .bind(name)
-                .bind(&text)
-                .bind(staff_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?;
-            self.config_changed(&mut tx, name, json.clone(), staff_id)
-                .await
-        })
+        let row = Extra::new(
+            "INSERT INTO promo_settings (name, value, updated_by, updated_ms) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+        )
+        .text(name)
+        .text(text)
+        .text(staff_id)
+        .int(self.now_ms());
+        self.config_changed(row, name, json, staff_id).await
     }
 
-    /// Credits a promotion bonus to the member's bonus pot under
-    /// `reference`, noting the turnover it requires before withdrawal. A
-    /// repeated reference moves nothing.
+    /// Adds `credit` to `unit` (nothing for no amount): the member's bonus
+    /// pot, the turnover it requires noted on the wallet's event. A repeated
+    /// reference moves nothing.
+    pub(crate) async fn credit_in<'f>(
+        &'f self,
+        unit: &mut Unit<'f>,
+        credit: &Credit<'_>,
+    ) -> Result<(), Failed<PromoFailure>> {
+        if credit.amount <= Decimal::ZERO {
+            return Ok(());
+        }
+        let mut meta = HashMap::new();
+        meta.insert("promotion".to_string(), credit.source.to_string());
+        meta.insert(
+            "turnover_required".to_string(),
+            credit.turnover_required.to_string(),
+        );
+        unit.metadata(meta);
+        let moved = self
+            .wallets
+            .move_in(
+                unit,
+                &WalletId::new(credit.member_id, credit.currency),
+                credit.reference.to_string(),
+                WalletAction::Credit {
+                    amount: credit.amount,
+                    pot: Pot::Bonus,
+                    kind: MovementKind::Bonus,
+                },
+            )
+            .await?;
+        unit.metadata(HashMap::new());
+        moved.map_err(|e| {
+            Failed::Refused(PromoFailure::Internal(format!(
+                "crediting {}: {e}",
+                credit.reference
+            )))
+        })?;
+        Ok(())
+    }
+
+    /// Credits a promotion bonus alone (a credit lost after an earlier
+    /// commit of the old code, healed on a repeat). A repeated reference
+    /// moves nothing.
     pub(crate) async fn pay(
         &self,
         member_id: &str,
@@ -276,29 +355,17 @@ impl Promotions {
         turnover_required: Decimal,
         source: &str,
     ) -> Result<(), PromoFailure> {
-        if amount <= Decimal::ZERO {
-            return Ok(());
-        }
-        let credit = WalletCommand::new(
-            WalletId::new(member_id, currency),
-            reference.to_string(),
-            WalletAction::Credit {
-                amount,
-                pot: Pot::Bonus,
-                kind: MovementKind::Bonus,
-            },
-        );
-        let mut meta = HashMap::new();
-        meta.insert("promotion".to_string(), source.to_string());
-        meta.insert(
-            "turnover_required".to_string(),
-            turnover_required.to_string(),
-        );
-        self.wallets
-            .execute_with(credit, meta)
+        let credit = Credit {
+            member_id,
+            currency,
+            reference,
+            amount,
+            turnover_required,
+            source,
+        };
+        self.commit_once(&[], &[], Some(&credit))
             .await
-            .map_err(|e| PromoFailure::Internal(format!("crediting {reference}: {e}")))?;
-        Ok(())
+            .map_err(unit_failure)
     }
 
     /// A member's deposits and valid turnover with `at_ms` in
@@ -354,6 +421,25 @@ impl Promotions {
         stop: tokio::sync::watch::Receiver<bool>,
     ) {
         crate::lease::run_leased(lease, JOBS_EVERY, stop, || self.jobs_pass()).await
+    }
+}
+
+/// A promotion's credit to a member's bonus pot.
+pub(crate) struct Credit<'a> {
+    pub member_id: &'a str,
+    pub currency: Currency,
+    pub reference: &'a str,
+    pub amount: Decimal,
+    pub turnover_required: Decimal,
+    /// What paid it (`signin`, `task`, `draw`, ...), kept on the event.
+    pub source: &'a str,
+}
+
+/// A unit of work that did not commit, as this area answers it.
+pub(crate) fn unit_failure(error: UnitError<PromoFailure>) -> PromoFailure {
+    match error {
+        UnitError::Refused(failure) => failure,
+        other => PromoFailure::Internal(other.to_string()),
     }
 }
 

@@ -25,7 +25,10 @@ use serde::Serialize;
 use serde_json::Value;
 use sqlx::Row;
 
-use super::{dec, PromoFailure, Promotions};
+use store::events::Extra;
+use store::unit::UnitError;
+
+use super::{dec, unit_failure, Credit, PromoFailure, Promotions};
 
 pub const SETTINGS: &str = "referral";
 pub const CHECKPOINT: &str = "promo_referrals";
@@ -190,8 +193,9 @@ impl Promotions {
                     code,
                     at_ms: at,
                 };
-                self.record(&mut batch.tx, &format!("referral-link:{referee}"), &event)
-                    .await?;
+                // The link pass's own transaction (with its checkpoint).
+                let row = Self::record_row(&format!("referral-link:{referee}"), &event)?;
+                store::events::insert_rows_in(&mut batch.tx, &[row]).await?;
                 linked += 1;
             }
         }
@@ -314,41 +318,56 @@ impl Promotions {
                 Some(why) => ("refused", why, Decimal::ZERO),
                 None => ("paid", "", gift),
             };
-            let won: bool = transaction!(self, tx, {
-                let changed = sqlx::query(
-                    "UPDATE promo_referrals SET state = $2, reason = $3, bonus = $4, currency = $5, reference = $6, decided_ms = $7
-                     WHERE referee_id = $1 AND state = 'pending'",
+            // The decision (once: still pending), its event and the gift's
+            // credit commit together.
+            let row = Extra::new(
+                "UPDATE promo_referrals SET state = $2, reason = $3, bonus = $4, currency = $5, reference = $6, decided_ms = $7
+                 WHERE referee_id = $1 AND state = 'pending'",
+            )
+            .text(&r.referee_id)
+            .text(state)
+            .text(reason)
+            .text(bonus.to_string())
+            .text(currency.code())
+            .text(&reference)
+            .int(now)
+            .expect(1);
+            let event = PromotionEvent::ReferralDecided {
+                referee_id: r.referee_id.clone(),
+                referrer_id: r.referrer_id.clone(),
+                outcome: state.to_string(),
+                reason: reason.to_string(),
+                bonus,
+                currency: currency.code().to_string(),
+                at_ms: now,
+            };
+            let credit = Credit {
+                member_id: &r.referrer_id,
+                currency,
+                reference: &reference,
+                amount: bonus,
+                turnover_required: currency.round(bonus * settings.turnover_multiple),
+                source: "referral",
+            };
+            let won = match self
+                .commit_once(
+                    &[row],
+                    &[Self::record_row(&reference, &event)?],
+                    Some(&credit),
                 )
-                .bind(&r.referee_id)
-                .bind(state)
-                .bind(reason)
-                .bind(bonus.to_string())
-                .bind(currency.code())
-                .bind(&reference)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if changed == 1 {
-                    let event = PromotionEvent::ReferralDecided {
-                        referee_id: r.referee_id.clone(),
-                        referrer_id: r.referrer_id.clone(),
-                        outcome: state.to_string(),
-                        reason: reason.to_string(),
-                        bonus,
-                        currency: currency.code().to_string(),
-                        at_ms: now,
-                    };
-                    self.record(&mut tx, &reference, &event).await?;
-                }
-                Ok(changed == 1)
-            })?;
+                .await
+            {
+                Ok(()) => true,
+                // Decided by another pass meanwhile.
+                Err(UnitError::Unmet(_)) => false,
+                Err(e) => return Err(unit_failure(e)),
+            };
             if won {
                 decided += 1;
             }
         }
         // Credit every paid referral (a repeat moves nothing): heals a
-        // credit lost after its decision committed.
+        // credit lost after a decision the old code committed alone.
         let paid = sqlx::query(&format!(
             "{REFERRAL_SELECT} WHERE state = 'paid' AND decided_ms >= $1 ORDER BY decided_ms LIMIT 500"
         ))

@@ -24,7 +24,10 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{dec, PromoFailure, Promotions};
+use store::events::Extra;
+use store::unit::UnitError;
+
+use super::{dec, unit_failure, Credit, PromoFailure, Promotions};
 use crate::vip::VipFailure;
 
 /// Valid turnover a cash item's bonus requires, as a multiple of it.
@@ -157,27 +160,17 @@ impl Promotions {
             serde_json::to_string(goods).map_err(|e| PromoFailure::Internal(e.to_string()))?;
         let value =
             serde_json::to_value(goods).map_err(|e| PromoFailure::Internal(e.to_string()))?;
-        let now = self.now_ms();
-        transaction!(self, tx, {
-            sqlx::query(
-                "INSERT INTO promo_goods (goods_id, def, stock, sold, updated_by, updated_ms) VALUES ($1, $2, $3, 0, $4, $5)
-                 ON CONFLICT (goods_id) DO UPDATE SET def = excluded.def, stock = excluded.stock, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
-            )
-            .bind(goods.id as i64)
-            .bind(&def)
-            .bind(goods.stock as i64)
-            .bind(staff_id)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            self.config_changed(
-                &mut tx,
-                &format!("goods:{}", goods.id),
-                value.clone(),
-                staff_id,
-            )
+        let row = Extra::new(
+            "INSERT INTO promo_goods (goods_id, def, stock, sold, updated_by, updated_ms) VALUES ($1, $2, $3, 0, $4, $5)
+             ON CONFLICT (goods_id) DO UPDATE SET def = excluded.def, stock = excluded.stock, updated_by = excluded.updated_by, updated_ms = excluded.updated_ms",
+        )
+        .int(goods.id as i64)
+        .text(def)
+        .int(goods.stock as i64)
+        .text(staff_id)
+        .int(self.now_ms());
+        self.config_changed(row, &format!("goods:{}", goods.id), value, staff_id)
             .await
-        })
     }
 
     /// The member's M currency left (read model: earned - spent).
@@ -282,13 +275,15 @@ impl Promotions {
             .await?
             .ok_or_else(|| PromoFailure::Internal("order vanished".into()))?;
         let reference = format!("shop:{order_id}");
+        // Whether this call completed the order (with its credit).
+        let mut completed = false;
         if order.state == "reserved" {
             let spent = self
                 .vip
                 .spend_points(&order.member_id, &reference, dec(&order.points))
                 .await;
             match spent {
-                Ok(_) => self.complete(&order, &reference).await?,
+                Ok(_) => completed = self.complete(&order, &reference).await?,
                 Err(VipFailure::Refused(VipError::NotEnoughPoints)) => {
                     self.cancel(&order, "not enough points").await?;
                     return Err(refused(codes::NOT_ENOUGH_POINTS, "Not enough M currency"));
@@ -300,7 +295,9 @@ impl Promotions {
             .order(order_id)
             .await?
             .ok_or_else(|| PromoFailure::Internal("order vanished".into()))?;
-        if order.state == "paid" {
+        // A repeat heals a credit the old code could lose after completing
+        // (a repeated reference moves nothing).
+        if order.state == "paid" && !completed {
             let currency: Currency = order
                 .currency
                 .parse()
@@ -319,75 +316,92 @@ impl Promotions {
         Ok(order)
     }
 
-    async fn complete(&self, order: &Order, reference: &str) -> Result<(), PromoFailure> {
+    /// The order completed (still reserved: guard), its event and, for
+    /// cash goods, its credit, in one unit of work. Whether this call
+    /// completed it.
+    async fn complete(&self, order: &Order, reference: &str) -> Result<bool, PromoFailure> {
         let next = if order.kind == "cash" {
             "paid"
         } else {
             "to_ship"
         };
         let now = self.now_ms();
-        transaction!(self, tx, {
-            let changed = sqlx::query(
-                "UPDATE promo_orders SET state = $2 WHERE order_id = $1 AND state = 'reserved'",
+        let row = Extra::new(
+            "UPDATE promo_orders SET state = $2 WHERE order_id = $1 AND state = 'reserved'",
+        )
+        .text(&order.order_id)
+        .text(next)
+        .expect(1);
+        let event = PromotionEvent::GoodsBought {
+            member_id: order.member_id.clone(),
+            order_id: order.order_id.clone(),
+            goods_id: order.goods_id as u32,
+            qty: order.qty as u32,
+            points: dec(&order.points),
+            kind: order.kind.clone(),
+            cash: dec(&order.cash),
+            currency: order.currency.clone(),
+            at_ms: now,
+        };
+        let currency: Currency = order
+            .currency
+            .parse()
+            .map_err(|_| PromoFailure::Internal(format!("currency {}", order.currency)))?;
+        let cash = dec(&order.cash);
+        let credit = Credit {
+            member_id: &order.member_id,
+            currency,
+            reference,
+            amount: cash,
+            turnover_required: cash * SHOP_TURNOVER_MULTIPLE,
+            source: "shop",
+        };
+        match self
+            .commit_once(
+                &[row],
+                &[Self::record_row(reference, &event)?],
+                (order.kind == "cash").then_some(&credit),
             )
-            .bind(&order.order_id)
-            .bind(next)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if changed == 1 {
-                let event = PromotionEvent::GoodsBought {
-                    member_id: order.member_id.clone(),
-                    order_id: order.order_id.clone(),
-                    goods_id: order.goods_id as u32,
-                    qty: order.qty as u32,
-                    points: dec(&order.points),
-                    kind: order.kind.clone(),
-                    cash: dec(&order.cash),
-                    currency: order.currency.clone(),
-                    at_ms: now,
-                };
-                self.record(&mut tx, reference, &event).await?;
-            }
-            Ok(())
-        })
+            .await
+        {
+            Ok(()) => Ok(true),
+            Err(UnitError::Unmet(_)) => Ok(false),
+            Err(e) => Err(unit_failure(e)),
+        }
     }
 
+    /// The order cancelled (still reserved: guard), its stock and the
+    /// member's count given back, and its event, in one unit of work.
     async fn cancel(&self, order: &Order, reason: &str) -> Result<(), PromoFailure> {
         let now = self.now_ms();
-        transaction!(self, tx, {
-            let changed = sqlx::query(
-                "UPDATE promo_orders SET state = 'cancelled' WHERE order_id = $1 AND state = 'reserved'",
-            )
-            .bind(&order.order_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if changed == 1 {
-                sqlx::query("UPDATE promo_goods SET sold = sold - $2 WHERE goods_id = $1")
-                    .bind(order.goods_id)
-                    .bind(order.qty)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query(
-                    "UPDATE promo_goods_bought SET bought = bought - $3 WHERE goods_id = $1 AND member_id = $2",
-                )
-                .bind(order.goods_id)
-                .bind(&order.member_id)
-                .bind(order.qty)
-                .execute(&mut *tx)
-                .await?;
-                let event = PromotionEvent::PurchaseCancelled {
-                    member_id: order.member_id.clone(),
-                    order_id: order.order_id.clone(),
-                    reason: reason.to_string(),
-                    at_ms: now,
-                };
-                self.record(&mut tx, &format!("shop:{}", order.order_id), &event)
-                    .await?;
-            }
-            Ok(())
-        })
+        let row = Extra::new(
+            "UPDATE promo_orders SET state = 'cancelled' WHERE order_id = $1 AND state = 'reserved'",
+        )
+        .text(&order.order_id)
+        .expect(1);
+        let stock = Extra::new("UPDATE promo_goods SET sold = sold - $2 WHERE goods_id = $1")
+            .int(order.goods_id)
+            .int(order.qty);
+        let bought = Extra::new(
+            "UPDATE promo_goods_bought SET bought = bought - $3 WHERE goods_id = $1 AND member_id = $2",
+        )
+        .int(order.goods_id)
+        .text(&order.member_id)
+        .int(order.qty);
+        let event = PromotionEvent::PurchaseCancelled {
+            member_id: order.member_id.clone(),
+            order_id: order.order_id.clone(),
+            reason: reason.to_string(),
+            at_ms: now,
+        };
+        let event_row = Self::record_row(&format!("shop:{}", order.order_id), &event)?;
+        match self
+            .commit_once(&[row, stock, bought], &[event_row], None)
+            .await
+        {
+            Ok(()) | Err(UnitError::Unmet(_)) => Ok(()),
+            Err(e) => Err(unit_failure(e)),
+        }
     }
 
     /// Orders left `reserved` for more than `older_than_ms` (a crash between
@@ -500,39 +514,23 @@ impl Promotions {
         let Some(member) = member else {
             return Err(refused(codes::NOT_PENDING, "Nothing to ship"));
         };
-        transaction!(self, tx, {
-            let changed = sqlx::query(sql)
-                .bind(id)
-                .bind(now)
-                .bind(staff_id)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if changed == 0 {
-                return Err(refused(codes::NOT_PENDING, "Not waiting to be shipped"));
-            }
-            let event = PromotionEvent::Shipped {
-                member_id: member.clone(),
-                what: stream.clone(),
-                staff_id: staff_id.to_string(),
-                at_ms: now,
-            };
-            let last: Option<i64> = sqlx::query_scalar(
-                "SELECT MAX(sequence) FROM events WHERE aggregate_type = $1 AND aggregate_id = $2",
-            )
-            .bind(domain::promo::events::AGGREGATE)
-            .bind(&stream)
-            .fetch_one(&mut *tx)
-            .await?;
-            self.append(
-                &mut tx,
-                domain::promo::events::AGGREGATE,
-                &stream,
-                last.unwrap_or(0) + 1,
-                &event,
-            )
+        let event = PromotionEvent::Shipped {
+            member_id: member.clone(),
+            what: stream.clone(),
+            staff_id: staff_id.to_string(),
+            at_ms: now,
+        };
+        let row = Extra::new(sql).text(id).int(now).text(staff_id).expect(1);
+        match self
+            .commit_next(row, domain::promo::events::AGGREGATE, &stream, &event)
             .await
-        })
+        {
+            Ok(()) => Ok(()),
+            Err(UnitError::Unmet(_)) => {
+                Err(refused(codes::NOT_PENDING, "Not waiting to be shipped"))
+            }
+            Err(e) => Err(unit_failure(e)),
+        }
     }
 }
 

@@ -19,7 +19,10 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{dec, PromoFailure, Promotions};
+use store::events::Extra;
+use store::unit::UnitError;
+
+use super::{dec, unit_failure, Credit, PromoFailure, Promotions};
 
 pub const SETTINGS: &str = "tasks";
 
@@ -103,68 +106,65 @@ impl Promotions {
         let today = self.today();
         let now = self.now_ms();
         let reference = format!("signin:{member_id}:{today}");
-        let first: Option<SignIn> = transaction!(self, tx, {
-            let previous = sqlx::query(
-                "SELECT day, streak FROM promo_signins WHERE member_id = $1 AND day < $2 ORDER BY day DESC LIMIT 1",
+        // Earlier days do not change: the streak is read before the unit.
+        let previous = sqlx::query(
+            "SELECT day, streak FROM promo_signins WHERE member_id = $1 AND day < $2 ORDER BY day DESC LIMIT 1",
+        )
+        .bind(member_id)
+        .bind(today)
+        .fetch_optional(&self.pool)
+        .await?
+        .map(|r| -> Result<(i64, u32), sqlx::Error> {
+            Ok((r.try_get("day")?, r.try_get::<i64, _>("streak")? as u32))
+        })
+        .transpose()?;
+        let streak = streak_on(today, previous);
+        let reward = currency.round(settings.signin_reward(streak));
+        let multiple = settings.turnover_multiple;
+        // Today's row (once a day), its event and its credit commit together.
+        let row = Extra::new(
+            "INSERT INTO promo_signins (member_id, day, streak, reward, currency, reference, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
+             ON CONFLICT (member_id, day) DO NOTHING",
+        )
+        .text(member_id)
+        .int(today)
+        .int(streak as i64)
+        .text(reward.to_string())
+        .text(currency.code())
+        .text(&reference)
+        .int(now)
+        .expect(1);
+        let event = PromotionEvent::SignedIn {
+            member_id: member_id.to_string(),
+            day: today,
+            streak,
+            reward,
+            currency: currency.code().to_string(),
+            at_ms: now,
+        };
+        let credit = Credit {
+            member_id,
+            currency,
+            reference: &reference,
+            amount: reward,
+            turnover_required: reward * multiple,
+            source: "signin",
+        };
+        let committed = self
+            .commit_once(
+                &[row],
+                &[Self::record_row(&reference, &event)?],
+                Some(&credit),
             )
-            .bind(member_id)
-            .bind(today)
-            .fetch_optional(&mut *tx)
-            .await?
-            .map(|r| -> Result<(i64, u32), sqlx::Error> {
-                Ok((r.try_get("day")?, r.try_get::<i64, _>("streak")? as u32))
-            })
-            .transpose()?;
-            let streak = streak_on(today, previous);
-            let reward = currency.round(settings.signin_reward(streak));
-            let inserted = sqlx::query(
-                "INSERT INTO promo_signins (member_id, day, streak, reward, currency, reference, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)
-                 ON CONFLICT (member_id, day) DO NOTHING",
-            )
-            .bind(member_id)
-            .bind(today)
-            .bind(streak as i64)
-            .bind(reward.to_string())
-            .bind(currency.code())
-            .bind(&reference)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            if inserted == 0 {
-                return Ok(None);
-            }
-            let event = PromotionEvent::SignedIn {
-                member_id: member_id.to_string(),
-                day: today,
-                streak,
-                reward,
-                currency: currency.code().to_string(),
-                at_ms: now,
-            };
-            self.record(&mut tx, &reference, &event).await?;
-            Ok(Some(SignIn {
+            .await;
+        match committed {
+            Ok(()) => Ok(SignIn {
                 day: today,
                 streak,
                 reward,
                 reference: reference.clone(),
-            }))
-        })?;
-        let multiple = settings.turnover_multiple;
-        match first {
-            Some(s) => {
-                self.pay(
-                    member_id,
-                    currency,
-                    &s.reference,
-                    s.reward,
-                    s.reward * multiple,
-                    "signin",
-                )
-                .await?;
-                Ok(s)
-            }
-            None => {
+            }),
+            Err(UnitError::Unmet(_)) => {
                 // Heal a credit lost after an earlier commit, then refuse.
                 let row = sqlx::query(
                     "SELECT reward, currency FROM promo_signins WHERE member_id = $1 AND day = $2",
@@ -192,6 +192,7 @@ impl Promotions {
                     "You have already signed in today",
                 ))
             }
+            Err(e) => Err(unit_failure(e)),
         }
     }
 
@@ -311,6 +312,8 @@ impl Promotions {
             .ok_or_else(|| PromoFailure::refused(codes::NO_SUCH_TASK, "No such task"))?;
         let today = self.today();
         let reference = claim_reference(member_id, &task, today);
+        // Whether this call credited the claim with its record.
+        let mut recorded = false;
         if self.claim_state(&reference).await?.is_none() {
             let now_value = self.progress_of(member_id, &task, today).await?;
             if now_value < task.target {
@@ -323,43 +326,62 @@ impl Promotions {
             let cash = currency.round(task.cash);
             let period = claim_period(&task, today);
             let now = self.now_ms();
-            transaction!(self, tx, {
-                let inserted = sqlx::query(
-                    "INSERT INTO promo_task_claims (reference, member_id, task_id, period, cash, currency, state, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-                     ON CONFLICT (reference) DO NOTHING",
+            // The claim's row (once per reference), its event and, paid at
+            // once, its credit commit together.
+            let row = Extra::new(
+                "INSERT INTO promo_task_claims (reference, member_id, task_id, period, cash, currency, state, created_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                 ON CONFLICT (reference) DO NOTHING",
+            )
+            .text(&reference)
+            .text(member_id)
+            .int(task_id as i64)
+            .text(&period)
+            .text(cash.to_string())
+            .text(currency.code())
+            .text(state)
+            .int(now)
+            .expect(1);
+            let event = PromotionEvent::TaskRewardClaimed {
+                member_id: member_id.to_string(),
+                task_id,
+                period: period.clone(),
+                cash,
+                currency: currency.code().to_string(),
+                state: state.to_string(),
+                at_ms: now,
+            };
+            let credit = Credit {
+                member_id,
+                currency,
+                reference: &reference,
+                amount: cash,
+                turnover_required: cash * settings.turnover_multiple,
+                source: "task",
+            };
+            let paid_now = !task.needcheck;
+            match self
+                .commit_once(
+                    &[row],
+                    &[Self::record_row(&reference, &event)?],
+                    paid_now.then_some(&credit),
                 )
-                .bind(&reference)
-                .bind(member_id)
-                .bind(task_id as i64)
-                .bind(&period)
-                .bind(cash.to_string())
-                .bind(currency.code())
-                .bind(state)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if inserted == 1 {
-                    let event = PromotionEvent::TaskRewardClaimed {
-                        member_id: member_id.to_string(),
-                        task_id,
-                        period: period.clone(),
-                        cash,
-                        currency: currency.code().to_string(),
-                        state: state.to_string(),
-                        at_ms: now,
-                    };
-                    self.record(&mut tx, &reference, &event).await?;
-                }
-                Ok(())
-            })?;
+                .await
+            {
+                Ok(()) => recorded = paid_now,
+                // Claimed by a twin meanwhile: answered from its row.
+                Err(UnitError::Unmet(_)) => {}
+                Err(e) => return Err(unit_failure(e)),
+            }
         }
         let claim = self
             .task_claim(&reference)
             .await?
             .ok_or_else(|| PromoFailure::Internal("claim vanished".into()))?;
         match claim.state.as_str() {
-            "paid" | "approved" => self.pay_claim(&claim, &settings).await?,
+            // A repeat heals a credit the old code could lose after its
+            // commit (a repeated reference moves nothing).
+            "paid" | "approved" if !recorded => self.pay_claim(&claim, &settings).await?,
+            "paid" | "approved" => {}
             "rejected" => {
                 return Err(PromoFailure::refused(
                     codes::TASK_REJECTED,
@@ -445,45 +467,57 @@ impl Promotions {
             ));
         }
         let now = self.now_ms();
+        let mut recorded = false;
         if claim.state == "pending" {
-            transaction!(self, tx, {
-                let changed = sqlx::query(
-                    "UPDATE promo_task_claims SET state = $2, reason = $3, staff_id = $4, decided_ms = $5 WHERE reference = $1 AND state = 'pending'",
-                )
-                .bind(reference)
-                .bind(wanted)
-                .bind(&reason)
-                .bind(staff_id)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if changed == 1 {
-                    let event = PromotionEvent::TaskClaimReviewed {
-                        member_id: claim.member_id.clone(),
-                        task_id: claim.task_id as u32,
-                        approve,
-                        reason: reason.clone(),
-                        staff_id: staff_id.to_string(),
-                        at_ms: now,
-                    };
-                    self.append(
-                        &mut tx,
-                        domain::promo::events::AGGREGATE,
-                        reference,
-                        2,
-                        &event,
-                    )
-                    .await?;
-                }
-                Ok(())
-            })?;
+            // The decision, its event and (approved) the credit together.
+            let row = Extra::new(
+                "UPDATE promo_task_claims SET state = $2, reason = $3, staff_id = $4, decided_ms = $5 WHERE reference = $1 AND state = 'pending'",
+            )
+            .text(reference)
+            .text(wanted)
+            .text(&reason)
+            .text(staff_id)
+            .int(now)
+            .expect(1);
+            let event = PromotionEvent::TaskClaimReviewed {
+                member_id: claim.member_id.clone(),
+                task_id: claim.task_id as u32,
+                approve,
+                reason: reason.clone(),
+                staff_id: staff_id.to_string(),
+                at_ms: now,
+            };
+            let settings = self.task_settings().await?;
+            let cash = dec(&claim.cash);
+            let currency: Currency = claim
+                .currency
+                .parse()
+                .map_err(|_| PromoFailure::Internal(format!("currency {}", claim.currency)))?;
+            let credit = Credit {
+                member_id: &claim.member_id,
+                currency,
+                reference,
+                amount: cash,
+                turnover_required: cash * settings.turnover_multiple,
+                source: "task",
+            };
+            let event_row =
+                Self::event_row(domain::promo::events::AGGREGATE, reference, 2, &event)?;
+            match self
+                .commit_once(&[row], &[event_row], approve.then_some(&credit))
+                .await
+            {
+                Ok(()) => recorded = true,
+                // Decided by someone else meanwhile: answered below.
+                Err(UnitError::Unmet(_)) => {}
+                Err(e) => return Err(unit_failure(e)),
+            }
         }
         let claim = self
             .task_claim(reference)
             .await?
             .ok_or_else(|| PromoFailure::Internal("claim vanished".into()))?;
-        if claim.state == "approved" {
+        if claim.state == "approved" && !recorded {
             let settings = self.task_settings().await?;
             self.pay_claim(&claim, &settings).await?;
         } else if claim.state != wanted {
