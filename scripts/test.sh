@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: Rust on both stores (SQLite and Postgres), the client's unit
+# Every test: the format and lint gates (cargo fmt, clippy), Rust on both
+# stores (SQLite and Postgres), the client's unit
 # tests (vitest), the browser test (headless Debian Chromium against the
 # real server) and schemathesis against the server's OpenAPI description.
 # Ends with one "total: N passed, M failed" line.
@@ -23,6 +24,20 @@ count() { # count FILE: add up the runners' "N passed ... M failed" lines
 # Each test removes its own store when it ends (commands::db::testing);
 # a test process that was killed leaves its stores behind: swept here.
 sweep_test_stores
+
+log "format and lints (cargo fmt --check; cargo clippy -D warnings)"
+gates_passed=0; gates_failed=0
+if cargo fmt --all --check > "$LOGS/fmt.log" 2>&1; then
+  gates_passed=$((gates_passed + 1))
+else
+  gates_failed=$((gates_failed + 1)); status=1; head -n 40 "$LOGS/fmt.log"
+fi
+if cargo clippy --workspace --all-targets --color never -- -D warnings > "$LOGS/clippy.log" 2>&1; then
+  gates_passed=$((gates_passed + 1))
+else
+  gates_failed=$((gates_failed + 1)); status=1; grep -a -A8 '^error' "$LOGS/clippy.log" | head -n 80
+fi
+echo "gates: $gates_passed passed, $gates_failed failed" | tee "$LOGS/gates.sum"; count "$LOGS/gates.sum"
 
 log "Rust tests (SQLite and Postgres)"
 cargo test --workspace --no-fail-fast --color never 2>&1 | tee "$LOGS/rust.log"

@@ -21,16 +21,16 @@ use crate::secrets::{self, LoginKey};
 use crate::swarm::hub::Hub;
 use crate::transport::crypto::Pairs;
 use crate::transport::Transport;
+use commands::accounts::codes::{Codes, Outbox};
+use commands::accounts::sessions::Sessions;
 use commands::accounts::AccountService;
-use commands::autocashout::AUTO_CASHOUT_LEASE;
-use commands::clock::{SharedClock, SystemClock};
-use commands::codes::{Codes, Outbox};
-use commands::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
-use commands::lease::Lease;
-use commands::live::{LiveCatalogue, LiveFeed, ResultService};
-use commands::sessions::Sessions;
-use commands::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
-use commands::unresulted::VOID_UNRESULTED_LEASE;
+use commands::platform::clock::{SharedClock, SystemClock};
+use commands::platform::lease::Lease;
+use commands::sportsbook::autocashout::AUTO_CASHOUT_LEASE;
+use commands::sportsbook::feed::{Feed, Fixture, FixtureFeed, Simulator, SimulatorSettings};
+use commands::sportsbook::live::{LiveCatalogue, LiveFeed, ResultService};
+use commands::sportsbook::settlement::{RECOVERY_LEASE, SETTLEMENT_LEASE};
+use commands::sportsbook::unresulted::VOID_UNRESULTED_LEASE;
 use domain::catalogue::Catalogue;
 
 /// What every handler may reach: one allocation that every request shares.
@@ -62,23 +62,23 @@ pub struct AppStateInner {
     pub hub: Arc<Hub>,
     pub realtime: Arc<crate::realtime::Realtime>,
     pub betting: Arc<crate::betting::Betting>,
-    pub notifications: Arc<commands::notify::Notifications>,
+    pub notifications: Arc<commands::engagement::notify::Notifications>,
     /// Back-office staff accounts and sessions.
-    pub staff: Arc<commands::staff::StaffService>,
+    pub staff: Arc<commands::accounts::staff::StaffService>,
     /// Client log writes per IP (`logwriter/*`), shared by every process.
-    pub client_logs: Arc<commands::limits::RateLimit>,
+    pub client_logs: Arc<commands::platform::limits::RateLimit>,
     /// Process managers the background loops run (each under a lease).
-    pub settlement: Arc<commands::settlement::Settlement>,
-    pub auto_cashout: Arc<commands::autocashout::AutoCashout>,
-    pub unresulted: Arc<commands::unresulted::VoidUnresulted>,
+    pub settlement: Arc<commands::sportsbook::settlement::Settlement>,
+    pub auto_cashout: Arc<commands::sportsbook::autocashout::AutoCashout>,
+    pub unresulted: Arc<commands::sportsbook::unresulted::VoidUnresulted>,
     /// The back office's results desk (trader decisions).
-    pub desk: Arc<commands::desk::ResultDesk>,
+    pub desk: Arc<commands::sportsbook::desk::ResultDesk>,
     /// VIP levels and rewards (issue 11).
-    pub vip: Arc<commands::vip::VipService>,
+    pub vip: Arc<commands::engagement::vip::VipService>,
     /// This process's id: the holder of its leases.
     pub node_id: String,
     /// This process's heartbeat and the clean-up of stopped processes' rows.
-    pub nodes: Arc<commands::nodes::Nodes>,
+    pub nodes: Arc<commands::platform::nodes::Nodes>,
     feed: Arc<std::sync::Mutex<Option<LiveFeed>>>,
     pub runner: Arc<Runner>,
     pub registry: Arc<Registry>,
@@ -90,15 +90,15 @@ pub struct AppStateInner {
     /// The casino: catalogue, launch, seamless wallet, demo provider.
     pub casino: Arc<crate::casino::Casino>,
     /// Seasons: boundaries, task progress, claims, home teams.
-    pub seasons: Arc<commands::seasons::Seasons>,
+    pub seasons: Arc<commands::engagement::seasons::Seasons>,
     /// Deposits, withdrawals, cards, transfers (docs/payments.md).
     pub payments: Arc<commands::payments::Payments>,
     /// Promotions: sign-in, tasks, prize draw, shop (docs/promotions.md).
-    pub promotions: Arc<commands::promo::Promotions>,
+    pub promotions: Arc<commands::engagement::promo::Promotions>,
     /// The member inbox and its process manager (docs/content.md).
-    pub inbox: Arc<commands::inbox::Inbox>,
+    pub inbox: Arc<commands::engagement::inbox::Inbox>,
     /// Notices, banners, covers, popups, news, help, campaigns.
-    pub content: Arc<commands::content::ContentService>,
+    pub content: Arc<commands::engagement::content::ContentService>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -280,14 +280,14 @@ impl AppState {
             clock.clone(),
             config.accounts.settings(),
         );
-        let notifications = Arc::new(commands::notify::Notifications::new(
+        let notifications = Arc::new(commands::engagement::notify::Notifications::new(
             db.any.clone(),
             clock.clone(),
             db.kind() == StoreKind::Postgres,
         ));
         let wallets = Arc::new(wallets);
         let accounts = Arc::new(accounts);
-        let bets = commands::bets::BetService::new(
+        let bets = commands::sportsbook::bets::BetService::new(
             &db,
             store,
             retry,
@@ -299,22 +299,22 @@ impl AppState {
             config.bets.settings(),
         );
         let bets = Arc::new(bets);
-        let settlement = Arc::new(commands::settlement::Settlement::new(
+        let settlement = Arc::new(commands::sportsbook::settlement::Settlement::new(
             bets.clone(),
             db.any.clone(),
         ));
-        let auto_cashout = Arc::new(commands::autocashout::AutoCashout::new(
+        let auto_cashout = Arc::new(commands::sportsbook::autocashout::AutoCashout::new(
             bets.clone(),
             db.any.clone(),
         ));
         let results = Arc::new(results);
-        let unresulted = Arc::new(commands::unresulted::VoidUnresulted::new(
+        let unresulted = Arc::new(commands::sportsbook::unresulted::VoidUnresulted::new(
             results.clone(),
             db.any.clone(),
             clock.clone(),
             Duration::from_secs(config.bets.void_unresulted_after_hours * 3600),
         ));
-        let desk = Arc::new(commands::desk::ResultDesk::new(
+        let desk = Arc::new(commands::sportsbook::desk::ResultDesk::new(
             results.clone(),
             live.clone(),
             bets.clone(),
@@ -339,34 +339,34 @@ impl AppState {
             languages: vec!["zhh".into(), "eng".into(), "tha".into()],
         });
         hub.set_bookings(Arc::new(crate::bookings::Bookings {
-            service: commands::bookings::BookingService::new(
+            service: commands::sportsbook::bookings::BookingService::new(
                 db.any.clone(),
                 live.clone(),
                 clock.clone(),
             ),
         }));
-        let staff = Arc::new(commands::staff::StaffService::new(
+        let staff = Arc::new(commands::accounts::staff::StaffService::new(
             db.any.clone(),
             clock.clone(),
         ));
-        let node_id = commands::lease::node_id();
-        let nodes = Arc::new(commands::nodes::Nodes::new(
+        let node_id = commands::platform::lease::node_id();
+        let nodes = Arc::new(commands::platform::nodes::Nodes::new(
             db.any.clone(),
             node_id.clone(),
             clock.clone(),
-            commands::nodes::DEFAULT_TTL,
+            commands::platform::nodes::DEFAULT_TTL,
         ));
         let realtime =
             crate::realtime::Realtime::new(db.any.clone(), node_id.clone(), clock.clone());
         hub.set_node_id(node_id.clone());
-        let client_logs = Arc::new(commands::limits::RateLimit::new(
+        let client_logs = Arc::new(commands::platform::limits::RateLimit::new(
             db.any.clone(),
             "client_log",
             120,
             60_000,
         ));
         let trusted_proxies = config.trusted_proxies()?;
-        let vip = Arc::new(commands::vip::VipService::new(
+        let vip = Arc::new(commands::engagement::vip::VipService::new(
             &db,
             store,
             retry,
@@ -393,14 +393,14 @@ impl AppState {
         // DEMO=1: the seasons read time through an offset clock the demo
         // aid `POST /api/dev/season/end` moves to the running season's end.
         let seasons = Arc::new(if config.demo_mode {
-            commands::seasons::Seasons::with_demo_clock(
+            commands::engagement::seasons::Seasons::with_demo_clock(
                 &db,
                 wallets.clone(),
-                Arc::new(commands::clock::OffsetClock::new(clock.clone())),
+                Arc::new(commands::platform::clock::OffsetClock::new(clock.clone())),
                 config.seasons.settings()?,
             )
         } else {
-            commands::seasons::Seasons::new(
+            commands::engagement::seasons::Seasons::new(
                 &db,
                 wallets.clone(),
                 clock.clone(),
@@ -421,27 +421,29 @@ impl AppState {
                 payment_settings(&config),
             )
             // Withdrawals per day and per withdrawal by VIP level.
-            .with_limits(Arc::new(commands::vip::VipWithdrawalLimits::new(
-                vip.clone(),
-                Arc::new(commands::payments::ConfigWithdrawalLimits::new(
-                    config.payments.clone(),
-                    accounts.clone(),
-                )),
-            ))),
+            .with_limits(Arc::new(
+                commands::engagement::vip::VipWithdrawalLimits::new(
+                    vip.clone(),
+                    Arc::new(commands::payments::ConfigWithdrawalLimits::new(
+                        config.payments.clone(),
+                        accounts.clone(),
+                    )),
+                ),
+            )),
         );
-        let promotions = Arc::new(commands::promo::Promotions::new(
+        let promotions = Arc::new(commands::engagement::promo::Promotions::new(
             db.any.clone(),
             backend(&db),
             wallets.clone(),
             vip.clone(),
             clock.clone(),
         ));
-        let inbox = Arc::new(commands::inbox::Inbox::new(
+        let inbox = Arc::new(commands::engagement::inbox::Inbox::new(
             db.any.clone(),
             backend(&db),
             clock.clone(),
         ));
-        let content = Arc::new(commands::content::ContentService::new(
+        let content = Arc::new(commands::engagement::content::ContentService::new(
             db.any.clone(),
             clock.clone(),
         ));
@@ -494,28 +496,24 @@ impl AppState {
                     .run(self.notifications.clone(), stop.clone()),
             ),
             // Season boundaries and season task progress.
-            tokio::spawn(
-                self.seasons
-                    .clone()
-                    .run_boundaries(self.lease(commands::seasons::BOUNDARY_LEASE), stop.clone()),
-            ),
-            tokio::spawn(
-                self.seasons
-                    .clone()
-                    .run_progress(self.lease(commands::seasons::PROGRESS_LEASE), stop.clone()),
-            ),
+            tokio::spawn(self.seasons.clone().run_boundaries(
+                self.lease(commands::engagement::seasons::BOUNDARY_LEASE),
+                stop.clone(),
+            )),
+            tokio::spawn(self.seasons.clone().run_progress(
+                self.lease(commands::engagement::seasons::PROGRESS_LEASE),
+                stop.clone(),
+            )),
             // The inbox written from payment, claim and reward events.
-            tokio::spawn(
-                self.inbox
-                    .clone()
-                    .run(self.lease(commands::inbox::INBOX_LEASE), stop.clone()),
-            ),
+            tokio::spawn(self.inbox.clone().run(
+                self.lease(commands::engagement::inbox::INBOX_LEASE),
+                stop.clone(),
+            )),
             // The season ranking by honour value (frozen after SeasonEnded).
-            tokio::spawn(
-                self.seasons
-                    .clone()
-                    .run_ranking(self.lease(commands::seasons::RANKING_LEASE), stop.clone()),
-            ),
+            tokio::spawn(self.seasons.clone().run_ranking(
+                self.lease(commands::engagement::seasons::RANKING_LEASE),
+                stop.clone(),
+            )),
             // Settlement tasks and interrupted placements.
             tokio::spawn(
                 self.settlement
@@ -540,17 +538,15 @@ impl AppState {
                 stop.clone(),
             )),
             // Promotions: shop orders a crash left reserved, referrals due.
-            tokio::spawn(
-                self.promotions
-                    .clone()
-                    .run_jobs(self.lease(commands::promo::PROMO_JOBS_LEASE), stop.clone()),
-            ),
+            tokio::spawn(self.promotions.clone().run_jobs(
+                self.lease(commands::engagement::promo::PROMO_JOBS_LEASE),
+                stop.clone(),
+            )),
             // VIP: levels reached, rebates, salaries, calendar decay.
-            tokio::spawn(
-                self.vip
-                    .clone()
-                    .run(self.lease(commands::vip::VIP_REWARDS_LEASE), stop.clone()),
-            ),
+            tokio::spawn(self.vip.clone().run(
+                self.lease(commands::engagement::vip::VIP_REWARDS_LEASE),
+                stop.clone(),
+            )),
         ];
         // Business gauges from the read models (every node unless
         // `[metrics] business_refresh_s = 0`; docs/operations.md).
@@ -569,7 +565,7 @@ impl AppState {
         )));
         tasks.extend(crate::payments_jobs::spawn(self, stop.clone()));
         if let Some(feed) = self.feed.lock().unwrap_or_else(|p| p.into_inner()).take() {
-            tasks.push(tokio::spawn(commands::live::run_feed(
+            tasks.push(tokio::spawn(commands::sportsbook::live::run_feed(
                 feed,
                 self.live.clone(),
                 self.results.clone(),
@@ -581,7 +577,7 @@ impl AppState {
         tasks
     }
 
-    /// This process's hold on the lease `name` (see `commands::lease`).
+    /// This process's hold on the lease `name` (see `commands::platform::lease`).
     pub fn lease(&self, name: &str) -> Lease {
         Lease::new(
             self.db.any.clone(),

@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use commands::clock::SystemClock;
-use commands::feed::{Feed, Simulator, SimulatorSettings};
-use commands::live::LiveCatalogue;
-use commands::sessions::Sessions;
+use commands::accounts::sessions::Sessions;
+use commands::platform::clock::SystemClock;
+use commands::sportsbook::feed::{Feed, Simulator, SimulatorSettings};
+use commands::sportsbook::live::LiveCatalogue;
 use domain::catalogue::{Catalogue, GameType};
 use futures::{SinkExt, StreamExt};
 use rand::{Rng, SeedableRng};

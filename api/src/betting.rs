@@ -7,8 +7,8 @@
 use std::sync::Arc;
 
 use commands::accounts::AccountService;
-use commands::bets::{BetService, PlaceError};
-use commands::cashout::CashOutAnswer;
+use commands::sportsbook::bets::{BetService, PlaceError};
+use commands::sportsbook::cashout::CashOutAnswer;
 use domain::bet::BetError;
 use domain::bet::{BetRefusal, BetRequest, RequestId, REQUEST_ID_MAX};
 use domain::Currency;

@@ -1,7 +1,9 @@
 //! Booking ids on the wire: `book_bet` and `get_booking` over `/swarm`
 //! (no login needed; docs/protocol.md "Booking ids").
 
-use commands::bookings::{BookingError, BookingRefusal, BookingRequest, BookingService};
+use commands::sportsbook::bookings::{
+    BookingError, BookingRefusal, BookingRequest, BookingService,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 

@@ -263,7 +263,7 @@ fn default_max_combinations() -> usize {
 }
 
 fn void_unresulted_after_hours() -> u64 {
-    commands::unresulted::DEFAULT_AFTER.as_secs() / 3600
+    commands::sportsbook::unresulted::DEFAULT_AFTER.as_secs() / 3600
 }
 
 fn default_free_bet_grant_max() -> rust_decimal::Decimal {
@@ -275,8 +275,8 @@ fn default_free_bet_daily_max() -> rust_decimal::Decimal {
 }
 
 impl BetsConfig {
-    pub fn settings(&self) -> commands::bets::BetSettings {
-        commands::bets::BetSettings {
+    pub fn settings(&self) -> commands::sportsbook::bets::BetSettings {
+        commands::sportsbook::bets::BetSettings {
             min_stake: self.min_stake,
             max_stake: self.max_stake,
             max_express_odds: self.max_express_odds,
@@ -335,7 +335,7 @@ pub struct JobsConfig {
 impl Default for JobsConfig {
     fn default() -> Self {
         Self {
-            lease_ttl_ms: commands::lease::DEFAULT_TTL.as_millis() as u64,
+            lease_ttl_ms: commands::platform::lease::DEFAULT_TTL.as_millis() as u64,
         }
     }
 }

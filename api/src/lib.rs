@@ -3,15 +3,28 @@
 //! `projections`).
 //!
 //! Layout
-//! - `config`: `config/default.toml` plus the environment.
+//! - `config`, `seasons_config`: `config/default.toml` plus the environment.
 //! - `app`: wiring of store, services, projection runner and router.
+//! - `secrets`: the shared server secrets (app-token key, login RSA key).
+//! - `transport/`: the main API's request layer (headers, Sign, AES).
+//! - `routes/`: one router per area of the main API and the back office.
+//! - `swarm/`: the Swarm-style sportsbook data protocol at `/swarm`.
+//! - `betting`, `bookings`: bets, cash-outs and booking ids on the wire.
+//! - `casino/`: the casino's member calls, the seamless wallet providers
+//!   call, and the demo game provider (a stand-in).
+//! - `realtime`: notifications at `/ws`.
+//! - `captcha`: the login and registration image code.
 //! - `client_ip`: the client's address (socket peer, or X-Forwarded-For
 //!   from a trusted proxy only) for rate limits and logs.
-//! - `routes/`: one router per area (`health`, `dev`, `web`).
 //! - `bounds`: body size, timeout, catch-panic and 405 on every route.
-//! - `error`: the single mapping of failures to `{status, msg}` answers.
-//! - `metrics`: HTTP metrics and the `/metrics` endpoint.
-//! - `bench`: `api bench wallet`.
+//! - `error`: the mapping of failures to `{status, msg}` answers.
+//! - `observability`: request ids and log spans.
+//! - `metrics`, `business_metrics`: `/metrics`.
+//! - `openapi`: the OpenAPI description from the handlers' annotations.
+//! - `payments_jobs`: the payments' background passes under leases.
+//! - `audit`, `audit_cli`: a bet's audit trail, `api audit ...` commands.
+//! - `bench`, `bench_bets`, `bench_casino`, `bench_rebuild`, `bench_swarm`:
+//!   the `api bench ...` commands (BENCHMARKS.md).
 
 pub mod app;
 pub mod audit;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::lease::run_leased;
+use commands::platform::lease::run_leased;
 use tokio::sync::watch;
 
 use crate::app::AppState;

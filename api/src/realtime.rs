@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
-use commands::notify::Notifications;
+use commands::engagement::notify::Notifications;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, watch};
@@ -28,10 +28,10 @@ struct Client {
 /// another process than the one holding the socket.
 pub struct Realtime {
     pool: sqlx::AnyPool,
-    /// This process's id: its rows go when it stops beating (commands::nodes).
+    /// This process's id: its rows go when it stops beating (commands::platform::nodes).
     node_id: String,
     /// The sessions' clock: a binding lives as long as its session.
-    clock: commands::clock::SharedClock,
+    clock: commands::platform::clock::SharedClock,
     clients: Mutex<HashMap<String, Client>>,
 }
 
@@ -39,7 +39,7 @@ impl Realtime {
     pub fn new(
         pool: sqlx::AnyPool,
         node_id: String,
-        clock: commands::clock::SharedClock,
+        clock: commands::platform::clock::SharedClock,
     ) -> Arc<Self> {
         Arc::new(Self {
             pool,
@@ -89,7 +89,7 @@ impl Realtime {
         .bind(client_id)
         .bind(user_id)
         .bind(now_ms())
-        .bind(commands::sessions::token_hash(auth_token))
+        .bind(commands::accounts::sessions::token_hash(auth_token))
         .execute(&self.pool)
         .await?;
         Ok(bound.rows_affected() == 1)
@@ -123,7 +123,7 @@ impl Realtime {
     /// member; returns how many messages went out.
     pub async fn deliver(
         &self,
-        batch: &[commands::notify::Notification],
+        batch: &[commands::engagement::notify::Notification],
     ) -> Result<usize, sqlx::Error> {
         let mut users: Vec<&str> = batch.iter().map(|n| n.user_id.as_str()).collect();
         users.sort_unstable();
@@ -231,7 +231,7 @@ async fn serve(realtime: Arc<Realtime>, ws: WebSocket) {
         let answer = match kind {
             "init" => {
                 if client_id.is_none() {
-                    let id = commands::codes::random_id(20);
+                    let id = commands::accounts::codes::random_id(20);
                     match realtime.issued(&id, now_ms()).await {
                         Ok(()) => {
                             realtime

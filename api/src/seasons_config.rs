@@ -1,7 +1,7 @@
 //! `[seasons]`: the season calendar, the receiving condition and the
 //! season task definitions seeded into a season (docs/seasons.md).
 
-use commands::seasons::SeasonSettings;
+use commands::engagement::seasons::SeasonSettings;
 use domain::season::{parse_time, ActivityRule, Calendar, LangText, SeasonDef, TaskDef};
 use rust_decimal::Decimal;
 use serde::Deserialize;

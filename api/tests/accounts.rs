@@ -163,7 +163,7 @@ trait ClockNow {
 
 impl ClockNow for common::Server {
     fn clock_now(&self) -> i64 {
-        use commands::clock::Clock;
+        use commands::platform::clock::Clock;
         self.clock.now_ms()
     }
 }

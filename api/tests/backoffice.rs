@@ -455,7 +455,9 @@ async fn staff_logins_lock_after_five_failures_and_tokens_end_at_logout(kind: St
     assert_eq!(status, 401, "the token ended at logout");
     // Tokens end after 8 hours.
     let admin = staff_token(&server, "admin", "admin1234").await;
-    server.clock.advance(commands::staff::STAFF_SESSION_MS + 1);
+    server
+        .clock
+        .advance(commands::accounts::staff::STAFF_SESSION_MS + 1);
     let (status, _) = backoffice(&server, "GET", "/api/backoffice/me", Some(&admin), None).await;
     assert_eq!(status, 401, "expired");
     server.stop().await;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use commands::feed::Finished;
+use commands::sportsbook::feed::Finished;
 use common::{http, start, Client};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use rust_decimal::Decimal;
@@ -150,13 +150,13 @@ async fn a_single_bet_takes_the_stake_once_settles_and_pays_once(kind: StoreKind
         .running
         .state
         .notifications
-        .after(&commands::notify::Cursor::BEGINNING, 10)
+        .after(&commands::engagement::notify::Cursor::BEGINNING, 10)
         .await
         .unwrap()
         .0;
     assert!(notes
         .iter()
-        .any(|n| n.kind == 1004 && n.body["id"] == bet_id.to_string()));
+        .any(|n| n.kind == 1004 && n.body["id"].as_str() == Some(&*bet_id.to_string())));
     server.stop().await;
 }
 
@@ -284,12 +284,14 @@ async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake
         state.wallets.load(&wallet).await.unwrap().ledger.reserved,
         Decimal::from(25)
     );
-    server.clock.advance(commands::bets::RECOVER_AFTER_MS + 1);
+    server
+        .clock
+        .advance(commands::sportsbook::bets::RECOVER_AFTER_MS + 1);
     assert_eq!(
         state
             .betting
             .bets
-            .recover(commands::bets::RECOVER_AFTER_MS)
+            .recover(commands::sportsbook::bets::RECOVER_AFTER_MS)
             .await
             .unwrap(),
         2
@@ -298,7 +300,7 @@ async fn interrupted_placements_are_recovered_without_losing_or_doubling_a_stake
         state
             .betting
             .bets
-            .recover(commands::bets::RECOVER_AFTER_MS)
+            .recover(commands::sportsbook::bets::RECOVER_AFTER_MS)
             .await
             .unwrap(),
         0
@@ -422,7 +424,7 @@ trait ClockNow {
 
 impl ClockNow for common::Server {
     fn clock_now(&self) -> i64 {
-        use commands::clock::Clock;
+        use commands::platform::clock::Clock;
         self.clock.now_ms()
     }
 }
@@ -594,7 +596,7 @@ trait ClockSeconds {
 
 impl ClockSeconds for common::Server {
     fn clock_now_s(&self) -> i64 {
-        use commands::clock::Clock;
+        use commands::platform::clock::Clock;
         self.clock.now_ms() / 1000
     }
 }

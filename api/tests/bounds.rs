@@ -463,7 +463,7 @@ async fn a_login_that_ended_elsewhere_no_longer_counts_toward_the_session_cap() 
     // where the expired socket would have been the second's one too many.
     server
         .clock
-        .advance(commands::sessions::SESSION_LIFETIME_MS + 1_000);
+        .advance(commands::accounts::sessions::SESSION_LIFETIME_MS + 1_000);
     for _ in 0..2 {
         member(&server).await; // asserts the restore answered code 0
     }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use commands::feed::Finished;
+use commands::sportsbook::feed::Finished;
 use common::{backoffice, member, staff_token, start_with, swarm, Client, Server};
 use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};

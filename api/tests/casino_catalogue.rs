@@ -318,7 +318,7 @@ async fn casino_auth_binds_a_token_to_member_game_and_currency_with_an_expiry(ki
     assert_eq!(token.game_id, SLOT);
     assert_eq!(token.currency, Currency::Cny);
     let lifetime = server.running.state.config.casino.token_lifetime_ms;
-    let now = commands::clock::Clock::now_ms(&server.clock);
+    let now = commands::platform::clock::Clock::now_ms(&server.clock);
     assert_eq!(token.expires_ms, now + lifetime);
     assert_eq!(l.balance, "10000.00");
     let auth = l.client.get("/api/casino_auth?game_id=1001").await;

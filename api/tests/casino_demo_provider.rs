@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use casino_support::*;
-use commands::clock::Clock;
+use commands::platform::clock::Clock;
 use domain::wallet::{WalletEvent, WalletId};
 use domain::Currency;
 use rust_decimal::Decimal;

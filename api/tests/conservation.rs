@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use commands::feed::Finished;
+use commands::sportsbook::feed::Finished;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
 use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
@@ -37,7 +37,7 @@ fn requests(catalogue: &Catalogue, rng: &mut rand::rngs::StdRng) -> BetRequest {
         .filter(|g| {
             catalogue
                 .lineage(g.id)
-                .is_some_and(|l| l.sport.id != commands::feed::RACING_SPORT_ID)
+                .is_some_and(|l| l.sport.id != commands::sportsbook::feed::RACING_SPORT_ID)
         })
         .map(|g| g.id)
         .collect();
@@ -129,7 +129,7 @@ async fn a_simulated_day_conserves_money(kind: StoreKind) {
                     .await
                 {
                     Ok(_) => placed += 1,
-                    Err(commands::bets::PlaceError::Refused(_)) => {}
+                    Err(commands::sportsbook::bets::PlaceError::Refused(_)) => {}
                     Err(e) => panic!("placement failed: {e}"),
                 }
             }

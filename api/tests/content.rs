@@ -9,8 +9,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::clock::{ManualClock, SharedClock};
-use commands::inbox::Inbox;
+use commands::engagement::inbox::Inbox;
+use commands::platform::clock::{ManualClock, SharedClock};
 use common::{backoffice, staff_token, Client};
 use serde_json::{json, Value};
 use store::db::testing;
@@ -270,9 +270,10 @@ async fn one_inbox_pass_reads_a_backlog_past_its_full_batches(kind: StoreKind) {
     let mut conn = db.any.acquire().await.unwrap();
     let deadline = tokio::time::Instant::now() + SETTLE;
     loop {
-        let at = store::db::pass_checkpoint(&mut conn, commands::inbox::INBOX_CHECKPOINT)
-            .await
-            .unwrap();
+        let at =
+            store::db::pass_checkpoint(&mut conn, commands::engagement::inbox::INBOX_CHECKPOINT)
+                .await
+                .unwrap();
         let left = store::stream::count_after(&mut conn, backend(kind), at)
             .await
             .unwrap();

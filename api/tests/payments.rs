@@ -89,7 +89,7 @@ async fn callback(server: &Server, body: &Value, t: i64, secret: &str) -> (u16, 
 }
 
 fn now_s(server: &Server) -> i64 {
-    use commands::clock::Clock;
+    use commands::platform::clock::Clock;
     server.clock.now_ms() / 1000
 }
 
@@ -985,7 +985,7 @@ async fn transfers_move_money_between_the_main_and_the_game_wallet_exactly_once(
 async fn a_transfer_given_up_by_the_sweeper_never_debits_later_and_one_debited_is_credited(
     kind: StoreKind,
 ) {
-    use commands::clock::Clock;
+    use commands::platform::clock::Clock;
     use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletError, WalletId};
     let server = common::start(kind).await;
     let (_client, user_id) = member(&server).await;
@@ -1181,7 +1181,7 @@ mod conservation {
     //! payment events, the wallet and the read models agree.
 
     use super::*;
-    use commands::feed::Finished;
+    use commands::sportsbook::feed::Finished;
     use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
     use domain::catalogue::GameType;
     use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
@@ -1241,7 +1241,7 @@ mod conservation {
                 g.game_type == GameType::Prematch
                     && catalogue
                         .lineage(g.id)
-                        .is_some_and(|l| l.sport.id != commands::feed::RACING_SPORT_ID)
+                        .is_some_and(|l| l.sport.id != commands::sportsbook::feed::RACING_SPORT_ID)
                     && catalogue.markets_of(g.id).any(|m| m.market_type == "P1XP2")
             })
             .unwrap()

@@ -5,7 +5,7 @@
 
 mod common;
 
-use commands::clock::Clock;
+use commands::platform::clock::Clock;
 use common::{backoffice, http, staff_token, start_on, Client, Server};
 use domain::wallet::WalletId;
 use domain::Currency;
@@ -399,7 +399,7 @@ async fn the_prize_draw_never_oversells_its_stock_under_50_concurrent_draws_on_t
                 won += 1;
                 cash += d.cash.parse::<Decimal>().unwrap();
             }
-            Err(commands::promo::PromoFailure::Refused(-21404, msg)) => {
+            Err(commands::engagement::promo::PromoFailure::Refused(-21404, msg)) => {
                 assert_eq!(
                     msg,
                     "The prizes have been grabbed, please be early next week"
@@ -463,7 +463,10 @@ async fn one_prize_draw_per_member_and_period_paid_once(kind: StoreKind) {
     assert!(
         matches!(
             results.iter().find(|r| r.is_err()),
-            Some(Err(commands::promo::PromoFailure::Refused(-62001, _)))
+            Some(Err(commands::engagement::promo::PromoFailure::Refused(
+                -62001,
+                _
+            )))
         ),
         "{results:?}"
     );
@@ -637,7 +640,7 @@ async fn concurrent_purchases_on_two_processes_never_oversell_the_stock(kind: St
                 assert_eq!(order.state, "paid");
                 ok += 1;
             }
-            Err(commands::promo::PromoFailure::Refused(-40301, _)) => {}
+            Err(commands::engagement::promo::PromoFailure::Refused(-40301, _)) => {}
             Err(e) => panic!("buy failed: {e}"),
         }
     }
@@ -690,9 +693,13 @@ async fn apply_twice_at_once(a: &Server, b: &Server, aid: u32, member: &str) -> 
     let won: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
     assert_eq!(won.len(), 1, "campaign {aid}: {results:?}");
     assert!(
-        results
-            .iter()
-            .any(|r| matches!(r, Err(commands::promo::PromoFailure::Refused(-63005, _)))),
+        results.iter().any(|r| matches!(
+            r,
+            Err(commands::engagement::promo::PromoFailure::Refused(
+                -63005,
+                _
+            ))
+        )),
         "{results:?}"
     );
     let amount: Decimal = won[0].amount.parse().unwrap();
@@ -814,7 +821,10 @@ async fn each_reward_rule_pays_once_per_member_and_period_when_applied_for_twice
     assert!(
         matches!(
             refused,
-            Err(commands::promo::PromoFailure::Refused(-63004, _))
+            Err(commands::engagement::promo::PromoFailure::Refused(
+                -63004,
+                _
+            ))
         ),
         "{refused:?}"
     );

@@ -5,7 +5,7 @@
 
 mod common;
 
-use commands::feed::{Finished, RACE_MARKET_TYPE, RACING_SPORT_ID};
+use commands::sportsbook::feed::{Finished, RACE_MARKET_TYPE, RACING_SPORT_ID};
 use common::{member, start_with, swarm, Client, Server};
 use domain::catalogue::GameType;
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};

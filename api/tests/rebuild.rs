@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::feed::Finished;
+use commands::sportsbook::feed::Finished;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
 use domain::result::{settle as outcome_of, FinalScore, SelectionResult};
@@ -101,7 +101,7 @@ fn request(catalogue: &Catalogue, rng: &mut rand::rngs::StdRng) -> BetRequest {
         .filter(|g| {
             catalogue
                 .lineage(g.id)
-                .is_some_and(|l| l.sport.id != commands::feed::RACING_SPORT_ID)
+                .is_some_and(|l| l.sport.id != commands::sportsbook::feed::RACING_SPORT_ID)
         })
         .map(|g| g.id)
         .collect();
@@ -327,7 +327,7 @@ async fn every_read_model_rebuilt_equals_the_live_one_even_when_rebuilt_while_be
                     .await
                 {
                     Ok(_) => placed += 1,
-                    Err(commands::bets::PlaceError::Refused(_)) => {}
+                    Err(commands::sportsbook::bets::PlaceError::Refused(_)) => {}
                     Err(e) => panic!("placement failed: {e}"),
                 }
             }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use commands::feed::Finished;
+use commands::sportsbook::feed::Finished;
 use common::{backoffice, member, pick, staff_token, swarm, Client, Server};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use serde_json::{json, Value};

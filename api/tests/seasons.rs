@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use api::seasons_config::{SeasonEntry, SeasonsConfig};
-use commands::clock::{ManualClock, SharedClock};
-use commands::seasons::Seasons;
+use commands::engagement::seasons::Seasons;
+use commands::platform::clock::{ManualClock, SharedClock};
 use commands::WalletService;
 use common::{backoffice, staff_token, start_with, Client};
 use domain::season::{format_time, task_type, TaskDef, DAY_MS};
@@ -135,6 +135,7 @@ async fn append(
     .unwrap();
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn bet(
     db: &Db,
     kind: StoreKind,
@@ -393,8 +394,8 @@ async fn claims_sent_twice_at_once_pay_once_and_needcheck_waits_for_support(kind
         seasons.claim(&member, Currency::Cny, 3),
         seasons.claim(&member, Currency::Cny, 3)
     );
-    assert!(matches!(x, Err(_)), "task 3 is undone");
-    assert!(matches!(y, Err(_)));
+    assert!(x.is_err(), "task 3 is undone");
+    assert!(y.is_err());
     append(
         db,
         kind,
@@ -1453,7 +1454,7 @@ async fn real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewa
     state
         .results
         .record(
-            commands::feed::Finished {
+            commands::sportsbook::feed::Finished {
                 game_id,
                 score: domain::result::FinalScore {
                     team1: 0,
@@ -1507,17 +1508,18 @@ async fn real_bets_settled_rank_members_by_honour_and_pay_the_season_2_rank_rewa
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let seasons = state.seasons.clone();
-    let ours = |rows: Vec<commands::seasons::RankRow>| -> Vec<(String, i64, i64, String)> {
-        rows.into_iter()
-            .filter_map(|r| {
-                let name = members
-                    .iter()
-                    .find(|(_, id)| **id == r.member_id)
-                    .map(|(n, _)| n.to_string())?;
-                Some((name, r.position, r.rank, r.honour))
-            })
-            .collect()
-    };
+    let ours =
+        |rows: Vec<commands::engagement::seasons::RankRow>| -> Vec<(String, i64, i64, String)> {
+            rows.into_iter()
+                .filter_map(|r| {
+                    let name = members
+                        .iter()
+                        .find(|(_, id)| **id == r.member_id)
+                        .map(|(n, _)| n.to_string())?;
+                    Some((name, r.position, r.rank, r.honour))
+                })
+                .collect()
+        };
     // While the season runs the ranking is live and nothing is claimable.
     seasons.ranking_pass().await.unwrap();
     assert_eq!(

@@ -317,7 +317,7 @@ async fn a_subscriber_on_another_process_receives_the_feeds_changes() {
     let second = api::app::start(config, db, listener).await.unwrap();
     let second = common::Server {
         running: second,
-        clock: commands::clock::ManualClock::at(0),
+        clock: commands::platform::clock::ManualClock::at(0),
     };
 
     let sid = session(&second).await;
@@ -439,7 +439,7 @@ async fn realtime_notifications_reach_the_bound_socket() {
         .notifications
         .send(
             &user_id,
-            commands::notify::WIN,
+            commands::engagement::notify::WIN,
             &json!({"subject": "win", "id": 7, "money": "12.00", "bonus": "0.00"}),
         )
         .await
@@ -480,7 +480,7 @@ async fn realtime_notifications_reach_the_bound_socket() {
         .notifications
         .send(
             &user_id,
-            commands::notify::WIN,
+            commands::engagement::notify::WIN,
             &json!({"subject": "win", "id": 8, "money": "13.00", "bonus": "0.00"}),
         )
         .await

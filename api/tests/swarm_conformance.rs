@@ -5,7 +5,7 @@
 
 mod common;
 
-use commands::clock::Clock;
+use commands::platform::clock::Clock;
 use common::{pick, start, swarm, Server};
 use serde_json::{json, Value};
 use store::StoreKind;

@@ -9,9 +9,9 @@ mod common;
 use std::sync::Arc;
 
 use api::app::AppState;
-use commands::clock::{ManualClock, SharedClock};
-use commands::feed::Finished;
-use commands::settlement::SETTLEMENT_LEASE;
+use commands::platform::clock::{ManualClock, SharedClock};
+use commands::sportsbook::feed::Finished;
+use commands::sportsbook::settlement::SETTLEMENT_LEASE;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::result::{FinalScore, SelectionOutcome, SelectionResult};
 use domain::wallet::{MovementKind, Pot, WalletAction, WalletCommand, WalletId};

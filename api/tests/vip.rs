@@ -9,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use api::app::AppState;
-use commands::vip::VipService;
+use commands::engagement::vip::VipService;
 use common::{member, start_with, Server};
 use domain::bet::{AcceptMode, BetEvent, BetStatus, BetType, ExpressBonus, ValidBet};
 use domain::vip::{RewardKind, VipEvent};
@@ -166,8 +166,7 @@ async fn bet(
         at_ms: 0,
         cash_out: Some(true),
     };
-    let mut seq = 1;
-    for event in std::iter::once(placed).chain(rest) {
+    for (seq, event) in (1..).zip(std::iter::once(placed).chain(rest)) {
         let kind = cqrs_es::DomainEvent::event_type(&event);
         append(
             state,
@@ -178,7 +177,6 @@ async fn bet(
             serde_json::to_value(&event).unwrap(),
         )
         .await;
-        seq += 1;
     }
 }
 

@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use commands::clock::{ManualClock, SharedClock};
-use commands::codes::{self, Channel, CodeError, CodeKind, Codes, Outbox, MAX_ATTEMPTS};
+use commands::accounts::codes::{self, Channel, CodeError, CodeKind, Codes, Outbox, MAX_ATTEMPTS};
+use commands::platform::clock::{ManualClock, SharedClock};
 use store::db::testing;
 use store::StoreKind;
 

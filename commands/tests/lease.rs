@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use commands::clock::{ManualClock, SharedClock};
-use commands::lease::{Lease, LeaseError};
+use commands::platform::clock::{ManualClock, SharedClock};
+use commands::platform::lease::{Lease, LeaseError};
 use store::db::testing;
 use store::StoreKind;
 

@@ -3,7 +3,7 @@
 //! (one statement for all the sessions asked at the moment), and each
 //! still gets its own session, or none when it is unknown or lost.
 
-use commands::swarm_polls::{PollSessions, POLL_SESSION_TTL_MS};
+use commands::platform::swarm_polls::{PollSessions, POLL_SESSION_TTL_MS};
 use store::db::testing;
 use store::StoreKind;
 

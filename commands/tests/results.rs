@@ -7,8 +7,8 @@
 
 mod common;
 
-use commands::feed::Feed;
-use commands::live::LiveFeed;
+use commands::sportsbook::feed::Feed;
+use commands::sportsbook::live::LiveFeed;
 use common::{Platform, Script};
 use domain::bet::BetStatus;
 use rust_decimal::Decimal;
@@ -191,7 +191,7 @@ async fn a_process_first_pass_voids_what_came_due_long_ago_and_later_passes_look
     );
 
     // Due eight days ago: outside a later pass's week.
-    let week = commands::unresulted::LOOKBACK.as_millis() as i64;
+    let week = commands::sportsbook::unresulted::LOOKBACK.as_millis() as i64;
     p.clock
         .advance(start_ms + 72 * 3_600_000 + week + 86_400_000 - p.now_ms());
     assert_eq!(
@@ -231,7 +231,7 @@ async fn concurrent_collections_of_a_shortfall_take_the_debt_once(kind: StoreKin
         .execute(WalletCommand::new(wallet.clone(), "spend", spend))
         .await
         .unwrap();
-    let lost = commands::feed::Finished {
+    let lost = commands::sportsbook::feed::Finished {
         selections: won
             .selections
             .iter()
@@ -282,6 +282,6 @@ async fn concurrent_collections_of_a_shortfall_take_the_debt_once(kind: StoreKin
     );
     assert!(matches!(
         shortfalls.write_off(id, "staff-1", "too late").await,
-        Err(commands::shortfalls::ShortfallError::NotOpen)
+        Err(commands::sportsbook::shortfalls::ShortfallError::NotOpen)
     ));
 }

@@ -27,6 +27,11 @@
 //!   segments, and which events write a message to the inbox.
 //! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
 //!   launch-mode rules and the demo games' mathematics.
+//! - `result`: game results recorded as events; how each selection ended.
+//! - `season`: the season calendar, the Season and SeasonTask aggregates,
+//!   rank rewards.
+//! - `staff`: back-office roles and the one permission table.
+//! - `vip`: VIP levels, valid turnover, rebates, salary and gifts.
 
 pub mod account;
 pub mod bet;

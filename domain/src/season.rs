@@ -67,7 +67,7 @@ pub fn parse_time(text: &str) -> Option<i64> {
         at = time::Time::from_hms(h, mi, s).ok()?;
     }
     let stamp = time::PrimitiveDateTime::new(date, at).assume_utc();
-    Some(i64::try_from(stamp.unix_timestamp_nanos() / 1_000_000).ok()?)
+    i64::try_from(stamp.unix_timestamp_nanos() / 1_000_000).ok()
 }
 
 /// Unix ms to `YYYY-MM-DD HH:MM:SS` (UTC).

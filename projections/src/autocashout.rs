@@ -1,5 +1,5 @@
 //! Projection `auto_cashout`: the auto cash-out rules waiting for a price
-//! move, one row per bet. The watcher (`commands::cashout`) reads this
+//! move, one row per bet. The watcher (`commands::sportsbook::cashout`) reads this
 //! small table instead of every open bet; the Bet aggregate stays the
 //! judge of whether a rule still holds when it fires.
 

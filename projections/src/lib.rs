@@ -5,11 +5,18 @@
 //! and any projection can be rebuilt from zero.
 //!
 //! Layout
-//! - `runner`: the `Projection` trait, checkpoints, catch-up, rebuild, lag.
+//! - `runner`: the `Projection` trait, the live pass, catch-up, rebuild,
+//!   lag, parked events (the stream itself and checkpoints: `store`).
 //! - `balances`: the balance per member and currency.
+//! - `bets`: bet history and open bets.
+//! - `settlement`: selections, results and the settlement tasks.
+//! - `autocashout`: the active auto cash-out rules.
+//! - `payments`: money orders (deposits, withdrawals) and wallet movements.
+//! - `vip`: the VIP read model (levels, turnover, ledger).
 //! - `seal`, `verify`: the hash chain over the event log and its check.
 //! - `shadow`: shadow copies for rebuilds without a gap for readers.
-//! - `payments`: money orders (deposits, withdrawals) and wallet movements.
+//! - `replay`: `audit replay`, every read model rebuilt into a scratch
+//!   schema with an independent money fold.
 
 pub mod autocashout;
 pub mod balances;

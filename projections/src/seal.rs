@@ -410,7 +410,7 @@ impl Sealer {
                 "INSERT INTO event_seals (chain_index, position, hash, sealed_at) VALUES {}",
                 values.join(", ")
             );
-            let sql = store::marks::for_conn(&*tx, &sql);
+            let sql = store::marks::for_conn(&tx, &sql);
             let mut query = sqlx::query(&sql);
             for (index, position, hash) in chunk {
                 query = query

@@ -4,7 +4,7 @@
 //! it records which bet waits on which selection and the latest outcome of
 //! each selection, and when every selection of a bet has an outcome it
 //! writes a settlement task. Tasks are carried out after the projection's
-//! transaction commits (by `commands::bets`), idempotently, so a crash
+//! transaction commits (by `commands::sportsbook::bets`), idempotently, so a crash
 //! anywhere re-runs them without paying twice. It keeps each selection's
 //! starting price too (`sp_prices_of`) for SP bets.
 //!

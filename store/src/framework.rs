@@ -1,6 +1,8 @@
-//! One `CqrsFramework` per aggregate, over our `Store`, with bounded,
-//! jittered retries of optimistic-lock conflicts (invariant 7): two commands
-//! racing on one aggregate both succeed when both can.
+//! One `Framework` per aggregate type, over our `Store`: its services, its
+//! retry policy (bounded, jittered retries of optimistic-lock conflicts,
+//! invariant 7: two commands racing on one aggregate both succeed when
+//! both can), and this process's turns per aggregate. A command on one
+//! aggregate alone (`execute`) is a unit of work of one decision.
 //!
 //! Within one process, commands on the same aggregate first queue on a
 //! striped lock, so they rarely conflict at all (no wasted loads and
@@ -14,13 +16,14 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use cqrs_es::{Aggregate, AggregateError, CqrsFramework, EventEnvelope, Query};
+use cqrs_es::Aggregate;
 use rand::Rng;
 use tokio::sync::Notify;
 
 use crate::db::Db;
 use crate::events::{Store, StoreOptions};
 use crate::metrics::CommandMetrics;
+use crate::unit::{Failed, UnitError, UnitOfWork};
 
 /// How conflicts are retried: at least `attempts` tries, and on after
 /// that until `budget` has passed since the first (a command that can
@@ -78,7 +81,7 @@ pub enum CommandError<E: std::error::Error> {
 }
 
 pub struct Framework<A: Aggregate + Clone> {
-    cqrs: CqrsFramework<A, Store<A>>,
+    services: A::Services,
     store: Store<A>,
     retry: RetryPolicy,
     metrics: CommandMetrics,
@@ -104,12 +107,8 @@ where
         on_commit: Option<Arc<Notify>>,
     ) -> Self {
         let store = Store::new(db, options);
-        let queries: Vec<Box<dyn Query<A>>> = match &on_commit {
-            Some(notify) => vec![Box::new(WakeOnCommit(notify.clone()))],
-            None => vec![],
-        };
         Self {
-            cqrs: CqrsFramework::new(store.clone(), queries, services),
+            services,
             store,
             retry,
             metrics,
@@ -162,59 +161,34 @@ where
         &self.metrics
     }
 
-    /// Executes `command`, retrying conflicts as the policy allows.
+    /// Executes `command` on `aggregate_id` alone, as a unit of work of one
+    /// decision (`crate::unit`): conflicts retried as the policy allows, a
+    /// refusal on a trusted cache given only on the store's state.
     pub async fn execute(
         &self,
         aggregate_id: &str,
         command: A::Command,
         metadata: HashMap<String, String>,
-    ) -> Result<(), CommandError<A::Error>> {
-        let _turn = self.stripe(aggregate_id).lock().await;
-        let mut attempt = 0;
-        let started = std::time::Instant::now();
-        loop {
-            let result = self
-                .cqrs
-                .execute_with_metadata(aggregate_id, command.clone(), metadata.clone())
-                .await;
-            match result {
-                Ok(()) => {
-                    self.metrics.handled(A::TYPE, "ok");
-                    return Ok(());
-                }
-                Err(AggregateError::AggregateConflict)
-                    if self.retry.again(attempt + 1, started) =>
-                {
-                    self.metrics
-                        .conflicts_retried
-                        .get_or_create(&crate::metrics::AggregateLabel { aggregate: A::TYPE })
-                        .inc();
-                    tokio::time::sleep(self.retry.delay(attempt)).await;
-                    attempt += 1;
-                }
-                Err(AggregateError::AggregateConflict) => {
-                    self.metrics.handled(A::TYPE, "error");
-                    return Err(CommandError::Contended);
-                }
-                Err(AggregateError::UserError(e)) => {
-                    self.metrics.handled(A::TYPE, "rejected");
-                    return Err(CommandError::Rejected(e));
-                }
-                Err(other) => {
-                    self.metrics.handled(A::TYPE, "error");
-                    tracing::error!(aggregate = A::TYPE, aggregate_id, error = %other, "command failed in the store");
-                    return Err(CommandError::Store(other.to_string()));
-                }
+    ) -> Result<(), CommandError<A::Error>>
+    where
+        A: 'static,
+    {
+        let uow = UnitOfWork::new(self.retry).counted(&self.metrics, A::TYPE);
+        let done: Result<(), UnitError<A::Error>> = crate::unit_of_work!(uow, |unit| {
+            unit.metadata(metadata.clone());
+            unit.decide(self, aggregate_id, command.clone(), &self.services)
+                .await?
+                .map_err(Failed::Refused)?;
+            Ok(())
+        });
+        match done {
+            Ok(()) => Ok(()),
+            Err(UnitError::Refused(e)) => Err(CommandError::Rejected(e)),
+            Err(UnitError::Contended) => Err(CommandError::Contended),
+            Err(other) => {
+                tracing::error!(aggregate = A::TYPE, aggregate_id, error = %other, "command failed in the store");
+                Err(CommandError::Store(other.to_string()))
             }
         }
-    }
-}
-
-struct WakeOnCommit(Arc<Notify>);
-
-#[async_trait::async_trait]
-impl<A: Aggregate> Query<A> for WakeOnCommit {
-    async fn dispatch(&self, _aggregate_id: &str, _events: &[EventEnvelope<A>]) {
-        self.0.notify_one();
     }
 }

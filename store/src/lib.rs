@@ -16,8 +16,9 @@
 //! - `group_commit`: concurrent appends in one transaction and one round trip.
 //! - `unit`: the unit of work: decide any number of aggregates, add wallet
 //!   moves, a request claim and extra rows, commit as one or retry whole.
-//! - `framework`: one `CqrsFramework` per aggregate with bounded, jittered
-//!   conflict retries and this process's turns per aggregate.
+//! - `framework`: one `Framework` per aggregate type (store, services,
+//!   bounded jittered retries, this process's turns per aggregate);
+//!   `execute` is a unit of work of one decision.
 //! - `metrics`: the command counters exported on `/metrics`.
 //! - `stream`: reading the global stream gap-free (xid8 + snapshot horizon
 //!   on Postgres, position order on SQLite).

@@ -159,15 +159,17 @@ where
     }
 }
 
-fn part_mut<'p, A: Aggregate + Clone + 'static>(
-    held: &'p mut Box<dyn Held + '_>,
-) -> &'p mut Part<A> {
+fn part_mut<'p, A: Aggregate + Clone + 'static>(held: &'p mut (dyn Held + '_)) -> &'p mut Part<A> {
     held.as_any()
         .downcast_mut::<Part<A>>()
         .expect("a part of its own aggregate type")
 }
 
-fn part_ref<'p, A: Aggregate + Clone + 'static>(held: &'p Box<dyn Held + '_>) -> &'p Part<A> {
+fn is_part(held: &(dyn Held + '_), aggregate_type: &str, id: &str) -> bool {
+    held.key() == (aggregate_type, id)
+}
+
+fn part_ref<'p, A: Aggregate + Clone + 'static>(held: &'p (dyn Held + '_)) -> &'p Part<A> {
     held.as_any_ref()
         .downcast_ref::<Part<A>>()
         .expect("a part of its own aggregate type")
@@ -302,11 +304,14 @@ impl<'f> Unit<'f> {
         A: Aggregate + Clone + 'static,
         A::Command: Clone,
     {
-        let key = |p: &Box<dyn Held + 'f>| p.key() == (A::TYPE, id);
-        let earlier = self.parts.iter().position(key).map(|index| {
-            let part = part_mut::<A>(&mut self.parts[index]);
-            (index, part.decided.clone())
-        });
+        let earlier = self
+            .parts
+            .iter()
+            .position(|p| is_part(&**p, A::TYPE, id))
+            .map(|index| {
+                let part = part_mut::<A>(&mut *self.parts[index]);
+                (index, part.decided.clone())
+            });
         let kept = match self
             .decide_as(framework, id, command, services, false)
             .await?
@@ -314,11 +319,15 @@ impl<'f> Unit<'f> {
             Err(refusal) => return Ok(Err(refusal)),
             Ok(decision) => keep(&decision.events),
         };
-        let index = self.parts.iter().position(key).expect("decided");
+        let index = self
+            .parts
+            .iter()
+            .position(|p| is_part(&**p, A::TYPE, id))
+            .expect("decided");
         if !kept {
             match earlier {
                 Some((_, saved)) => {
-                    let part = part_mut::<A>(&mut self.parts[index]);
+                    let part = part_mut::<A>(&mut *self.parts[index]);
                     part.decided = saved;
                 }
                 None => {
@@ -328,7 +337,7 @@ impl<'f> Unit<'f> {
             }
             return Ok(Ok(None));
         }
-        let part: &'u Part<A> = part_ref::<A>(&self.parts[index]);
+        let part: &'u Part<A> = part_ref::<A>(&*self.parts[index]);
         let before = earlier.map_or(0, |(_, saved)| saved.len());
         Ok(Ok(Some(Decision {
             state: part.decided.aggregate(),
@@ -357,7 +366,7 @@ impl<'f> Unit<'f> {
             self.group = Some(framework.store().group().clone());
         }
         let store = framework.store();
-        let found = self.parts.iter().position(|p| p.key() == (A::TYPE, id));
+        let found = self.parts.iter().position(|p| is_part(&**p, A::TYPE, id));
         let index = match found {
             Some(index) => index,
             None => {
@@ -386,7 +395,7 @@ impl<'f> Unit<'f> {
         // A refusal may rest on state that is not the store's: a trusted
         // cache, or an id assumed new.
         let maybe_stale = !self.current && (store.trusts_cache() || new);
-        let part = part_mut::<A>(&mut self.parts[index]);
+        let part = part_mut::<A>(&mut *self.parts[index]);
         let before = part.decided.len();
         let sink = EventSink::default();
         let handled = part
@@ -410,7 +419,7 @@ impl<'f> Unit<'f> {
             return Ok(Err(refusal));
         }
         part.decided.push(events, &self.metadata);
-        let part: &'u Part<A> = part_ref::<A>(&self.parts[index]);
+        let part: &'u Part<A> = part_ref::<A>(&*self.parts[index]);
         Ok(Ok(Decision {
             state: part.decided.aggregate(),
             events: part.decided.envelopes()[before..]

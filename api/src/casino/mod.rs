@@ -29,7 +29,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use axum::Router;
 use commands::casino::{Catalogue, Seamless, Tokens};
-use commands::clock::SharedClock;
+use commands::platform::clock::SharedClock;
 use commands::WalletService;
 use store::{CommandMetrics, Db, RetryPolicy, StoreOptions};
 

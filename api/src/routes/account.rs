@@ -6,8 +6,8 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
+use commands::accounts::codes::{Channel, CodeKind};
 use commands::accounts::{Proof, Requester};
-use commands::codes::{Channel, CodeKind};
 use domain::account::{RegistrationForm, RegistrationVariant};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -162,7 +162,7 @@ struct LoggedIn {
 }
 
 impl LoggedIn {
-    fn new(issued: commands::sessions::Issued, username: String) -> Self {
+    fn new(issued: commands::accounts::sessions::Issued, username: String) -> Self {
         LoggedIn {
             auth_token: issued.auth_token,
             user_id: issued.user_id,

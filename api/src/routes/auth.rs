@@ -2,7 +2,7 @@
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use commands::sessions::SessionError;
+use commands::accounts::sessions::SessionError;
 use domain::Code;
 
 use crate::app::AppState;

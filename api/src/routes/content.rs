@@ -6,7 +6,7 @@
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use commands::content::{ContentFailure, ContentRow};
+use commands::engagement::content::{ContentFailure, ContentRow};
 use domain::content::{ContentKind, LANGUAGES};
 use serde::Deserialize;
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use commands::content::{ContentFailure, ContentRow};
+use commands::engagement::content::{ContentFailure, ContentRow};
 use domain::content::{validate, ContentKind};
 use domain::staff::Duty;
 use serde::Deserialize;

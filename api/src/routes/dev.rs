@@ -61,8 +61,10 @@ async fn balance(State(state): State<AppState>) -> Result<Json<Envelope<DemoBala
     (status = 200, description = "Outbox entries, newest first", body = [Object])))]
 async fn outbox(
     State(state): State<AppState>,
-) -> Result<Json<Vec<commands::codes::OutboxEntry>>, ApiError> {
-    Ok(Json(commands::codes::outbox(&state.db.any, 100).await?))
+) -> Result<Json<Vec<commands::accounts::codes::OutboxEntry>>, ApiError> {
+    Ok(Json(
+        commands::accounts::codes::outbox(&state.db.any, 100).await?,
+    ))
 }
 
 /// The outbox as a page a person can read during development.
@@ -71,7 +73,7 @@ async fn outbox(
 async fn outbox_page(
     State(state): State<AppState>,
 ) -> Result<axum::response::Html<String>, ApiError> {
-    let entries = commands::codes::outbox(&state.db.any, 100).await?;
+    let entries = commands::accounts::codes::outbox(&state.db.any, 100).await?;
     let escape = |s: &str| {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
@@ -147,7 +149,7 @@ async fn end_bet_games(
         let selections: Vec<SelectionResult> = state.live.read(|c| {
             let mut selections = Vec::new();
             for m in c.markets_of(leg.game_id) {
-                if m.market_type == commands::feed::RACE_MARKET_TYPE {
+                if m.market_type == commands::sportsbook::feed::RACE_MARKET_TYPE {
                     // A race: a random finishing order, each runner at its
                     // price as its starting price.
                     let mut runners: Vec<_> = c.events_of(m.id).collect();
@@ -182,7 +184,7 @@ async fn end_bet_games(
             }
             selections
         });
-        let finished = commands::feed::Finished {
+        let finished = commands::sportsbook::feed::Finished {
             game_id: leg.game_id,
             score,
             selections,
@@ -193,7 +195,8 @@ async fn end_bet_games(
             .await
             .map_err(|e| ApiError::Internal(e.to_string()))?;
         // The feed's leader takes it out of every process's catalogue.
-        commands::live::end_game(&state.db.any, leg.game_id, state.clock.now_ms()).await?;
+        commands::sportsbook::live::end_game(&state.db.any, leg.game_id, state.clock.now_ms())
+            .await?;
         ended.push(leg.game_id);
     }
     Ok(ok(serde_json::json!({ "games": ended })))

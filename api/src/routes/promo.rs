@@ -5,7 +5,7 @@
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use commands::promo::PromoFailure;
+use commands::engagement::promo::PromoFailure;
 use domain::promo::tasks::TaskGroup;
 use domain::Currency;
 use serde::Deserialize;
@@ -305,7 +305,7 @@ async fn goods_list(
 }
 
 /// Goods as a member reads them: name and description in `lang`.
-fn goods_json(g: &commands::promo::shop::GoodsView, lang: &str) -> Value {
+fn goods_json(g: &commands::engagement::promo::shop::GoodsView, lang: &str) -> Value {
     let mut v = json!(g);
     v["name"] = json!(g.goods.name.pick(lang));
     v["desc"] = json!(g.goods.desc.pick(lang));

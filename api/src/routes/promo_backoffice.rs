@@ -6,7 +6,7 @@
 use axum::extract::{Query, State};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use commands::promo::PromoFailure;
+use commands::engagement::promo::PromoFailure;
 use domain::promo::campaign::Campaign;
 use domain::promo::draw::Board;
 use domain::promo::referral::ReferralSettings;

@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use commands::seasons::{codes, SeasonFailure};
+use commands::engagement::seasons::{codes, SeasonFailure};
 use domain::season::{format_time, ClaimOutcome, Phase, TaskDef, HOME_SPORTS};
 use domain::staff::Role;
 use serde::Deserialize;

@@ -4,8 +4,8 @@ use axum::extract::State;
 use axum::http::Method;
 use axum::routing::post;
 use axum::{Json, Router};
+use commands::accounts::codes::Channel;
 use commands::accounts::{ContactProof, Verification};
-use commands::codes::Channel;
 use domain::account::Address;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -540,7 +540,7 @@ async fn messages(
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     });
-    let internal = |e: commands::inbox::InboxError| ApiError::Internal(e.0);
+    let internal = |e: commands::engagement::inbox::InboxError| ApiError::Internal(e.0);
     if method == Method::POST {
         let bad = || ApiError::with_message(-70009, "Invalid request parameters: id");
         match body.action.as_deref().unwrap_or("read") {

@@ -1,12 +1,12 @@
 //! VIP calls (spec 001 section 7.4 `vipsystem/*`; docs/vip.md): the level
 //! table, the member's level and progress, experience and M currency
 //! movements, and the reward claims. Rules live in `domain::vip`, the work
-//! in `commands::vip`; this only decodes, calls and encodes.
+//! in `commands::engagement::vip`; this only decodes, calls and encodes.
 
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use commands::vip::{previous_month, yesterday, Paid, VipFailure};
+use commands::engagement::vip::{previous_month, yesterday, Paid, VipFailure};
 use domain::account::Market;
 use domain::vip::{Product, RewardKind, LEVELS};
 use projections::vip::{self as model, LedgerFilter, LedgerRow, VipMember};
@@ -199,7 +199,7 @@ async fn detail(State(state): State<AppState>, member: Member) -> Answer {
         })
         .collect();
     let month = previous_month(now);
-    let this_month = &commands::vip::today(now).to_string()[..7];
+    let this_month = &commands::engagement::vip::today(now).to_string()[..7];
     let salary_granted = vip.grants.get(&(RewardKind::Salary, month.clone()));
     let month_turnover = model::month_turnover(&state.db.any, &m.member_id, this_month).await?;
     let rewards = model::rewards(&state.db.any, &m.member_id).await?;

@@ -7,7 +7,7 @@
 //! member subscription gets it wrapped with its own subid. A WebSocket
 //! member gets them on its socket.
 //!
-//! Long-poll sessions live in the store (`commands::swarm_polls`): a poll
+//! Long-poll sessions live in the store (`commands::platform::swarm_polls`): a poll
 //! may reach any process behind the load balancer, which answers
 //! `whats_up` with the diff from the data last delivered to the session to
 //! its own catalogue (every process applies the same catalogue log).
@@ -18,16 +18,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use commands::clock::SharedClock;
-use commands::live::LiveCatalogue;
-use commands::sessions::{token_hash, Sessions};
-use commands::swarm_polls::{PollSession, PollSessions};
+use commands::accounts::sessions::{token_hash, Sessions};
+use commands::platform::clock::SharedClock;
+use commands::platform::swarm_polls::{PollSession, PollSessions};
+use commands::sportsbook::live::LiveCatalogue;
 use domain::swarm::{self, Answer, Command, Query, Request};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tokio::sync::{mpsc, watch};
 
-pub use commands::swarm_polls::POLL_SESSION_TTL_MS;
+pub use commands::platform::swarm_polls::POLL_SESSION_TTL_MS;
 
 /// Bookings one IP may make without logging in, per 10 minutes.
 pub const VISITOR_BOOKINGS: usize = 30;
@@ -133,10 +133,10 @@ pub struct Hub {
     recorded: Mutex<Option<Vec<(std::time::Instant, Utf8Bytes)>>>,
     limits: Limits,
     polls: PollSessions,
-    /// This process's id (commands::nodes): its socket logins carry it.
+    /// This process's id (commands::platform::nodes): its socket logins carry it.
     node_id: std::sync::OnceLock<String>,
     /// `book_bet` by visitors, per IP (`VISITOR_BOOKINGS` per 10 minutes).
-    visitor_bookings: commands::limits::RateLimit,
+    visitor_bookings: commands::platform::limits::RateLimit,
     /// Live long-poll sessions in the store, as of the last sweep.
     poll_sessions: AtomicUsize,
     /// Largest WebSocket message accepted on /swarm.
@@ -208,7 +208,7 @@ impl Hub {
     ) -> Arc<Self> {
         Arc::new(Self {
             limits,
-            visitor_bookings: commands::limits::RateLimit::new(
+            visitor_bookings: commands::platform::limits::RateLimit::new(
                 pool.clone(),
                 "visitor_bookings",
                 VISITOR_BOOKINGS,
@@ -240,7 +240,7 @@ impl Hub {
         let _ = self.betting.set(betting);
     }
 
-    /// The id this process beats with (commands::nodes).
+    /// The id this process beats with (commands::platform::nodes).
     pub fn set_node_id(&self, node_id: String) {
         let _ = self.node_id.set(node_id);
     }
@@ -275,7 +275,7 @@ impl Hub {
     }
 
     fn open(&self, language: String, sink: Sink) -> Arc<Session> {
-        let sid = commands::codes::random_id(24);
+        let sid = commands::accounts::codes::random_id(24);
         let session = Arc::new(Session {
             sid: sid.clone(),
             language,
@@ -316,7 +316,7 @@ impl Hub {
             );
             tokio::spawn(async move {
                 if let Err(e) = polls.socket_login(&sid, None, &node).await {
-                    // commands::nodes removes it when this process stops.
+                    // commands::platform::nodes removes it when this process stops.
                     tracing::warn!(error = %e, "swarm socket login not removed");
                 }
             });
@@ -421,7 +421,7 @@ impl Hub {
                 opened
             }
             Origin::Poll { .. } => {
-                let sid = commands::codes::random_id(24);
+                let sid = commands::accounts::codes::random_id(24);
                 if let Err(e) = self.polls.open(&sid, &language, self.clock.now_ms()).await {
                     return self.store_failed(request, e);
                 }

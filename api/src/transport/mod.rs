@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
-use commands::guards::{IdError, Submissions, UniqueIds};
+use commands::platform::guards::{IdError, Submissions, UniqueIds};
 use crypto::{OpenError, Pairs};
 
 /// Largest request body accepted (encrypted form).

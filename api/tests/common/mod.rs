@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use api::app;
 use api::config::Config;
 use api::transport::crypto::{self, Pairs};
-use commands::clock::{ManualClock, SharedClock};
+use commands::platform::clock::{ManualClock, SharedClock};
 use domain::catalogue::GameType;
 use rust_decimal::Decimal;
 use serde_json::{json, Value};

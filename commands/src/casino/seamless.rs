@@ -36,7 +36,7 @@ use sqlx::AnyPool;
 use crate::accounts::AccountService;
 use crate::casino::catalogue::Catalogue;
 use crate::casino::tokens::Tokens;
-use crate::clock::SharedClock;
+use crate::platform::clock::SharedClock;
 use crate::wallet::WalletService;
 use store::db::Db;
 use store::events::{Claim, StoreOptions};

@@ -7,7 +7,7 @@
 use domain::Currency;
 use sqlx::{AnyPool, Row};
 
-use crate::clock::SharedClock;
+use crate::platform::clock::SharedClock;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchToken {
@@ -49,13 +49,13 @@ impl Tokens {
         currency: Currency,
         mode: &str,
     ) -> Result<(String, i64), sqlx::Error> {
-        let token = crate::sessions::random_token();
+        let token = crate::accounts::sessions::random_token();
         let now = self.clock.now_ms();
         let expires = now + self.lifetime_ms;
         sqlx::query(
             "INSERT INTO casino_tokens (token_hash, member_id, game_id, provider, currency, mode, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
-        .bind(crate::sessions::token_hash(&token))
+        .bind(crate::accounts::sessions::token_hash(&token))
         .bind(member_id)
         .bind(game_id)
         .bind(provider)
@@ -78,7 +78,7 @@ impl Tokens {
         if token.is_empty() || token.len() > 128 {
             return Ok(None);
         }
-        let hash = crate::sessions::token_hash(token);
+        let hash = crate::accounts::sessions::token_hash(token);
         if let Some(found) = self
             .seen
             .lock()

@@ -408,8 +408,13 @@ impl Payments {
             "status": status,
         });
         let key = format!("deposit:{}:{status}", order.order_id);
-        self.tip_once(&key, &order.member_id, crate::notify::DEPOSIT_RESULT, body)
-            .await;
+        self.tip_once(
+            &key,
+            &order.member_id,
+            crate::engagement::notify::DEPOSIT_RESULT,
+            body,
+        )
+        .await;
     }
 
     /// One pass of the deposit sweeper: expired open orders close, and

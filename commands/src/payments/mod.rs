@@ -34,10 +34,10 @@ use domain::payment::{Deposit, PaymentRefusal, Withdrawal};
 use sqlx::AnyPool;
 
 use crate::accounts::AccountService;
-use crate::clock::SharedClock;
-use crate::ids::IdBlocks;
-use crate::limits::RateLimit;
-use crate::notify::Notifications;
+use crate::engagement::notify::Notifications;
+use crate::platform::clock::SharedClock;
+use crate::platform::ids::IdBlocks;
+use crate::platform::limits::RateLimit;
 use crate::wallet::WalletService;
 use store::db::Db;
 use store::events::StoreOptions;
@@ -68,8 +68,8 @@ impl PaymentFailure {
     }
 }
 
-impl From<crate::lease::LeaseError> for PaymentFailure {
-    fn from(e: crate::lease::LeaseError) -> Self {
+impl From<crate::platform::lease::LeaseError> for PaymentFailure {
+    fn from(e: crate::platform::lease::LeaseError) -> Self {
         PaymentFailure::Internal(e.to_string())
     }
 }

@@ -54,7 +54,10 @@ impl Payments {
         let now = self.clock.now_ms();
         let declined = request.destination.masked.ends_with(DECLINED_SUFFIX);
         let status = if declined { PAYOUT_FAILED } else { PAYOUT_PAID };
-        let tx_id = format!("SBXP{}", &crate::sessions::token()[..14].to_uppercase());
+        let tx_id = format!(
+            "SBXP{}",
+            &crate::accounts::sessions::token()[..14].to_uppercase()
+        );
         let inserted = sqlx::query(
             "INSERT INTO sandbox_payments (order_id, provider_tx_id, amount, currency, status, created_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (order_id) DO NOTHING",
         )

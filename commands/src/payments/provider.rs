@@ -203,7 +203,10 @@ impl Payments {
                     "Nothing was paid to reverse",
                 ))
             }
-            (None, _) => format!("SBX{}", crate::sessions::token()[..16].to_uppercase()),
+            (None, _) => format!(
+                "SBX{}",
+                crate::accounts::sessions::token()[..16].to_uppercase()
+            ),
         };
         let (status, amount) = match outcome {
             SandboxOutcome::Paid => ("paid", order.amount),

@@ -428,7 +428,7 @@ impl Payments {
         self.tip_once(
             &key,
             &request.member_id,
-            crate::notify::WITHDRAWAL_RESULT,
+            crate::engagement::notify::WITHDRAWAL_RESULT,
             body,
         )
         .await;

@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
-use commands::bets::{BetService, BetSettings, Placed};
-use commands::clock::{ManualClock, SharedClock};
-use commands::feed::{Feed, Finished, Simulator, SimulatorSettings};
-use commands::live::{LiveCatalogue, LiveFeed, ResultService};
-use commands::settlement::Settlement;
-use commands::unresulted::VoidUnresulted;
+use commands::platform::clock::{ManualClock, SharedClock};
+use commands::sportsbook::bets::{BetService, BetSettings, Placed};
+use commands::sportsbook::feed::{Feed, Finished, Simulator, SimulatorSettings};
+use commands::sportsbook::live::{LiveCatalogue, LiveFeed, ResultService};
+use commands::sportsbook::settlement::Settlement;
+use commands::sportsbook::unresulted::VoidUnresulted;
 use commands::WalletService;
 use domain::bet::{AcceptMode, BetRequest, BetType, Pick};
 use domain::catalogue::{Catalogue, GameType};
@@ -121,7 +121,7 @@ impl Platform {
         let live = LiveCatalogue::new(Catalogue::new());
         let results = Arc::new(ResultService::new(&db, options, retry, metrics.clone()));
         let wallets = Arc::new(WalletService::new(&db, options, retry, metrics.clone()));
-        let notifications = Arc::new(commands::notify::Notifications::new(
+        let notifications = Arc::new(commands::engagement::notify::Notifications::new(
             db.any.clone(),
             shared.clone(),
             db.kind() == store::StoreKind::Postgres,
@@ -170,12 +170,12 @@ impl Platform {
     }
 
     pub fn now_ms(&self) -> i64 {
-        use commands::clock::Clock;
+        use commands::platform::clock::Clock;
         self.clock.now_ms()
     }
 
     /// One feed step after a second.
-    pub async fn tick(&mut self) -> Result<(), commands::live::LiveError> {
+    pub async fn tick(&mut self) -> Result<(), commands::sportsbook::live::LiveError> {
         self.clock.advance(1_000);
         let now = self.now_ms();
         self.feed.step(&self.live, &self.results, now).await
@@ -220,7 +220,7 @@ impl Platform {
                 .games()
                 .values()
                 .filter(|g| g.game_type == GameType::Prematch && !g.is_blocked)
-                .filter(|g| g.id < commands::feed::RACE_ID_BASE)
+                .filter(|g| g.id < commands::sportsbook::feed::RACE_ID_BASE)
                 .nth(n)
                 .unwrap();
             let market = c.markets_of(game.id).next().unwrap();

@@ -1,7 +1,7 @@
 //! Promotions, the rewards half (spec 001 sections 2.1, 2.12, 3, 4, 5, 7.4,
 //! 8, 9; docs/promotions.md): daily sign-in, daily and novice tasks, the
 //! prize draw, the points shop, campaigns and referrals. Pure rules only;
-//! `commands::promo` runs them against the database.
+//! `commands::engagement::promo` runs them against the database.
 //!
 //! Layout
 //! - `tasks`: sign-in streaks and rewards, daily and novice task

@@ -1,6 +1,6 @@
 //! VIP levels, valid turnover, rebates, salary and gifts (spec 001 sections
 //! 3, 4, 9.1, 9.2; issue 11). Pure rules; the projection and the reward job
-//! live in `projections::vip` and `commands::vip`.
+//! live in `projections::vip` and `commands::engagement::vip`.
 
 mod aggregate;
 mod tables;

@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::Router;
-use commands::clock::SharedClock;
+use commands::platform::clock::SharedClock;
 use rand::SeedableRng;
 use rust_decimal::Decimal;
 
@@ -108,10 +108,10 @@ impl DemoProvider {
     /// under a lease (one process at a time).
     pub async fn run(
         self: Arc<Self>,
-        lease: commands::lease::Lease,
+        lease: commands::platform::lease::Lease,
         stop: tokio::sync::watch::Receiver<bool>,
     ) {
-        commands::lease::run_leased(lease, Duration::from_millis(1000), stop, || {
+        commands::platform::lease::run_leased(lease, Duration::from_millis(1000), stop, || {
             let me = self.clone();
             async move { me.pass().await }
         })
@@ -131,7 +131,7 @@ impl DemoProvider {
 #[derive(Debug, thiserror::Error)]
 pub enum PassError {
     #[error("{0}")]
-    Lease(#[from] commands::lease::LeaseError),
+    Lease(#[from] commands::platform::lease::LeaseError),
     #[error("database: {0}")]
     Store(#[from] sqlx::Error),
 }
