@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use commands::WalletService;
 use cqrs_es::EventEnvelope;
 use domain::wallet::{
-    MovementKind, Pot, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent, WalletId,
-    REFERENCE_GENERATION,
+    MovementKind, Pot, Receipt, Wallet, WalletAction, WalletCommand, WalletError, WalletEvent,
+    WalletId, REFERENCE_GENERATION,
 };
 use domain::Currency;
 use rust_decimal::Decimal;
@@ -19,7 +19,8 @@ use sqlx::Row;
 use store::db::testing;
 use store::events::EventRow;
 use store::events::{append_rows_alone, Claim};
-use store::{CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions};
+use store::unit::{Failed, UnitError};
+use store::{CommandError, CommandMetrics, Db, RetryPolicy, StoreKind, StoreOptions, UnitOfWork};
 
 store::on_both_stores!(
     a_repeat_of_a_reference_the_wallet_forgot_answers_its_first_outcome_and_moves_nothing,
@@ -327,32 +328,27 @@ async fn a_transaction_that_drops_a_generation_still_refuses_its_references_in_l
     // own append puts in the book.
     long_history(&db, 2 * G - 1).await;
     let wallets = service(&db);
-    let store = wallets.framework().store();
-    let key = wallet().to_string();
-    let metadata = HashMap::new();
-    let first = store
-        .decide(
-            &key,
-            WalletCommand::new(wallet(), "new-one", credit(dec!(1))),
-            wallets.services(),
-            &metadata,
-        )
-        .await
-        .unwrap();
-    let repeat = WalletCommand::new(wallet(), "d10", credit(dec!(1)));
-    let reply = repeat.reply.clone();
-    let both = store
-        .decide_more(first, repeat, wallets.services(), &metadata)
-        .await
-        .unwrap();
+    let before = event_count(&db).await;
+    // One unit of work: a new credit (its event drops generation 0), then
+    // a repeat of d10, which is in the dropped generation.
+    let uow = UnitOfWork::new(RetryPolicy::default());
+    let repeat: Result<Receipt, UnitError<WalletError>> = store::unit_of_work!(uow, |unit| {
+        wallets
+            .move_in(unit, &wallet(), "new-one".into(), credit(dec!(1)))
+            .await?
+            .map_err(Failed::Refused)?;
+        let repeat = wallets
+            .move_in(unit, &wallet(), "d10".into(), credit(dec!(1)))
+            .await?
+            .map_err(Failed::Refused)?;
+        Ok(repeat)
+    });
     assert_eq!(
-        both.events().count(),
+        event_count(&db).await - before,
         1,
         "d10 (event 12) moves nothing again"
     );
-    assert!(reply.take().unwrap().unwrap().duplicate);
-    db.group.append_parts(&[&both], None).await.unwrap();
-    store.committed(both).await;
+    assert!(repeat.unwrap().duplicate);
     let now = wallets.load(&wallet()).await.unwrap();
     assert_eq!(now.balances().main, Decimal::from(2 * G - 2) + dec!(1));
 }

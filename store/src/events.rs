@@ -434,8 +434,8 @@ impl<A: Aggregate + Clone> EventStore<A> for Store<A> {
     }
 }
 
-/// Events one command decided on one aggregate, not yet committed: a part
-/// of a transaction that spans aggregates (see [`append_together`]).
+/// Events decided on one aggregate, not yet committed: its part of a unit
+/// of work (`crate::unit`).
 #[derive(Clone)]
 pub struct Decided<A: Aggregate> {
     loaded: Loaded<A>,
@@ -490,98 +490,12 @@ impl<A: Aggregate> Decided<A> {
         self.envelopes.is_empty()
     }
 
-    fn serialized(&self) -> Result<Vec<EventRow>, PersistenceError> {
+    pub(crate) fn serialized(&self) -> Result<Vec<EventRow>, PersistenceError> {
         self.envelopes.iter().map(EventRow::try_from).collect()
     }
 }
 
 impl<A: Aggregate + Clone> Store<A> {
-    /// Loads `aggregate_id` as a command would and lets it decide
-    /// `command`, without committing anything.
-    pub async fn decide(
-        &self,
-        aggregate_id: &str,
-        command: A::Command,
-        services: &A::Services,
-        metadata: &HashMap<String, String>,
-    ) -> Result<Decided<A>, AggregateError<A::Error>> {
-        let loaded = self.load_aggregate(aggregate_id).await?;
-        let decided = Decided {
-            loaded,
-            envelopes: Vec::new(),
-        };
-        self.decide_more(decided, command, services, metadata).await
-    }
-
-    /// As `decide`, on the aggregate as the store holds it now (the cache
-    /// plus newer events), even where commands trust the cache: a refusal
-    /// that depends on the state is only given on this.
-    pub async fn decide_current(
-        &self,
-        aggregate_id: &str,
-        command: A::Command,
-        services: &A::Services,
-        metadata: &HashMap<String, String>,
-    ) -> Result<Decided<A>, AggregateError<A::Error>> {
-        let loaded = self.load_current(aggregate_id).await?;
-        let decided = Decided {
-            loaded,
-            envelopes: Vec::new(),
-        };
-        self.decide_more(decided, command, services, metadata).await
-    }
-
-    /// As `decide`, for an aggregate id just handed out that no one can
-    /// have written to: no read at all. Should the id be taken after all,
-    /// the append collides and the caller retries with `decide`.
-    pub async fn decide_fresh(
-        &self,
-        aggregate_id: &str,
-        command: A::Command,
-        services: &A::Services,
-        metadata: &HashMap<String, String>,
-    ) -> Result<Decided<A>, AggregateError<A::Error>> {
-        let decided = Decided {
-            loaded: Loaded {
-                aggregate_id: aggregate_id.to_string(),
-                aggregate: A::default(),
-                sequence: 0,
-                snapshot_number: 0,
-                snapshot_sequence: 0,
-            },
-            envelopes: Vec::new(),
-        };
-        self.decide_more(decided, command, services, metadata).await
-    }
-
-    /// Lets the aggregate decide one more command on top of what it has
-    /// already decided in this transaction.
-    pub async fn decide_more(
-        &self,
-        mut decided: Decided<A>,
-        command: A::Command,
-        services: &A::Services,
-        metadata: &HashMap<String, String>,
-    ) -> Result<Decided<A>, AggregateError<A::Error>> {
-        let sink = cqrs_es::event_sink::EventSink::default();
-        decided
-            .loaded
-            .aggregate
-            .handle(command, services, &sink)
-            .await
-            .map_err(AggregateError::UserError)?;
-        let next = decided.loaded.sequence + decided.envelopes.len() + 1;
-        for (payload, sequence) in sink.collect().await.into_iter().zip(next..) {
-            decided.envelopes.push(EventEnvelope {
-                aggregate_id: decided.loaded.aggregate_id.clone(),
-                sequence,
-                payload,
-                metadata: metadata.clone(),
-            });
-        }
-        Ok(decided)
-    }
-
     /// After the transaction that held `decided` committed: the cache and
     /// snapshots catch up. Returns the committed envelopes.
     pub async fn committed(&self, decided: Decided<A>) -> Vec<EventEnvelope<A>> {
@@ -607,17 +521,6 @@ impl<A: Aggregate + Clone> Store<A> {
     /// may be stale, so the next command reads the store.
     pub fn abandoned(&self, aggregate_id: &str) {
         self.forget(aggregate_id);
-    }
-}
-
-/// One part of a transaction across aggregates, whatever their type.
-pub trait Part: Sync {
-    fn rows(&self) -> Result<Vec<EventRow>, PersistenceError>;
-}
-
-impl<A: Aggregate> Part for Decided<A> {
-    fn rows(&self) -> Result<Vec<EventRow>, PersistenceError> {
-        self.serialized()
     }
 }
 
@@ -660,22 +563,6 @@ impl<A: Aggregate> TryFrom<&EventEnvelope<A>> for EventRow {
             payload,
             metadata,
         })
-    }
-}
-
-/// Appends the events of several aggregates atomically: one multi-row
-/// INSERT, so either every aggregate moves or none does. A sequence already
-/// taken (another writer got there first) fails the whole statement with a
-/// retryable error (see [`is_retryable`]).
-pub async fn append_together(
-    pool: &StorePool,
-    parts: &[&(dyn Part + Sync)],
-) -> Result<(), PersistenceError> {
-    match append_claiming(pool, parts, None).await? {
-        Appended::Done => Ok(()),
-        Appended::Claimed | Appended::Unmet(_) => Err(PersistenceError::UnknownError(
-            "a claim without a claim".into(),
-        )),
     }
 }
 
@@ -776,34 +663,10 @@ impl Extra {
     }
 }
 
-/// As [`append_together`], and, with `claim`, claims the request id in the
-/// same transaction: when another writer claimed it first, nothing is
-/// written (`Appended::Claimed`); the caller answers what that claim says.
-pub async fn append_claiming(
-    pool: &StorePool,
-    parts: &[&(dyn Part + Sync)],
-    claim: Option<&Claim>,
-) -> Result<Appended, PersistenceError> {
-    let mut rows = Vec::new();
-    for part in parts {
-        rows.extend(part.rows()?);
-    }
-    append_rows_alone(pool, &rows, claim, &[]).await
-}
-
-/// The rows of every part of a transaction, in order (for
-/// [`crate::group_commit::GroupCommit::append`]).
-pub fn rows_of(parts: &[&(dyn Part + Sync)]) -> Result<Vec<EventRow>, PersistenceError> {
-    let mut rows = Vec::new();
-    for part in parts {
-        rows.extend(part.rows()?);
-    }
-    Ok(rows)
-}
-
-/// [`append_claiming`] for rows already serialised, in a transaction of
-/// their own (the group committer's path for a group of one, and for each
-/// append of a group that failed).
+/// Rows already serialised, with their claim and extra statements, in a
+/// transaction of their own (the group committer's path for a group of one,
+/// for a unit with extra statements, and for each append of a group that
+/// failed).
 pub async fn append_rows_alone(
     pool: &StorePool,
     rows: &[EventRow],

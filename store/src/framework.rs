@@ -122,7 +122,7 @@ where
         self.on_commit.as_ref()
     }
 
-    /// The lock behind [`Self::turn`] for `aggregate_id` (the unit of work
+    /// This process's turn on `aggregate_id` (the unit of work
     /// takes several in order).
     pub fn stripe_of(&self, aggregate_id: &str) -> &tokio::sync::Mutex<()> {
         self.stripe(aggregate_id)
@@ -136,21 +136,6 @@ where
 
     pub fn store(&self) -> &Store<A> {
         &self.store
-    }
-
-    /// This process's turn on `aggregate_id`: commands on one aggregate
-    /// queue here instead of colliding. Transactions across aggregates take
-    /// the turns of every aggregate they write.
-    pub async fn turn(&self, aggregate_id: &str) -> tokio::sync::MutexGuard<'_, ()> {
-        self.stripe(aggregate_id).lock().await
-    }
-
-    /// Tells whoever waits on commits (the projection runner) that events
-    /// were committed outside `execute`.
-    pub fn committed(&self) {
-        if let Some(notify) = &self.on_commit {
-            notify.notify_one();
-        }
     }
 
     pub fn retry(&self) -> RetryPolicy {

@@ -24,9 +24,7 @@ use cqrs_es::persist::PersistenceError;
 use tokio::sync::oneshot;
 
 use crate::db::StorePool;
-use crate::events::{
-    append_rows_alone, archive_sql, archives, rows_of, Appended, Claim, EventRow, Extra, Part,
-};
+use crate::events::{append_rows_alone, archive_sql, archives, Appended, Claim, EventRow, Extra};
 
 /// At most this many event rows in one group (a command's rows are never
 /// split between groups).
@@ -185,15 +183,6 @@ impl GroupCommit {
                 "the group commit task ended without an answer".into(),
             ))
         })
-    }
-
-    /// [`Self::append`] for the events several aggregates decided.
-    pub async fn append_parts(
-        &self,
-        parts: &[&(dyn Part + Sync)],
-        claim: Option<&Claim>,
-    ) -> Result<Appended, PersistenceError> {
-        self.append(rows_of(parts)?, claim.cloned()).await
     }
 
     /// Writes `group`, then the groups that queued meanwhile, until none is

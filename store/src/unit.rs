@@ -22,7 +22,7 @@
 //!
 //! What the unit takes care of:
 //! - **Turns**: this process's turn on each aggregate it decides
-//!   ([`Framework::turn`]), held until the unit ends, so commands of one
+//!   ([`Framework::stripe_of`]), held until the unit ends, so commands of one
 //!   process on one aggregate queue instead of colliding. Turns are taken
 //!   as the work asks for aggregates; one asked for out of the process-wide
 //!   order that is not free at once makes the unit give back every turn
@@ -127,7 +127,7 @@ where
     }
 
     fn rows(&self) -> Result<Vec<EventRow>, PersistenceError> {
-        crate::events::Part::rows(&self.decided)
+        self.decided.serialized()
     }
 
     fn as_any(&mut self) -> &mut dyn std::any::Any {
@@ -361,7 +361,7 @@ impl<'f> Unit<'f> {
         A::Command: Clone,
     {
         self.turn(framework.stripe_of(id))?;
-        self.take_turns().await?;
+        self.take_turns().await;
         if self.group.is_none() {
             self.group = Some(framework.store().group().clone());
         }
@@ -454,12 +454,11 @@ impl<'f> Unit<'f> {
     }
 
     /// Waits for the turn asked for in order.
-    async fn take_turns(&mut self) -> Result<(), Abort> {
+    async fn take_turns(&mut self) {
         while let Some(stripe) = self.wanted.pop() {
             let guard = stripe.lock().await;
             self.held.push((stripe, guard));
         }
-        Ok(())
     }
 
     /// Gives back every turn and takes them again, with the one wanted, in
