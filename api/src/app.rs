@@ -99,6 +99,8 @@ pub struct AppStateInner {
     pub inbox: Arc<commands::engagement::inbox::Inbox>,
     /// Notices, banners, covers, popups, news, help, campaigns.
     pub content: Arc<commands::engagement::content::ContentService>,
+    /// Safer gambling: limits, time-outs, self-exclusion, reality checks.
+    pub safer: Arc<commands::compliance::safer::Safeguards>,
 }
 
 impl FromRef<AppState> for HttpMetrics {
@@ -224,6 +226,14 @@ impl AppState {
         };
         let wallets =
             WalletService::notifying(&db, store, retry, command_metrics.clone(), runner.waker());
+        let safer = Arc::new(commands::compliance::safer::Safeguards::new(
+            &db,
+            store,
+            retry,
+            command_metrics.clone(),
+            clock.clone(),
+            config.safer.calendar(),
+        ));
         let command_metrics_for_bets = command_metrics.clone();
         let command_metrics_for_vip = command_metrics.clone();
         let command_metrics_for_casino = command_metrics.clone();
@@ -297,6 +307,7 @@ impl AppState {
             clock.clone(),
             notifications.clone(),
             config.bets.settings(),
+            safer.clone(),
         );
         let bets = Arc::new(bets);
         let settlement = Arc::new(commands::sportsbook::settlement::Settlement::new(
@@ -387,6 +398,7 @@ impl AppState {
                 wallets.clone(),
                 accounts.clone(),
                 clock.clone(),
+                safer.clone(),
             )
             .await?,
         );
@@ -419,6 +431,7 @@ impl AppState {
                 notifications.clone(),
                 clock.clone(),
                 payment_settings(&config),
+                safer.clone(),
             )
             // Withdrawals per day and per withdrawal by VIP level.
             .with_limits(Arc::new(
@@ -455,6 +468,7 @@ impl AppState {
             payments,
             inbox,
             content,
+            safer,
             client_logs,
             config: Arc::new(config),
             db,
@@ -605,6 +619,7 @@ impl AppState {
             .merge(routes::payments::router())
             .merge(routes::promo::router())
             .merge(routes::content::router())
+            .merge(routes::safer::router())
             .layer(axum::middleware::from_fn_with_state(
                 self.transport.clone(),
                 crate::transport::layer,
@@ -619,6 +634,7 @@ impl AppState {
             .merge(routes::payments_backoffice::router())
             .merge(routes::promo_backoffice::router())
             .merge(routes::content_backoffice::router())
+            .merge(routes::safer::staff_router())
             .merge(routes::payments::open_router(self.config.demo_mode))
             .merge(crate::swarm::router())
             .merge(crate::realtime::router())

@@ -44,6 +44,7 @@ fn refusal(refusal: &BetRefusal) -> Value {
         // 1510_sb: the client may send the same bet again as a super bet.
         BetRefusal::MemberLimit { limit } => json!({ "max": limit, "super_bet": true }),
         BetRefusal::OddsLimit { odds, limit } => json!({ "odds": odds, "limit": limit }),
+        BetRefusal::Safer(e) => e.details(),
         _ => Value::Null,
     };
     json!({ "result": refusal.code().0, "result_text": refusal.to_string(), "details": details })

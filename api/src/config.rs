@@ -41,6 +41,9 @@ pub struct Config {
     /// `[payments]` (docs/payments.md); every key has a default.
     #[serde(default)]
     pub payments: commands::payments::PaymentSettings,
+    /// `[safer]`: responsible gambling (docs/responsible-gambling.md).
+    #[serde(default)]
+    pub safer: SaferConfig,
     /// From `DATABASE_URL` (unset: the embedded SQLite file).
     #[serde(skip)]
     pub database_url: Option<String>,
@@ -172,6 +175,36 @@ impl Default for AuditConfig {
             checkpoint_key: "dev-audit-checkpoint-key-change-me".into(),
             checkpoint_every: 10_000,
         }
+    }
+}
+
+/// `[safer]`: responsible gambling (docs/responsible-gambling.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct SaferConfig {
+    /// The market's time zone, minutes east of UTC: where a limit's day,
+    /// week (Monday first) and month begin.
+    pub utc_offset_minutes: i32,
+    /// A member's identity documents are reviewed by support before the
+    /// first withdrawal (and the birth date must show 18 or over).
+    pub verify_before_withdrawal: bool,
+    /// How often the reality-check job looks for members due a notice.
+    pub reality_check_every_ms: u64,
+}
+
+impl Default for SaferConfig {
+    fn default() -> Self {
+        SaferConfig {
+            utc_offset_minutes: 0,
+            verify_before_withdrawal: true,
+            reality_check_every_ms: 15_000,
+        }
+    }
+}
+
+impl SaferConfig {
+    pub fn calendar(&self) -> domain::safer::Calendar {
+        domain::safer::Calendar::new(self.utc_offset_minutes)
     }
 }
 

@@ -82,6 +82,28 @@ impl From<commands::accounts::AccountFailure> for ApiError {
     }
 }
 
+impl From<domain::safer::SaferError> for ApiError {
+    fn from(e: domain::safer::SaferError) -> Self {
+        match e {
+            domain::safer::SaferError::NeedReturns => ApiError::Internal(e.to_string()),
+            refusal => ApiError::Answer {
+                status: refusal.code().0,
+                msg: refusal.to_string(),
+                data: refusal.details(),
+            },
+        }
+    }
+}
+
+impl From<commands::compliance::safer::SaferFailure> for ApiError {
+    fn from(e: commands::compliance::safer::SaferFailure) -> Self {
+        match e {
+            commands::compliance::safer::SaferFailure::Refused(refusal) => refusal.into(),
+            commands::compliance::safer::SaferFailure::Internal(why) => ApiError::Internal(why),
+        }
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
         ApiError::Internal(e.to_string())

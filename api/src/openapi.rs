@@ -215,6 +215,7 @@ pub fn description() -> Description {
         crate::routes::promo_backoffice::doc(),
         crate::routes::content::doc(),
         crate::routes::content_backoffice::doc(),
+        crate::routes::safer::doc(),
         crate::casino::doc(),
         own_doc(),
     ] {

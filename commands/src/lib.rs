@@ -12,6 +12,8 @@
 //! - `payments/`: deposits, the provider port and sandbox, withdrawals,
 //!   bank cards, game-wallet transfers, payment reports.
 //! - `casino/`: the casino catalogue, launch tokens and the seamless wallet.
+//! - `compliance/`: safer gambling (limits, time-out, self-exclusion,
+//!   reality check), identity checks and statements.
 //! - `engagement/`: VIP, seasons, promotions, the inbox, content and
 //!   notifications.
 //! - `platform/`: what every area shares across processes (clock, ids,
@@ -21,6 +23,7 @@
 
 pub mod accounts;
 pub mod casino;
+pub mod compliance;
 pub mod engagement;
 pub mod payments;
 pub mod platform;

@@ -22,6 +22,18 @@ impl Code {
     /// Platform-defined: the reference was voided before any movement with
     /// it committed (a transfer given up by the sweeper); it never moves.
     pub const REFERENCE_VOIDED: Code = Code(2405);
+    /// Spec 000 section 8 (2406, 2428 "self-exclusion"): our reading is
+    /// 2406 a self-exclusion, 2428 a time-out (DESIGN.md).
+    pub const SELF_EXCLUDED: Code = Code(2406);
+    pub const TIMED_OUT: Code = Code(2428);
+    /// Platform-defined (DESIGN.md "Responsible gambling"): a member's own
+    /// deposit, loss or stake limit is reached.
+    pub const DEPOSIT_LIMIT: Code = Code(2431);
+    pub const LOSS_LIMIT: Code = Code(2432);
+    pub const STAKE_LIMIT: Code = Code(2433);
+    /// Platform-defined: a withdrawal before the member's age and identity
+    /// are verified.
+    pub const IDENTITY_UNVERIFIED: Code = Code(2434);
     /// Platform-defined: the server could not complete the request.
     pub const INTERNAL: Code = Code(-1);
 
@@ -190,6 +202,13 @@ const CATALOGUE: &[(i32, &str)] = &[
     (2405, "Transaction voided"),
     (2406, "self-exclusion"),
     (2428, "self-exclusion"),
+    (2431, "Your deposit limit is reached."),
+    (2432, "Your loss limit is reached."),
+    (2433, "Your stake limit is reached."),
+    (
+        2434,
+        "Please verify your identity before your first withdrawal.",
+    ),
     (20003, "amount below minimum"),
     (20004, "amount above maximum"),
     (20007, "already have a valid withdrawal request"),

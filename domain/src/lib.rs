@@ -28,6 +28,9 @@
 //! - `casino/`: the seamless-wallet vocabulary, the CasinoRound aggregate,
 //!   launch-mode rules and the demo games' mathematics.
 //! - `result`: game results recorded as events; how each selection ended.
+//! - `safer/`: safer gambling: the SaferGambling aggregate (deposit, loss
+//!   and stake limits with their cooling-off, time-out, self-exclusion,
+//!   reality check) and the market's calendar.
 //! - `season`: the season calendar, the Season and SeasonTask aggregates,
 //!   rank rewards.
 //! - `staff`: back-office roles and the one permission table.
@@ -45,6 +48,7 @@ pub mod odds;
 pub mod payment;
 pub mod promo;
 pub mod result;
+pub mod safer;
 pub mod season;
 pub mod staff;
 pub mod swarm;

@@ -43,6 +43,9 @@ pub enum Duty {
     /// Campaigns and content (promotions, tasks, prize draw, shop, notices,
     /// banners, popups, inbox campaigns, news, help).
     Marketing,
+    /// Members' safer-gambling rules: read them and their history, start
+    /// (never end) a time-out, produce a statement.
+    SaferGambling,
 }
 
 impl Role {
@@ -75,7 +78,10 @@ impl Role {
         matches!(
             (self, duty),
             (Role::Admin, _)
-                | (Role::Support, Duty::CounterOffers | Duty::Shortfalls)
+                | (
+                    Role::Support,
+                    Duty::CounterOffers | Duty::Shortfalls | Duty::SaferGambling
+                )
                 | (Role::Auditor, Duty::Audit)
                 | (Role::Trader, Duty::Results)
                 | (Role::Finance, Duty::Payments)
@@ -107,24 +113,27 @@ mod tests {
         let table = [
             (
                 Role::Support,
-                [true, false, false, false, true, false, false],
+                [true, false, false, false, true, false, false, true],
             ),
             (
                 Role::Auditor,
-                [false, true, false, false, false, false, false],
+                [false, true, false, false, false, false, false, false],
             ),
             (
                 Role::Trader,
-                [false, false, false, true, false, false, false],
+                [false, false, false, true, false, false, false, false],
             ),
-            (Role::Admin, [true, true, true, true, true, true, true]),
+            (
+                Role::Admin,
+                [true, true, true, true, true, true, true, true],
+            ),
             (
                 Role::Finance,
-                [false, false, false, false, false, true, false],
+                [false, false, false, false, false, true, false, false],
             ),
             (
                 Role::Marketing,
-                [false, false, false, false, false, false, true],
+                [false, false, false, false, false, false, true, false],
             ),
         ];
         for (role, allowed) in table {
@@ -136,6 +145,7 @@ mod tests {
                 Shortfalls,
                 Payments,
                 Marketing,
+                SaferGambling,
             ]
             .into_iter()
             .zip(allowed)

@@ -138,6 +138,11 @@ where
         &self.store
     }
 
+    /// What this aggregate's commands are given.
+    pub fn services(&self) -> &A::Services {
+        &self.services
+    }
+
     pub fn retry(&self) -> RetryPolicy {
         self.retry
     }

@@ -73,6 +73,7 @@ impl Casino {
         wallets: Arc<WalletService>,
         accounts: Arc<commands::accounts::AccountService>,
         clock: SharedClock,
+        safer: Arc<commands::compliance::safer::Safeguards>,
     ) -> anyhow::Result<Self> {
         let casino = &config.casino;
         let catalogue = Arc::new(Catalogue::new(db.any.clone()));
@@ -99,6 +100,7 @@ impl Casino {
             tokens.clone(),
             catalogue.clone(),
             clock.clone(),
+            safer,
         ));
         let mut verifiers = HashMap::new();
         for (name, provider) in &casino.providers {

@@ -281,6 +281,8 @@ async fn authorise(state: &AppState, member: &Member, game: &Game) -> Result<Val
             "This game is under maintenance",
         ));
     }
+    // No real play while self-excluded or in a time-out (fun mode stays).
+    state.safer.may_play(&member.user_id).await?;
     let account = state.accounts.load(&member.user_id).await?;
     let profile = account
         .profile

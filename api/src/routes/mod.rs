@@ -14,6 +14,7 @@ pub mod payments_backoffice;
 pub mod promo;
 pub mod promo_backoffice;
 pub mod report;
+pub mod safer;
 pub mod seasons;
 pub mod sport;
 pub mod user;

@@ -36,6 +36,7 @@ use sqlx::AnyPool;
 use crate::accounts::AccountService;
 use crate::casino::catalogue::Catalogue;
 use crate::casino::tokens::Tokens;
+use crate::compliance::safer::Safeguards;
 use crate::platform::clock::SharedClock;
 use crate::wallet::WalletService;
 use store::db::Db;
@@ -141,6 +142,8 @@ pub struct Seamless {
     group: GroupCommit,
     any: AnyPool,
     clock: SharedClock,
+    /// The members' limits and exclusions, decided with every bet.
+    safer: Arc<Safeguards>,
 }
 
 /// The transaction uuid was claimed (or its move made) by another
@@ -167,6 +170,7 @@ impl Seamless {
         tokens: Arc<Tokens>,
         catalogue: Arc<Catalogue>,
         clock: SharedClock,
+        safer: Arc<Safeguards>,
     ) -> Self {
         Self {
             // Rounds are decided on the cached round: a stale one collides
@@ -190,6 +194,7 @@ impl Seamless {
             group: db.group.clone(),
             any: db.any.clone(),
             clock,
+            safer,
         }
     }
 
@@ -588,6 +593,31 @@ impl Seamless {
                     return Ok(answer);
                 }
             };
+            // A stake passes the member's limits and exclusions first
+            // (`RS_ERROR_USER_DISABLED`, `RS_ERROR_LIMIT_REACHED`), and is
+            // counted with the round when a limit needs it.
+            for event in &events {
+                let RoundEvent::BetPlaced { amount, .. } = event else {
+                    continue;
+                };
+                let reference = Self::reference(&call.provider, &call.transaction_uuid);
+                let checked = self
+                    .safer
+                    .stake_in(unit, &wallet.member_id, &reference, *amount)
+                    .await?;
+                if let Err(refusal) = checked {
+                    unit.forget_decisions();
+                    let status = if refusal.is_exclusion() {
+                        Status::UserDisabled
+                    } else {
+                        Status::LimitReached
+                    };
+                    let actual = self.balance(wallet).await.map_err(store_failure)?;
+                    let answer = call.answer(status, actual);
+                    unit.claim(self.claim(call, &answer));
+                    return Ok(answer);
+                }
+            }
             let mut balance: Option<Decimal> = None;
             for (reference, action) in Self::moves(call, &events) {
                 match self

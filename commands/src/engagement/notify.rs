@@ -169,11 +169,15 @@ mod tests {
         slow.commit().await.unwrap();
         // Other tests' transactions in the database hold the horizon back
         // for a moment: the rows come once it passes them, both, in order.
+        // A transaction of another test may hold it between the two rows,
+        // so the reader may get m1 first and m2 on a later read.
         let mut users = Vec::new();
-        for _ in 0..200 {
-            let (both, _) = notes.after(&cursor, 100).await.unwrap();
-            users = both.iter().map(|n| n.user_id.clone()).collect();
-            if !users.is_empty() {
+        let mut cursor = cursor;
+        for _ in 0..400 {
+            let (some, next) = notes.after(&cursor, 100).await.unwrap();
+            users.extend(some.iter().map(|n| n.user_id.clone()));
+            cursor = next;
+            if users.len() >= 2 {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(25)).await;

@@ -21,6 +21,7 @@ use sqlx::Row;
 use super::provider::{CallbackBody, SignatureError};
 use super::{command_failure, PaymentFailure, PaymentResult, Payments};
 use store::framework::CommandError;
+use store::unit::{Failed, UnitError, UnitOfWork};
 
 /// What `chongzhi` / `bankchongzhi` / `virtualchongzhi` answer.
 #[derive(Debug, Clone, Serialize)]
@@ -89,6 +90,52 @@ impl Payments {
             .execute(order_id, command, metadata)
             .await
             .map_err(|e| command_failure(e, DepositError::code))
+    }
+
+    /// The order and the member's deposit limits and exclusions in one
+    /// unit of work: a deposit limit holds across concurrent orders and
+    /// processes (the order is counted in the member's SaferGambling).
+    async fn place_deposit(
+        &self,
+        member_id: &str,
+        order_id: &str,
+        amount: Decimal,
+        order: NewOrder,
+    ) -> PaymentResult<()> {
+        #[derive(Debug, thiserror::Error)]
+        enum Why {
+            #[error("{0}")]
+            Deposit(DepositError),
+            #[error("{0}")]
+            Safer(domain::safer::SaferError),
+        }
+        let uow =
+            UnitOfWork::new(self.deposits.retry()).counted(self.deposits.metrics(), "Deposit");
+        let placed: Result<(), UnitError<Why>> = store::unit_of_work!(uow, |unit| {
+            self.safer
+                .deposit_in(unit, member_id, &format!("deposit:{order_id}"), amount)
+                .await?
+                .map_err(|e| Failed::Refused(Why::Safer(e)))?;
+            unit.decide_new(
+                &self.deposits,
+                order_id,
+                DepositCommand::Create(order.clone()),
+                self.deposits.services(),
+            )
+            .await?
+            .map_err(|e| Failed::Refused(Why::Deposit(e)))?;
+            Ok(())
+        });
+        match placed {
+            Ok(()) => Ok(()),
+            Err(UnitError::Refused(Why::Safer(e))) => {
+                Err(PaymentFailure::refused(e.code().0, e.to_string()))
+            }
+            Err(UnitError::Refused(Why::Deposit(e))) => {
+                Err(PaymentFailure::refused(e.code(), e.to_string()))
+            }
+            Err(e) => Err(PaymentFailure::internal(e)),
+        }
     }
 
     /// The member's deposit order on `channel`.
@@ -165,7 +212,7 @@ impl Payments {
             expires_ms,
             quote: quote.clone(),
         };
-        self.run_deposit(&order_id, DepositCommand::Create(order), HashMap::new())
+        self.place_deposit(member_id, &order_id, amount, order)
             .await?;
         let pay_url = match channel {
             Channel::Provider => self.sandbox_pay_url(&order_id),
@@ -225,11 +272,26 @@ impl Payments {
     }
 
     /// `cancelorder`.
+    /// A cancelled order no longer counts towards the member's deposit
+    /// limit (an expired or failed one still does until its period ends:
+    /// a late payment may still credit it).
     pub async fn cancel_deposit(&self, member_id: &str, order_id: &str) -> PaymentResult<()> {
-        self.member_deposit(member_id, order_id).await?;
+        let deposit = self.member_deposit(member_id, order_id).await?;
         let at_ms = self.clock.now_ms();
         self.run_deposit(order_id, DepositCommand::Cancel { at_ms }, HashMap::new())
-            .await
+            .await?;
+        if let Some(order) = &deposit.order {
+            self.safer
+                .deposit_failed(
+                    member_id,
+                    &format!("deposit:{order_id}"),
+                    order.amount,
+                    order.created_ms,
+                )
+                .await
+                .map_err(PaymentFailure::internal)?;
+        }
+        Ok(())
     }
 
     /// A provider callback: verified, deduplicated on the provider's event

@@ -105,6 +105,9 @@ pub struct Payments {
     pub(crate) clock: SharedClock,
     pub(crate) settings: PaymentSettings,
     pub(crate) limits: Arc<dyn WithdrawalLimits>,
+    /// The members' limits and exclusions: decided with every deposit
+    /// order and every transfer to a game wallet.
+    pub(crate) safer: Arc<crate::compliance::safer::Safeguards>,
     pub(crate) deposit_ids: IdBlocks,
     pub(crate) withdrawal_ids: IdBlocks,
     pub(crate) account_ids: IdBlocks,
@@ -128,6 +131,7 @@ impl Payments {
         notifications: Arc<Notifications>,
         clock: SharedClock,
         settings: PaymentSettings,
+        safer: Arc<crate::compliance::safer::Safeguards>,
     ) -> Self {
         let pool = db.any.clone();
         let limits: Arc<dyn WithdrawalLimits> = Arc::new(ConfigWithdrawalLimits::new(
@@ -142,6 +146,7 @@ impl Payments {
             notifications,
             clock,
             limits,
+            safer,
             deposit_ids: IdBlocks::new(pool.clone(), "deposit", 20),
             withdrawal_ids: IdBlocks::new(pool.clone(), "withdrawal", 20),
             account_ids: IdBlocks::new(pool.clone(), "payacct", 20),

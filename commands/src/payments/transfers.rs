@@ -16,6 +16,7 @@ use sqlx::Row;
 
 use super::{PaymentFailure, PaymentResult, Payments};
 use store::framework::CommandError;
+use store::unit::{Failed, UnitError, UnitOfWork};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct GameBalance {
@@ -100,18 +101,29 @@ impl Payments {
         .bind(self.clock.now_ms())
         .execute(&self.pool)
         .await?;
-        let debit = self
-            .wallets
-            .execute(WalletCommand::new(
-                wallet_of(member_id, from, currency),
-                format!("transfer:{id}:out"),
-                WalletAction::Debit {
-                    amount,
-                    pot: Pot::Main,
-                    kind: MovementKind::Adjustment,
-                },
-            ))
-            .await;
+        let debit = WalletCommand::new(
+            wallet_of(member_id, from, currency),
+            format!("transfer:{id}:out"),
+            WalletAction::Debit {
+                amount,
+                pot: Pot::Main,
+                kind: MovementKind::Adjustment,
+            },
+        );
+        let debit = if from == "main" {
+            // Money into a game wallet is staked there: the member's
+            // limits and exclusions decide with the debit.
+            match self.debit_to_game(member_id, debit, amount).await {
+                Err(Refusal::Safer(e)) => {
+                    self.mark_transfer(&id, "refused").await?;
+                    return Err(PaymentFailure::refused(e.code().0, e.to_string()));
+                }
+                Err(Refusal::Wallet(e)) => Err(e),
+                Ok(()) => Ok(()),
+            }
+        } else {
+            self.wallets.execute(debit).await.map(|_| ())
+        };
         match debit {
             Ok(_) => {}
             Err(CommandError::Rejected(WalletError::InsufficientBalance)) => {
@@ -151,6 +163,39 @@ impl Payments {
             amount: amount.to_string(),
             main_balance: currency.round(main).to_string(),
         })
+    }
+
+    /// The debit of the main wallet and the member's stake check, in one
+    /// unit of work.
+    async fn debit_to_game(
+        &self,
+        member_id: &str,
+        debit: WalletCommand,
+        amount: rust_decimal::Decimal,
+    ) -> Result<(), Refusal> {
+        let uow = UnitOfWork::new(self.wallets.framework().retry())
+            .counted(self.wallets.framework().metrics(), "Wallet");
+        let done: Result<(), UnitError<Refusal>> = store::unit_of_work!(uow, |unit| {
+            self.safer
+                .stake_in(unit, member_id, &debit.reference, amount)
+                .await?
+                .map_err(|e| Failed::Refused(Refusal::Safer(e)))?;
+            self.wallets
+                .move_in(
+                    unit,
+                    &debit.wallet,
+                    debit.reference.clone(),
+                    debit.action.clone(),
+                )
+                .await?
+                .map_err(|e| Failed::Refused(Refusal::Wallet(CommandError::Rejected(e))))?;
+            Ok(())
+        });
+        match done {
+            Ok(()) => Ok(()),
+            Err(UnitError::Refused(refusal)) => Err(refusal),
+            Err(e) => Err(Refusal::Wallet(CommandError::Store(e.to_string()))),
+        }
     }
 
     async fn credit_transfer(
@@ -263,4 +308,13 @@ impl Payments {
         }
         Ok(done)
     }
+}
+
+/// Why a transfer to a game wallet did not debit the main wallet.
+#[derive(Debug, thiserror::Error)]
+enum Refusal {
+    #[error("{0}")]
+    Safer(domain::safer::SaferError),
+    #[error("{0}")]
+    Wallet(CommandError<WalletError>),
 }

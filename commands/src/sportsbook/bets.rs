@@ -39,11 +39,12 @@ use rust_decimal::Decimal;
 use serde_json::json;
 use sqlx::{AnyPool, Row};
 
+use crate::compliance::safer::Safeguards;
 use crate::engagement::notify::{Notifications, WIN};
 use crate::platform::clock::SharedClock;
 use crate::platform::ids::IdBlocks;
 use crate::sportsbook::live::LiveCatalogue;
-use crate::sportsbook::together::{bet_with_wallet, TxError};
+use crate::sportsbook::together::{bet_with_wallet, StakeCheck, TxError};
 use crate::wallet::WalletService;
 use store::db::Db;
 use store::events::{claimed, Claim, StoreOptions};
@@ -115,6 +116,8 @@ pub struct BetService {
     /// Corrections the member could not cover (the support queue).
     pub shortfalls: Arc<crate::sportsbook::shortfalls::Shortfalls>,
     settings: BetSettings,
+    /// The members' limits and exclusions, decided with every placement.
+    pub safeguards: Arc<Safeguards>,
 }
 
 impl BetService {
@@ -129,8 +132,10 @@ impl BetService {
         clock: SharedClock,
         notifications: Arc<Notifications>,
         settings: BetSettings,
+        safeguards: Arc<Safeguards>,
     ) -> Self {
         Self {
+            safeguards,
             framework: Framework::new(db, options, (), retry, metrics, None),
             wallets: wallets.clone(),
             live,
@@ -388,6 +393,12 @@ impl BetService {
                 .collect()
         };
         let wallet = WalletId::new(member_id, currency);
+        let stake = StakeCheck {
+            safeguards: &self.safeguards,
+            member_id,
+            reference: format!("bet:{bet_id}"),
+            amount: bet.stake,
+        };
         let claim = request_id.map(|id| Claim {
             scope: scope.clone(),
             request_id: id.to_string(),
@@ -403,6 +414,7 @@ impl BetService {
             &moves,
             true,
             claim.as_ref(),
+            Some(&stake),
         )
         .await
         {
@@ -427,6 +439,7 @@ impl BetService {
                 }))
             }
             Err(TxError::Duplicate(_)) => Err(PlaceError::Refused(BetRefusal::FreeBetNotAvailable)),
+            Err(TxError::Safer(e)) => Err(PlaceError::Refused(BetRefusal::Safer(e))),
             // Nothing committed: the member may try again.
             Err(e) => Err(PlaceError::Internal(e.to_string())),
         }

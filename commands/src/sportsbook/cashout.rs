@@ -201,6 +201,7 @@ impl BetService {
             &moves,
             false,
             None,
+            None,
         )
         .await
     }

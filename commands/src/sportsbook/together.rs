@@ -17,12 +17,24 @@
 use std::collections::HashMap;
 
 use domain::bet::{Bet, BetCommand, BetError, BetEvent};
+use domain::safer::SaferError;
 use domain::wallet::{Receipt, WalletAction, WalletError, WalletId};
+use rust_decimal::Decimal;
 use store::events::Claim;
 use store::framework::Framework;
 use store::unit::{Failed, UnitError, UnitOfWork};
 
+use crate::compliance::safer::Safeguards;
 use crate::wallet::WalletService;
+
+/// A stake the member's safer-gambling rules must allow, decided in the
+/// same unit as the bet and its money.
+pub struct StakeCheck<'a> {
+    pub safeguards: &'a Safeguards,
+    pub member_id: &'a str,
+    pub reference: String,
+    pub amount: Decimal,
+}
 
 /// Why a transaction did not commit.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +43,8 @@ pub enum TxError {
     Bet(BetError),
     #[error("{0}")]
     Wallet(WalletError),
+    #[error("{0}")]
+    Safer(SaferError),
     #[error("the wallet already made the move '{0}'")]
     Duplicate(String),
     #[error("the request id was claimed by an earlier request")]
@@ -70,7 +84,8 @@ pub type Moves<'a> = &'a (dyn Fn(&Bet, &[BetEvent]) -> Vec<(String, WalletAction
 /// `wallet`, and commits both or neither. `fresh`: the bet id was just
 /// handed out, so the first attempt skips reading the Bet. `claim`: a
 /// request id claimed with the events (`TxError::Claimed` when it was
-/// claimed before).
+/// claimed before). `stake`: the member's limits and exclusions decided
+/// with it (a placement).
 #[allow(clippy::too_many_arguments)]
 pub async fn bet_with_wallet(
     bets: &Framework<Bet>,
@@ -82,6 +97,7 @@ pub async fn bet_with_wallet(
     moves: Moves<'_>,
     fresh: bool,
     claim: Option<&Claim>,
+    stake: Option<&StakeCheck<'_>>,
 ) -> Result<Committed, TxError> {
     let uow = UnitOfWork::new(bets.retry()).counted(bets.metrics(), "Bet");
     let committed = store::unit_of_work!(uow, |unit| {
@@ -94,6 +110,13 @@ pub async fn bet_with_wallet(
         let decided = decided.map_err(|e| Failed::Refused(TxError::Bet(e)))?;
         let bet = decided.state.clone();
         let events: Vec<BetEvent> = decided.events.into_iter().cloned().collect();
+        if let Some(check) = stake {
+            check
+                .safeguards
+                .stake_in(unit, check.member_id, &check.reference, check.amount)
+                .await?
+                .map_err(|e| Failed::Refused(TxError::Safer(e)))?;
+        }
         let wanted = moves(&bet, &events);
         let mut receipts = Vec::with_capacity(wanted.len());
         for (reference, action) in wanted {

@@ -126,6 +126,14 @@ impl Platform {
             shared.clone(),
             db.kind() == store::StoreKind::Postgres,
         ));
+        let safeguards = Arc::new(commands::compliance::safer::Safeguards::new(
+            &db,
+            options,
+            retry,
+            metrics.clone(),
+            shared.clone(),
+            domain::safer::Calendar::default(),
+        ));
         let bets = Arc::new(BetService::new(
             &db,
             options,
@@ -136,6 +144,7 @@ impl Platform {
             shared,
             notifications,
             settings,
+            safeguards,
         ));
         let backend = match kind {
             StoreKind::Postgres => store::Backend::Postgres,

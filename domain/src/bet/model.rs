@@ -291,6 +291,9 @@ pub enum BetRefusal {
     /// A member may have one super bet waiting for support at a time.
     #[error("only one active super bet")]
     OneSuperBet,
+    /// The member's own limit, time-out or self-exclusion.
+    #[error("{0}")]
+    Safer(crate::safer::SaferError),
 }
 
 impl BetRefusal {
@@ -318,6 +321,7 @@ impl BetRefusal {
             InsufficientBalance => Code::INSUFFICIENT_BALANCE,
             OneSuperBet => Code::ONE_SUPER_BET,
             FreeBetNotAvailable => Code::FREE_BET_NOT_AVAILABLE,
+            Safer(e) => e.code(),
         }
     }
 }
