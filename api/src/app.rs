@@ -450,6 +450,7 @@ impl AppState {
             wallets.clone(),
             vip.clone(),
             clock.clone(),
+            safer.clone(),
         ));
         let inbox = Arc::new(commands::engagement::inbox::Inbox::new(
             db.any.clone(),
@@ -572,6 +573,18 @@ impl AppState {
                 stop.clone(),
             )));
         }
+        // Reality checks: a /ws notice at each member's interval.
+        let reality = Arc::new(commands::compliance::reality::RealityChecks::new(
+            self.db.any.clone(),
+            self.safer.clone(),
+            self.notifications.clone(),
+            self.clock.clone(),
+        ));
+        tasks.push(tokio::spawn(reality.run(
+            self.lease(commands::compliance::reality::REALITY_CHECK_LEASE),
+            Duration::from_millis(self.config.safer.reality_check_every_ms.max(1_000)),
+            stop.clone(),
+        )));
         // The demo game provider's roulette spins and outbox.
         tasks.push(tokio::spawn(self.casino.demo.clone().run(
             self.lease(crate::casino::demo::ROULETTE_LEASE),

@@ -185,9 +185,6 @@ pub struct SaferConfig {
     /// The market's time zone, minutes east of UTC: where a limit's day,
     /// week (Monday first) and month begin.
     pub utc_offset_minutes: i32,
-    /// A member's identity documents are reviewed by support before the
-    /// first withdrawal (and the birth date must show 18 or over).
-    pub verify_before_withdrawal: bool,
     /// How often the reality-check job looks for members due a notice.
     pub reality_check_every_ms: u64,
 }
@@ -196,7 +193,6 @@ impl Default for SaferConfig {
     fn default() -> Self {
         SaferConfig {
             utc_offset_minutes: 0,
-            verify_before_withdrawal: true,
             reality_check_every_ms: 15_000,
         }
     }

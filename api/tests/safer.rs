@@ -21,6 +21,8 @@ store::on_both_stores!(
     safer_calls_validate_their_input_with_the_spec_envelope,
     support_sees_the_history_and_starts_a_time_out_it_cannot_end,
     the_statement_lists_deposits_stakes_and_returns_as_csv,
+    a_reality_check_notice_comes_once_per_interval_with_the_sessions_figures,
+    an_excluded_member_gets_no_free_bet_and_no_promotion_reward,
 );
 
 async fn rules(client: &Client) -> Value {
@@ -426,4 +428,94 @@ async fn two_deposits_at_once_on_two_processes_never_pass_a_limit_together() {
     assert_eq!(used["limits"][0]["used"], "900.00", "{used}");
     a.stop().await;
     b.stop().await;
+}
+
+async fn a_reality_check_notice_comes_once_per_interval_with_the_sessions_figures(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let (client, sid) = member(&server).await;
+    let state = &server.running.state;
+    let user = client.post("/api/user/userinfo", json!({})).await["data"]["user_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let on = client
+        .post("/api/user/realitycheck", json!({"minutes": 10}))
+        .await;
+    assert_eq!(on["status"], 0, "{on}");
+    assert_eq!(result(&bet(&server, &sid, "40").await), 0);
+    state
+        .runner
+        .settle("wallet_movements", std::time::Duration::from_secs(10))
+        .await
+        .unwrap();
+    let checks = commands::compliance::reality::RealityChecks::new(
+        state.db.any.clone(),
+        state.safer.clone(),
+        state.notifications.clone(),
+        state.clock.clone(),
+    );
+    // Not yet: the session is younger than 10 minutes.
+    assert_eq!(checks.pass().await.unwrap(), 0);
+    // The session began 11 minutes ago (and the bet within it).
+    for sql in ["UPDATE sessions SET created_ms = created_ms - 660000 WHERE user_id = $1"] {
+        sqlx::query(sql)
+            .bind(&user)
+            .execute(&state.db.any)
+            .await
+            .unwrap();
+    }
+    assert_eq!(checks.pass().await.unwrap(), 1);
+    assert_eq!(checks.pass().await.unwrap(), 0, "once per interval");
+    let body: String =
+        sqlx::query_scalar("SELECT body FROM notifications WHERE user_id = $1 AND kind = 1020")
+            .bind(&user)
+            .fetch_one(&state.db.any)
+            .await
+            .unwrap();
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["session_minutes"], 11, "{body}");
+    assert_eq!(body["stakes"], "40.00", "{body}");
+    assert_eq!(body["net"], "-40.00", "{body}");
+    assert_eq!(body["currency"], "CNY");
+    // Off: no more notices.
+    let off = client
+        .post("/api/user/realitycheck", json!({"minutes": 0}))
+        .await;
+    assert_eq!(off["status"], 0, "{off}");
+    sqlx::query("UPDATE sessions SET created_ms = created_ms - 6000000 WHERE user_id = $1")
+        .bind(&user)
+        .execute(&state.db.any)
+        .await
+        .unwrap();
+    assert_eq!(checks.pass().await.unwrap(), 0);
+    server.stop().await;
+}
+
+async fn an_excluded_member_gets_no_free_bet_and_no_promotion_reward(kind: StoreKind) {
+    let server = common::start(kind).await;
+    let (client, _) = member(&server).await;
+    let user = client.post("/api/user/userinfo", json!({})).await["data"]["user_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = client.post("/api/user/timeout", json!({"hours": 24})).await;
+    assert_eq!(out["status"], 0, "{out}");
+    let support = staff_token(&server, "support", "support1234").await;
+    let (status, granted) = backoffice(
+        &server,
+        "POST",
+        "/api/backoffice/free-bets",
+        Some(&support),
+        Some(json!({"user": user, "amount": "10", "days": 7, "reason": "goodwill"})),
+    )
+    .await;
+    assert_eq!(
+        (status, granted["status"].clone()),
+        (400, json!(2428)),
+        "{granted}"
+    );
+    // The daily sign-in pays no reward while in a time-out.
+    let signed = client.post("/api/activity/signin", json!({})).await;
+    assert_ne!(signed["status"], 0, "{signed}");
+    server.stop().await;
 }

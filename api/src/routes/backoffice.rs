@@ -619,6 +619,13 @@ async fn grant_free_bet(
         .profile
         .map(|p| p.currency)
         .ok_or_else(|| BoError::not_found("Member"))?;
+    // No free bets for a member who is self-excluded or in a time-out.
+    state.safer.may_play(&member).await.map_err(|e| match e {
+        commands::compliance::safer::SaferFailure::Refused(r) => {
+            BoError::bad(r.code().0, r.to_string())
+        }
+        other => BoError::internal(other),
+    })?;
     let request = GrantRequest {
         member_id: &member,
         currency,

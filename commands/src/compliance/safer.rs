@@ -21,10 +21,11 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use sqlx::{AnyPool, Row};
 use store::db::Db;
+use store::events::Extra;
 use store::events::StoreOptions;
 use store::framework::{CommandError, Framework, RetryPolicy};
 use store::metrics::CommandMetrics;
-use store::unit::{Abort, Unit};
+use store::unit::{Abort, Failed, Unit, UnitError, UnitOfWork};
 
 use crate::platform::clock::SharedClock;
 
@@ -324,6 +325,8 @@ impl Safeguards {
         self.run(member_id, command, HashMap::new()).await
     }
 
+    /// The reality-check interval, with the row the reality-check job
+    /// reads (`reality_checks`) in the same unit of work.
     pub async fn set_reality_check(
         &self,
         member_id: &str,
@@ -333,7 +336,61 @@ impl Safeguards {
             minutes,
             at_ms: self.clock.now_ms(),
         };
-        self.run(member_id, command, HashMap::new()).await
+        let row = Extra::new(
+            "INSERT INTO reality_checks (user_id, minutes) VALUES ($1, $2)
+             ON CONFLICT (user_id) DO UPDATE SET minutes = excluded.minutes",
+        )
+        .text(member_id)
+        .int(i64::from(minutes));
+        let uow = UnitOfWork::new(self.framework.retry())
+            .counted(self.framework.metrics(), "SaferGambling");
+        let done: Result<(), UnitError<SaferError>> = store::unit_of_work!(uow, |unit| {
+            unit.decide(
+                &self.framework,
+                member_id,
+                command.clone(),
+                self.framework.services(),
+            )
+            .await?
+            .map_err(Failed::Refused)?;
+            unit.extra(row.clone());
+            Ok(())
+        });
+        match done {
+            Ok(()) => self.state(member_id).await,
+            Err(UnitError::Refused(refusal)) => Err(SaferFailure::Refused(refusal)),
+            Err(e) => Err(SaferFailure::Internal(e.to_string())),
+        }
+    }
+
+    /// What the member staked and got back since `from_ms` (a session's
+    /// start): (stakes, net result, currency), from the ledger.
+    pub async fn session_figures(
+        &self,
+        member_id: &str,
+        from_ms: i64,
+    ) -> Result<(Decimal, Decimal, String), SaferFailure> {
+        let sql = format!(
+            "SELECT amount, currency, CASE WHEN {STAKE_KINDS} THEN 1 ELSE 0 END AS stake
+             FROM wallet_movements WHERE member_id = $1 AND at_ms >= $2
+             AND ({STAKE_KINDS} OR {RETURN_KINDS})"
+        );
+        let rows = sqlx::query(&sql)
+            .bind(member_id)
+            .bind(from_ms)
+            .fetch_all(&self.pool)
+            .await?;
+        let (mut stakes, mut net, mut currency) = (Decimal::ZERO, Decimal::ZERO, String::new());
+        for row in rows {
+            let amount = parse(&row.try_get::<String, _>("amount")?)?;
+            currency = row.try_get("currency")?;
+            let stake: i64 = row.try_get("stake")?;
+            if stake == 1 {
+                stakes -= amount;
+            }
+            net += amount;
+        }
+        Ok((stakes, net, currency))
     }
 
     /// Every change the member or staff made, oldest first (counted stakes

@@ -117,6 +117,8 @@ pub struct Promotions {
     pub(crate) wallets: Arc<WalletService>,
     pub(crate) vip: Arc<VipService>,
     pub(crate) clock: SharedClock,
+    /// No rewards while the member is self-excluded or in a time-out.
+    pub(crate) safer: Arc<crate::compliance::safer::Safeguards>,
 }
 
 impl Promotions {
@@ -126,6 +128,7 @@ impl Promotions {
         wallets: Arc<WalletService>,
         vip: Arc<VipService>,
         clock: SharedClock,
+        safer: Arc<crate::compliance::safer::Safeguards>,
     ) -> Self {
         Self {
             pool,
@@ -133,6 +136,7 @@ impl Promotions {
             wallets,
             vip,
             clock,
+            safer,
         }
     }
 
@@ -313,6 +317,12 @@ impl Promotions {
         if credit.amount <= Decimal::ZERO {
             return Ok(());
         }
+        // A self-excluded or timed-out member is paid no reward (nor is a
+        // referral gift paid to them); the reward is not recorded either.
+        self.safer
+            .play_in(unit, credit.member_id)
+            .await?
+            .map_err(|e| Failed::Refused(PromoFailure::refused(e.code().0, e.to_string())))?;
         let mut meta = HashMap::new();
         meta.insert("promotion".to_string(), credit.source.to_string());
         meta.insert(

@@ -102,6 +102,13 @@ impl Promotions {
         member_id: &str,
         currency: Currency,
     ) -> Result<SignIn, PromoFailure> {
+        // No promotions while self-excluded or in a time-out.
+        self.safer.may_play(member_id).await.map_err(|e| match e {
+            crate::compliance::safer::SaferFailure::Refused(r) => {
+                PromoFailure::refused(r.code().0, r.to_string())
+            }
+            other => PromoFailure::Internal(other.to_string()),
+        })?;
         let settings = self.task_settings().await?;
         let today = self.today();
         let now = self.now_ms();
