@@ -224,7 +224,17 @@ async fn reality_check(
 
 #[derive(Deserialize)]
 struct MonthsQuery {
-    months: Option<u32>,
+    /// Any text: a number is clamped to 1..=24, anything else is 12.
+    months: Option<String>,
+}
+
+impl MonthsQuery {
+    fn months(&self) -> u32 {
+        self.months
+            .as_deref()
+            .and_then(|m| m.trim().parse::<i64>().ok())
+            .map_or(12, |m| m.clamp(1, 24) as u32)
+    }
 }
 
 fn csv(body: String, user_id: &str) -> axum::response::Response {
@@ -241,7 +251,7 @@ fn csv(body: String, user_id: &str) -> axum::response::Response {
         .into_response()
 }
 
-#[utoipa::path(get, path = "/api/user/statement", operation_id = "user_statement", tag = crate::openapi::MEMBER, params(("months" = Option<u32>, Query, description = "1 to 24, 12 by default")), responses((status = 200, description = "CSV: date, type, reference, currency, amount, balance_after", content_type = "text/csv")))]
+#[utoipa::path(get, path = "/api/user/statement", operation_id = "user_statement", tag = crate::openapi::MEMBER, params(("months" = Option<String>, Query, description = "1 to 24, 12 by default")), responses(crate::openapi::MemberAnswers))]
 async fn statement(
     State(state): State<AppState>,
     member: Member,
@@ -251,7 +261,7 @@ async fn statement(
         &state.db.any,
         &state.safer.calendar(),
         &member.user_id,
-        query.months.unwrap_or(12),
+        query.months(),
         state.clock.now_ms(),
     )
     .await?;
@@ -359,7 +369,7 @@ async fn staff_time_out(
 }
 
 /// The member's statement, as the member downloads it.
-#[utoipa::path(get, path = "/api/backoffice/members/{user_id}/statement", operation_id = "backoffice_member_statement", tag = crate::openapi::BACK_OFFICE, params(("user_id" = String, Path), ("months" = Option<u32>, Query)), responses((status = 200, description = "CSV", content_type = "text/csv")))]
+#[utoipa::path(get, path = "/api/backoffice/members/{user_id}/statement", operation_id = "backoffice_member_statement", tag = crate::openapi::BACK_OFFICE, params(("user_id" = String, Path), ("months" = Option<String>, Query)), responses(crate::openapi::StaffAnswers))]
 async fn staff_statement(
     State(state): State<AppState>,
     auth: StaffAuth,
@@ -372,7 +382,7 @@ async fn staff_statement(
         &state.db.any,
         &state.safer.calendar(),
         &user_id,
-        query.months.unwrap_or(12),
+        query.months(),
         state.clock.now_ms(),
     )
     .await
