@@ -134,21 +134,15 @@ impl Safeguards {
             returns,
             at_ms,
         };
-        let services = self.framework.services();
-        match unit
-            .decide(&self.framework, member_id, command(None), services)
-            .await?
-        {
-            Ok(_) => Ok(Ok(())),
+        match self.decide_in(unit, member_id, command(None)).await? {
+            Ok(()) => Ok(Ok(())),
             Err(SaferError::NeedReturns) => {
                 let returns = self
                     .returns(member_id, at_ms)
                     .await
                     .map_err(|e| Abort::Store(e.to_string()))?;
-                let decided = unit
-                    .decide(&self.framework, member_id, command(Some(returns)), services)
-                    .await?;
-                Ok(decided.map(|_| ()))
+                self.decide_in(unit, member_id, command(Some(returns)))
+                    .await
             }
             Err(refusal) => Ok(Err(refusal)),
         }
@@ -167,13 +161,19 @@ impl Safeguards {
             amount,
             at_ms: self.clock.now_ms(),
         };
+        self.decide_in(unit, member_id, command).await
+    }
+
+    /// `command` decided on the member's rules in `unit`.
+    async fn decide_in<'f>(
+        &'f self,
+        unit: &mut Unit<'f>,
+        member_id: &str,
+        command: SaferCommand,
+    ) -> Result<Result<(), SaferError>, Abort> {
+        let services = self.framework.services();
         let decided = unit
-            .decide(
-                &self.framework,
-                member_id,
-                command,
-                self.framework.services(),
-            )
+            .decide(&self.framework, member_id, command, services)
             .await?;
         Ok(decided.map(|_| ()))
     }
@@ -218,15 +218,7 @@ impl Safeguards {
         let command = SaferCommand::Play {
             at_ms: self.clock.now_ms(),
         };
-        let decided = unit
-            .decide(
-                &self.framework,
-                member_id,
-                command,
-                self.framework.services(),
-            )
-            .await?;
-        Ok(decided.map(|_| ()))
+        self.decide_in(unit, member_id, command).await
     }
 
     async fn load(&self, member_id: &str) -> Result<SaferGambling, SaferFailure> {
