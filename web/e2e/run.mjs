@@ -14,8 +14,14 @@ const SHOTS = resolve(here, 'screenshots');
 const TIMEOUT_MS = 30_000;
 /** At most this many of a failed test's console errors and failed requests are printed (the last ones). */
 const TRAIL_LINES = 20;
-/** The texts the client shows in its default language (the browser's locale is zh-CN). */
-const ZHH = JSON.parse(readFileSync(resolve(here, '../../config/skins/languages/zhh.json'), 'utf8'));
+/**
+ * The texts the client shows in its default language (the browser's locale is zh-CN): the skin's
+ * file with the client's own additions under it (src/features/i18n/additions.ts).
+ */
+const ZHH = {
+  ...JSON.parse(readFileSync(resolve(here, '../src/features/i18n/strings/zhh.json'), 'utf8')),
+  ...JSON.parse(readFileSync(resolve(here, '../../config/skins/languages/zhh.json'), 'utf8')),
+};
 
 /** Codes "sent" by the DEMO server: GET /api/dev/outbox, newest first. */
 async function outboxCode(page, baseUrl, match, what) {
@@ -240,6 +246,52 @@ async function declineOpenSuperBets(page, baseUrl, username) {
     if (bet.username !== username) continue;
     await page.request.post(api(`/counter-offers/${bet.bet_id}/decline`), { headers, data: { reason: 'e2e: a fresh super bet follows' } });
   }
+}
+
+/**
+ * Registers a fresh phone account through the register popup (the SMS code from the outbox)
+ * and leaves it logged in. Returns the phone number.
+ */
+async function registerByPhone(page, baseUrl, password) {
+  const phone = newPhone();
+  await page.goto(new URL('/#action=register', baseUrl).href, { waitUntil: 'domcontentloaded' });
+  await byTestId(page, 'register-popup').waitFor({ timeout: TIMEOUT_MS });
+  await byTestId(page, 'field-phone').fill(phone);
+  await byTestId(page, 'send-code').click();
+  const code = await outboxCode(page, baseUrl, (e) => e.channel === 'sms' && String(e.to).endsWith(phone) && e.type === 2, 'registration SMS');
+  await byTestId(page, 'field-code').fill(code);
+  await byTestId(page, 'field-password').fill(password);
+  await byTestId(page, 'field-repassword').fill(password);
+  await byTestId(page, 'field-gender').selectOption('F');
+  await byTestId(page, 'field-birth_date').fill('1991-03-14');
+  await byTestId(page, 'field-agree').check();
+  await byTestId(page, 'register-submit').click();
+  const done = await Promise.race([
+    byTestId(page, 'register-success').waitFor({ timeout: TIMEOUT_MS }).then(() => true),
+    byTestId(page, 'register-error').waitFor({ timeout: TIMEOUT_MS }).then(() => false),
+  ]);
+  if (!done) throw new Error(`registration refused: ${await byTestId(page, 'register-error').textContent()}`);
+  await byTestId(page, 'register-success-ok').click();
+  await byTestId(page, 'balance').waitFor({ timeout: TIMEOUT_MS });
+  return phone;
+}
+
+/** A deposit through the sandbox pay page, until its money order reads credited. */
+async function depositThroughSandbox(page, baseUrl, amount) {
+  await page.goto(new URL('/usercenter/deposit', baseUrl).href, { waitUntil: 'domcontentloaded' });
+  await byTestId(page, 'deposit-amount').fill(amount);
+  await byTestId(page, 'deposit-submit').click();
+  await byTestId(page, 'confirm-deposit-ok').click();
+  const created = await Promise.race([
+    byTestId(page, 'pay-link').waitFor({ timeout: TIMEOUT_MS }).then(() => true),
+    byTestId(page, 'pay-error').waitFor({ timeout: TIMEOUT_MS }).then(() => false),
+  ]);
+  if (!created) throw new Error(`deposit of ${amount} refused: ${await byTestId(page, 'pay-error').textContent()}`);
+  await byTestId(page, 'pay-link').click();
+  await page.locator('#sandbox-pay').click();
+  await page.locator('#sandbox-done').waitFor({ timeout: TIMEOUT_MS });
+  await page.goto(new URL('/fortunecenter', baseUrl).href, { waitUntil: 'domcontentloaded' });
+  await byTestId(page, 'money-order').filter({ hasText: ZHH['pay.status.credited'] }).first().waitFor({ timeout: TIMEOUT_MS });
 }
 
 /** The record of one bet on the history page. */
@@ -1390,6 +1442,119 @@ const tests = [
       await page.screenshot({ path: resolve(SHOTS, 'usdthelp.png'), fullPage: true });
     },
   },
+  // --- Safer gambling (DESIGN.md "Responsible gambling"): a fresh member, so the demo member
+  // used by the other tests never sits in a time-out.
+  {
+    name: 'safer gambling: a member sets a deposit limit, is refused a deposit past it, takes a time-out and is refused a bet',
+    requires: 'safer',
+    async run(page, baseUrl, { browser }) {
+      // /ws runs through the test (forwarded both ways): the reality check's 1020 is pushed on it
+      // below as the server words it (commands/src/compliance/reality.rs), not 10 minutes later
+      let realtime = null;
+      await page.routeWebSocket(/\/ws$/, (ws) => {
+        ws.connectToServer();
+        realtime = ws;
+      });
+      await registerByPhone(page, baseUrl, 'safe12345');
+      const userId = await page.evaluate(() => JSON.parse(localStorage.getItem('authData') ?? '{}').user_id);
+      // the page, linked from the footer; a daily deposit limit of 100 applies at once (a first limit)
+      await byTestId(page, 'footer-safer').click();
+      await byTestId(page, 'safer-page').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-page.png'), fullPage: true });
+      await byTestId(page, 'field-rg-kind').selectOption('deposit');
+      await byTestId(page, 'field-rg-period').selectOption('day');
+      await byTestId(page, 'field-rg-amount').fill('100');
+      await byTestId(page, 'rg-limit-timing').filter({ hasText: ZHH['rg.limits.applies_now'] }).waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'rg-limit-save').click();
+      await byTestId(page, 'rg-limit-ok').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'rg-limit-deposit-day').locator('[data-testid=rg-limit-amount]').filter({ hasText: '100.00' })
+        .waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-limit.png'), fullPage: true });
+
+      // a reality check every 30 minutes; when it comes, the session's figures until the member answers
+      await byTestId(page, 'field-rg-reality').selectOption('30');
+      await byTestId(page, 'rg-reality-save').click();
+      await byTestId(page, 'rg-reality-ok').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'rg-reality-current').filter({ hasText: ZHH['rg.reality.every.30'] }).waitFor({ timeout: TIMEOUT_MS });
+      if (!realtime) throw new Error('the client opened no /ws socket');
+      realtime.send(JSON.stringify({ type: 1020, data: { session_minutes: 30, stakes: '0.00', net: '0.00', currency: 'CNY' } }));
+      await byTestId(page, 'reality-check').waitFor({ timeout: TIMEOUT_MS });
+      await byTestId(page, 'reality-check-stakes').filter({ hasText: '0.00 CNY' }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-reality-check.png') });
+      await byTestId(page, 'reality-check-continue').click();
+      await byTestId(page, 'reality-check').waitFor({ state: 'detached', timeout: TIMEOUT_MS });
+
+      // 80 goes in; 50 more would pass the limit: refused in the member's language (2431)
+      await depositThroughSandbox(page, baseUrl, '80');
+      await page.goto(new URL('/usercenter/deposit', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'deposit-amount').fill('50');
+      await byTestId(page, 'deposit-submit').click();
+      await byTestId(page, 'confirm-deposit-ok').click();
+      await byTestId(page, 'pay-error').filter({ hasText: ZHH['error.2431'] }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-deposit-refused.png') });
+      if (await byTestId(page, 'pay-link').count()) throw new Error('a deposit past the limit got a pay link');
+      // the page counts the 80 used of the day's 100
+      await page.goto(new URL('/setting/safergambling', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await byTestId(page, 'rg-limit-deposit-day').locator('[data-testid=rg-limit-used]').filter({ hasText: '80.00' })
+        .waitFor({ timeout: TIMEOUT_MS });
+
+      // a time-out of 24 hours, after the confirmation that says what it means
+      await byTestId(page, 'rg-timeout-24').click();
+      await byTestId(page, 'rg-timeout-start').click();
+      await byTestId(page, 'rg-confirm').filter({ hasText: ZHH['rg.timeout.final'] }).filter({ hasText: ZHH['rg.confirm.open'] })
+        .waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-timeout-confirm.png') });
+      await byTestId(page, 'rg-confirm-ok').click();
+      await page.locator('[data-testid=rg-restriction][data-kind=timeout]').waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-timeout.png') });
+
+      // a bet is refused for the time-out (2428), on the betslip in the member's language
+      await page.goto(new URL('/prematch', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      let refused = null;
+      try {
+        await betOnOpenPrice(page, ['1', '0']);
+      } catch (e) {
+        refused = e;
+      }
+      if (!refused) throw new Error('a member in a time-out placed a bet');
+      if (refused.key !== 'error.2428') throw new Error(`the bet was refused, but not for the time-out: ${refused.message} (${refused.key})`);
+      await byTestId(page, 'betslip-message').filter({ hasText: ZHH['error.2428'] }).waitFor({ timeout: TIMEOUT_MS });
+      await page.screenshot({ path: resolve(SHOTS, 'safer-bet-refused.png') });
+      // the member still sees the account, the time-out at the top
+      await page.goto(new URL('/setting/safergambling', baseUrl).href, { waitUntil: 'domcontentloaded' });
+      await page.locator('[data-testid=rg-restriction][data-kind=timeout]').waitFor({ timeout: TIMEOUT_MS });
+
+      // support sees the member's limit with its use, the time-out and the history, on a phone
+      const staff = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, locale: 'zh-CN', reducedMotion: 'reduce' });
+      try {
+        const desk = await staff.newPage();
+        await desk.goto(new URL('/backoffice/safer', baseUrl).href, { waitUntil: 'domcontentloaded' });
+        await byTestId(desk, 'bo-username').fill('support');
+        await byTestId(desk, 'bo-password').fill('support1234');
+        await byTestId(desk, 'bo-login-submit').click();
+        await byTestId(desk, 'bo-safer-user').fill(String(userId));
+        await byTestId(desk, 'bo-safer-find').click();
+        const member = desk.locator(`[data-testid=bo-safer-member][data-user="${userId}"]`);
+        await member.waitFor({ timeout: TIMEOUT_MS });
+        await member.locator('[data-testid=rg-limit-deposit-day] [data-testid=rg-limit-used]').filter({ hasText: '80.00' }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.locator('[data-testid=bo-safer-state][data-kind=timeout]').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-safer-history-row').filter({ hasText: ZHH['bo.safer.what.time_out'] }).waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-safer-history-row').filter({ hasText: ZHH['bo.safer.what.limit_set'] }).waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-safer.png'), fullPage: true });
+        // a time-out from support needs a reason and a confirmation
+        await byTestId(desk, 'bo-safer-hours').selectOption('168');
+        await byTestId(desk, 'bo-safer-reason').fill('e2e: asked by phone');
+        await byTestId(desk, 'bo-safer-timeout-start').click();
+        await byTestId(desk, 'bo-safer-confirm').waitFor({ timeout: TIMEOUT_MS });
+        await desk.screenshot({ path: resolve(SHOTS, 'backoffice-safer-confirm.png') });
+        await byTestId(desk, 'bo-safer-confirm-ok').click();
+        await byTestId(desk, 'bo-safer-done').waitFor({ timeout: TIMEOUT_MS });
+        await byTestId(desk, 'bo-safer-history-row').filter({ hasText: 'e2e: asked by phone' }).waitFor({ timeout: TIMEOUT_MS });
+      } finally {
+        await staff.close();
+      }
+    },
+  },
   // --- Seasons (issue 12): the rank reward after the season ends. Keep it last: the DEMO
   // aid POST /api/dev/season/end ends the running season for the rest of the server's life.
   {
@@ -1486,10 +1651,18 @@ const tests = [
 
 /**
  * Tests of a server part that may not be there yet: 'backoffice' (issue 6: cash-out,
- * counter offers and the back office) runs once /api/backoffice answers, and is
- * reported as skipped before.
+ * counter offers and the back office) runs once /api/backoffice answers, 'safer' (limits,
+ * time-outs) once user/rglimits does; each is reported as skipped before.
  */
 async function available(baseUrl, what) {
+  if (what === 'safer') {
+    try {
+      const res = await fetch(new URL('api/user/rglimits', baseUrl).href, { method: 'POST' });
+      return res.status !== 404;
+    } catch {
+      return false;
+    }
+  }
   if (what !== 'backoffice') return true;
   try {
     const res = await fetch(new URL('api/backoffice/me', baseUrl).href);

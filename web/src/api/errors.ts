@@ -52,11 +52,18 @@ const CATALOGUE: Record<number, Message['key']> = {
   1930: 'betslip.booking_not_found',
   1931: 'betslip.booking_too_many',
   2400: 'error.2400',
-  // stake limits, self-exclusion, payments (spec 000 section 8) and the rest of the platform's bet codes
+  // stake limits, payments (spec 000 section 8) and the rest of the platform's bet codes
   1550: 'error.1550',
   1560: 'error.1560',
-  2406: 'error.self_excluded',
-  2428: 'error.self_excluded',
+  // responsible gambling (DESIGN.md "Responsible gambling"): self-exclusion, a time-out, the member's
+  // own deposit, loss and stake limits, identity before a first withdrawal; their
+  // texts are the client's additions to the language files (features/i18n/strings), not boot strings
+  2406: 'error.2406',
+  2428: 'error.2428',
+  2431: 'error.2431',
+  2432: 'error.2432',
+  2433: 'error.2433',
+  2434: 'error.2434',
   20003: 'error.20003',
   20004: 'error.20004',
   20007: 'error.20007',
@@ -105,7 +112,6 @@ export const ENGLISH_FALLBACK: Record<string, string> = {
   'error.2400': 'Insufficient balance',
   'error.1550': 'The stake is above the maximum',
   'error.1560': 'The stake is below the minimum',
-  'error.self_excluded': 'Your account is self-excluded from betting',
   'error.20003': 'The amount is below the minimum',
   'error.20004': 'The amount is above the maximum',
   'error.20007': 'You already have a valid withdrawal request',

@@ -108,6 +108,8 @@ export const ensureAppToken = async () => readAppToken() ?? fetchAppToken();
 export interface CallOptions {
   /** The forced-logout call itself must not trigger another forced logout. */
   skipExpiryHook?: boolean;
+  /** The answer is a file (a GET): its bytes as a Blob; a JSON answer is still an envelope (a refusal). */
+  file?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -117,6 +119,9 @@ export const apiGet = <T>(path: string, params: Params = {}, options: CallOption
 
 export const apiPost = <T>(path: string, params: Params = {}, options: CallOptions = {}) =>
   callWithTokenRetry<T>('POST', path, params, options);
+
+/** A signed GET that answers a file (the member's statement, text/csv); a refusal throws its ApiError. */
+export const apiDownload = (path: string, params: Params = {}) => callWithTokenRetry<Blob>('GET', path, params, { file: true });
 
 /** A stale webKey (server secrets rotated) gets one fresh token and one retry. */
 async function callWithTokenRetry<T>(method: 'GET' | 'POST', path: string, params: Params, options: CallOptions): Promise<T> {
@@ -151,7 +156,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, params: Params, opt
   const appToken = readAppToken() ?? '';
   const plain = method === 'POST' ? JSON.stringify(params) : null;
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: options.file ? '*/*' : 'application/json',
     AppId: APP_ID,
     UniqueId: uniqueId,
     Version: CLIENT_VERSION,
@@ -189,6 +194,7 @@ async function call<T>(method: 'GET' | 'POST', path: string, params: Params, opt
   const elapsed = Date.now() - started;
   if (elapsed > settings.slowMs) report('slow', path, elapsed, {});
 
+  if (options.file && response.ok && !/json/i.test(response.headers.get('Content-Type') ?? '')) return (await response.blob()) as T;
   let raw: unknown;
   try {
     raw = await response.json();

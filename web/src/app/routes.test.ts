@@ -69,6 +69,7 @@ const SPEC_ROUTES: Array<[path: string, shows: Route]> = [
   ['/setting/changerealname', { page: 'setting', name: 'changerealname' }],
   ['/setting/mybirth', { page: 'setting', name: 'mybirth' }],
   ['/setting/emailadress', { page: 'setting', name: 'emailadress' }],
+  ['/setting/safergambling', { page: 'setting', name: 'safergambling' }],
   // honor, news, scores and others
   ['/hallofhonor', { page: 'honor', sub: 'main' }],
   ['/hallofhonor/growup', { page: 'honor', sub: 'growup' }],

@@ -22,6 +22,8 @@ export const ESPORTS_TYPES = ['prematch', 'live', 'today'];
 export const SETTING_PAGES = [
   'changenickname', 'changelogin', 'changetrade', 'setsecurity', 'phonebind', 'mailbind', 'changerealname',
   'untiedphone', 'untiedmail', 'chosewayset', 'mybirth', 'emailadress',
+  // safer gambling (DESIGN.md "Responsible gambling"): limits, time-out, self-exclusion, statement, identity
+  'safergambling',
 ] as const;
 export type SettingPage = (typeof SETTING_PAGES)[number];
 /** /setting/changeloginsteps/{changetype}: how the member proves who they are (docs/client.md). */

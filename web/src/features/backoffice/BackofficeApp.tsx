@@ -14,6 +14,7 @@ import { QueuePage } from './QueuePage';
 import { FinancePage } from './FinancePage';
 import { ContentDesk } from './ContentDesk';
 import { SeasonsPage } from './SeasonsPage';
+import { SaferDesk } from './SaferDesk';
 import { canUse, matchBackoffice, navFor, sectionPath, type BoSection } from './roles';
 import { backofficeSaga } from './sagas';
 import './backoffice.css';
@@ -72,7 +73,7 @@ function LoginForm() {
   );
 }
 
-const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons', content: 'bo.nav.content', promo: 'bo.nav.promo' };
+const NAV_KEYS: Record<BoSection, string> = { queue: 'bo.nav.queue', audit: 'bo.nav.audit', finance: 'bo.nav.finance', seasons: 'bo.nav.seasons', safer: 'bo.nav.safer', content: 'bo.nav.content', promo: 'bo.nav.promo' };
 
 function Shell() {
   const t = useT();
@@ -121,6 +122,7 @@ function Section({ route, role, empty }: { route: ReturnType<typeof matchBackoff
   if (route.section === 'finance') return <FinancePage />;
   if (route.section === 'content') return <ContentDesk />;
   if (route.section === 'seasons') return <SeasonsPage />;
+  if (route.section === 'safer') return <SaferDesk key={route.betId ?? ''} userId={route.betId} />;
   if (route.section === 'promo') return <ChunkBoundary><Suspense fallback={<Loading />}><PromoDesk /></Suspense></ChunkBoundary>;
   return <AuditPage betId={route.betId} />;
 }

@@ -4,7 +4,8 @@
  * Failures become a {@link BoError}: 401 sends staff back to the login form, 403 is
  * 'Not allowed for your role'.
  */
-import { ApiError, CLIENT_CODES, messageForCode, requestJson } from '../../api';
+import { ApiError, CLIENT_CODES, REQUEST_TIMEOUT_MS, messageForCode, requestJson } from '../../api';
+import { fetchWithTimeout } from '../../api/http';
 
 export const BO_BASE = '/api/backoffice';
 
@@ -23,6 +24,20 @@ export const boFetch: BoFetch = <T,>({ method, path, body, token }: BoRequest) =
   if (token) headers.Authorization = `Bearer ${token}`;
   return requestJson<T>(`${BO_BASE}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
 };
+
+/**
+ * A file below /api/backoffice (a member's statement, an identity document) with the staff
+ * token: the bytes as a Blob. A JSON answer is the envelope of a refusal, thrown as its ApiError.
+ */
+export async function boFetchBlob({ path, token }: { path: string; token?: string | null }): Promise<Blob> {
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetchWithTimeout(`${BO_BASE}${path}`, { method: 'GET', headers }, REQUEST_TIMEOUT_MS);
+  if (response.ok && !/json/i.test(response.headers.get('Content-Type') ?? '')) return response.blob();
+  const body = (await response.json().catch(() => null)) as { status?: unknown; msg?: unknown } | null;
+  const status = typeof body?.status === 'number' && body.status !== 0 ? body.status : response.ok ? CLIENT_CODES.BAD_RESPONSE : CLIENT_CODES.HTTP;
+  throw new ApiError(status, { httpStatus: response.status, serverMsg: typeof body?.msg === 'string' ? body.msg : undefined });
+}
 
 /** auth: not logged in or expired (HTTP 401); forbidden: HTTP 403; refused: a business code; network: no answer. */
 export type BoErrorKind = 'auth' | 'forbidden' | 'notFound' | 'refused' | 'network';

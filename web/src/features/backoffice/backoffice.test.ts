@@ -16,9 +16,9 @@ const err = (status: number, httpStatus: number, msg = '') => new ApiError(statu
 
 describe('roles and navigation', () => {
   it('support sees the queue, auditors the audit, admins both; nobody else anything', () => {
-    expect(navFor('support')).toEqual(['queue', 'seasons']);
+    expect(navFor('support')).toEqual(['queue', 'seasons', 'safer']);
     expect(navFor('auditor')).toEqual(['audit']);
-    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons', 'content', 'promo']);
+    expect(navFor('admin')).toEqual(['queue', 'audit', 'finance', 'seasons', 'safer', 'content', 'promo']);
     expect(navFor('finance')).toEqual(['finance']);
     expect(navFor('marketing')).toEqual(['content', 'promo']);
     expect(canUse('support', 'promo')).toBe(false);

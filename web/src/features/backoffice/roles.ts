@@ -1,23 +1,26 @@
 /**
  * Staff roles and what each may use (docs/cashout-and-backoffice.md): support the
- * counter-offer queue and the seasons desk (claims, prizes), auditors the audit trail,
+ * counter-offer queue, the seasons desk (claims, prizes) and the safer gambling desk (a
+ * member's limits, time-out and verification, the document queue), auditors the audit trail,
  * admins all. The back office's own
- * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}].
+ * paths: /backoffice/queue[/{betId}], /backoffice/audit[/{betId}], /backoffice/safer[/{userId}].
  */
 export type StaffRole = 'support' | 'auditor' | 'admin' | 'finance' | 'marketing';
-export type BoSection = 'queue' | 'audit' | 'finance' | 'seasons' | 'content' | 'promo';
+export type BoSection = 'queue' | 'audit' | 'finance' | 'seasons' | 'safer' | 'content' | 'promo';
 
 const SECTION_ROLES: Record<BoSection, StaffRole[]> = {
   queue: ['support', 'admin'],
   audit: ['auditor', 'admin'],
   finance: ['finance', 'admin'],
   seasons: ['support', 'admin'],
+  // responsible gambling (DESIGN.md): a member's limits, history, time-out, verification; documents to review
+  safer: ['support', 'admin'],
   // notices, banners, covers, popups, news, help, campaign messages (docs/content.md)
   content: ['marketing', 'admin'],
   // campaigns, tasks and claims, the prize board, goods, fulfilment, referrals (docs/promotions.md)
   promo: ['marketing', 'admin'],
 };
-const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'seasons', 'content', 'promo'];
+const SECTIONS: BoSection[] = ['queue', 'audit', 'finance', 'seasons', 'safer', 'content', 'promo'];
 
 export const canUse = (role: string | null | undefined, section: BoSection) => SECTION_ROLES[section].includes(role as StaffRole);
 

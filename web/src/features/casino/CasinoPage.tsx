@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api';
+import { SAFER_REFUSALS } from '../safer/refusals';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectLanguage } from '../i18n/selectors';
 import { useT } from '../i18n/useT';
@@ -34,6 +35,11 @@ export function useLauncher() {
     } catch (err) {
       if (err instanceof ApiError && err.status === NOT_LOGGED_IN) {
         dispatch(uiActions.popupRequested({ name: 'login' }));
+        return;
+      }
+      // a self-exclusion, a time-out or a limit says so (real play is closed, the game is not broken)
+      if (err instanceof ApiError && SAFER_REFUSALS.has(err.status)) {
+        dispatch(uiActions.notified({ kind: 'warning', key: err.i18n.key, args: err.i18n.args }));
         return;
       }
       if (game.game_type === '8') setMaintenance((m) => [...m, game.id]);

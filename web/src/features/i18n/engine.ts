@@ -39,3 +39,6 @@ export function createI18n(strings: Strings, lang: string | null = null): I18n {
 }
 
 registerEngine(createI18n);
+
+// the client's additions to the language files load through this chunk (off the first load)
+export { loadAdditions } from './additions';

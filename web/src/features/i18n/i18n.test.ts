@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../test/fetchMock';
 import { startSaga } from '../../test/runSaga';
-import { readSkin } from '../../test/skins';
+import { readLanguage, readSkin } from '../../test/skins';
+import { loadAdditions } from './additions';
 import { BOOT_STRINGS } from './bootStrings';
 import { i18nActions } from './i18nSlice';
 import { languageUrl, loadLanguage } from './sagas';
@@ -11,6 +12,8 @@ import { makeTranslator } from './translate';
 
 const LANGS = ['eng', 'zhh', 'tha'];
 const files = Object.fromEntries(LANGS.map((l) => [l, readSkin(`languages/${l}.json`)]));
+/** As the client loads them: with the client's additions (./strings) under each file. */
+const loaded = Object.fromEntries(LANGS.map((l) => [l, readLanguage(l)]));
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -20,7 +23,7 @@ describe('language files', () => {
   });
 
   it('covers every boot string with the same English text', () => {
-    for (const [key, text] of Object.entries(BOOT_STRINGS)) expect(files.eng![key]).toBe(text);
+    for (const [key, text] of Object.entries(BOOT_STRINGS)) expect(loaded.eng![key], key).toBe(text);
   });
 
   it('has the texts the spec names', () => {
@@ -33,6 +36,24 @@ describe('language files', () => {
     for (const lang of LANGS)
       for (const [key, text] of Object.entries<string>(files.eng!))
         expect(files[lang]![key]!.match(/\{\d+\}/g) ?? [], `${lang} ${key}`).toEqual(text.match(/\{\d+\}/g) ?? []);
+  });
+});
+
+describe("the client's additions to the language files", () => {
+  it.each(LANGS)('%s has exactly the keys of eng, none of them already in the skin file', async (lang) => {
+    const [eng, own] = await Promise.all([loadAdditions('eng'), loadAdditions(lang)]);
+    expect(Object.keys(own).sort()).toEqual(Object.keys(eng).sort());
+    expect(Object.keys(own).filter((k) => k in files[lang]!)).toEqual([]);
+    for (const [key, text] of Object.entries(eng)) {
+      expect(own[key], `${lang} ${key}`).toBeTruthy();
+      // the same placeholders, in the order the language puts them
+      expect((own[key]!.match(/\{\d+\}/g) ?? []).sort(), `${lang} ${key}`).toEqual((text.match(/\{\d+\}/g) ?? []).sort());
+    }
+  });
+
+  it('load for a language that has them, and nothing for one that has none', async () => {
+    expect(Object.keys(await loadAdditions('tha')).length).toBeGreaterThan(0);
+    expect(await loadAdditions('xxx')).toEqual({});
   });
 });
 
@@ -83,10 +104,11 @@ describe('translator on i18next', () => {
 
 describe('loadLanguage saga', () => {
   it('loads a language file', async () => {
-    mockFetch({ [languageUrl('eng')]: () => json({ a: 'b' }) });
+    mockFetch({ [languageUrl('eng')]: () => json({ a: 'b', 'rg.title': 'Skin title' }) });
     const run = startSaga(loadLanguage, i18nActions.loadRequested('eng'));
     await run.task.toPromise();
-    expect(run.dispatched).toEqual([i18nActions.loaded({ lang: 'eng', strings: { a: 'b' } })]);
+    const strings = { ...(await loadAdditions('eng')), a: 'b', 'rg.title': 'Skin title' };
+    expect(run.dispatched).toEqual([i18nActions.loaded({ lang: 'eng', strings })]);
   });
 
   it('fails on a missing file or a malformed one', async () => {

@@ -27,9 +27,15 @@ function setDocumentLanguage(lang: string) {
 export function* loadLanguage(action: PayloadAction<string>): SagaIterator {
   const lang = action.payload;
   try {
-    // the file and the i18next chunk together (the chunk is usually in already: preloaded at boot)
-    const [strings]: [unknown] = yield all([call(getJson, languageUrl(lang), { envelope: false }), call(loadEngine)]);
-    assertStrings(strings);
+    // the file and the i18next chunk together (the chunk is usually in already: preloaded at boot), then
+    // the client's additions through the chunk
+    const [file, engine]: [unknown, Awaited<ReturnType<typeof loadEngine>>] = yield all([
+      call(getJson, languageUrl(lang), { envelope: false }), call(loadEngine),
+    ]);
+    assertStrings(file);
+    const additions: Strings = yield call(engine.loadAdditions, lang);
+    // the additions sit under the file: a key the skin's file has wins (features/i18n/additions.ts)
+    const strings: Strings = { ...additions, ...file };
     yield call(setDocumentLanguage, lang);
     yield call(setTransportLanguage, lang);
     yield call(setDisplayLanguage, lang);

@@ -23,8 +23,8 @@ export const registerEngine = (create: Engine) => {
 };
 /** The engine, once loaded (a selector input: selectors recompute when it arrives). */
 export const currentEngine = () => engine;
-/** Loads the i18next chunk (once; later calls share the import). */
-export const loadEngine = (): Promise<unknown> => import('./engine');
+/** Loads the i18next chunk (once; later calls share the import); it also loads the client's additions (./additions.ts). */
+export const loadEngine = (): Promise<typeof import('./engine')> => import('./engine');
 
 /** The i18next instance for a language file; null before the engine has arrived. */
 export const i18nFor = (strings: Strings, lang: string | null, create: Engine | null = engine): I18n | null =>

@@ -9,6 +9,13 @@ export const BET_SUBJECTS = ['counter_offer', 'super_bet_accepted', 'super_bet_d
 export type BetSubject = (typeof BET_SUBJECTS)[number];
 export const isBetSubject = (v: unknown): v is BetSubject => BET_SUBJECTS.includes(v as BetSubject);
 
+/**
+ * The reality check (DESIGN.md "Responsible gambling"): at the member's interval, a modal, not a
+ * pop-over. Kept as sent; its lazily loaded modal reads it (RealityCheckPopup.tsx `realityCheckOf`),
+ * and drops one that is malformed or outlived the member's login.
+ */
+export const REALITY_CHECK_TIP = 1020;
+
 export interface Tip {
   id: number;
   type: number;
@@ -21,9 +28,11 @@ export interface RealtimeState {
   /** The client id bound to the member with user/bindws. */
   boundId: string | null;
   tips: Tip[];
+  /** The reality check on screen (its payload), until the member continues or logs out. */
+  realityCheck: Record<string, unknown> | null;
 }
 
-const initialState: RealtimeState = { connected: false, clientId: null, boundId: null, tips: [] };
+const initialState: RealtimeState = { connected: false, clientId: null, boundId: null, tips: [], realityCheck: null };
 let nextTip = 0;
 
 const realtimeSlice = createSlice({
@@ -53,6 +62,13 @@ const realtimeSlice = createSlice({
     betNotified(_state, _action: PayloadAction<{ subject: BetSubject; id: string; money?: string }>) {},
     tipDismissed(state, action: PayloadAction<number>) {
       state.tips = state.tips.filter((t) => t.id !== action.payload);
+    },
+    /** A newer check replaces one still open (its figures include the earlier ones). */
+    realityCheckReceived(state, action: PayloadAction<Record<string, unknown>>) {
+      state.realityCheck = action.payload;
+    },
+    realityCheckClosed(state) {
+      state.realityCheck = null;
     },
   },
 });

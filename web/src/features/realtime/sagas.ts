@@ -3,7 +3,8 @@
  * socket sends init (the answer carries the client_id), p every 10 s, and after login
  * the client_id is bound to the member with POST user/bindws. Winning tips (1000-1005,
  * 1010) become pop-overs; a 1004 win refreshes the balance; a 1002 tip about a bet
- * (counter offer, support's answer, auto cash-out) reloads the bet history.
+ * (counter offer, support's answer, auto cash-out) reloads the bet history. A 1020 reality
+ * check (the session's time, stakes and net result) opens its modal instead of a pop-over.
  */
 import { eventChannel, buffers, type EventChannel, type SagaIterator, type Task } from 'redux-saga';
 import { call, cancel, delay, fork, put, select, spawn, take, takeEvery, takeLatest } from 'redux-saga/effects';
@@ -14,7 +15,9 @@ import { balanceActions } from '../balance/balanceSlice';
 import { configActions } from '../config/configSlice';
 import { historyActions } from '../history/historySlice';
 import { sessionActions } from '../session/sessionSlice';
-import { TEXT_TIP, TIP_TYPES, WIN_TIP, isBetSubject, realtimeActions, type BetSubject } from './realtimeSlice';
+import {
+  REALITY_CHECK_TIP, TEXT_TIP, TIP_TYPES, WIN_TIP, isBetSubject, realtimeActions, type BetSubject,
+} from './realtimeSlice';
 
 export const REALTIME_PING_MS = 10_000;
 /** Reconnect pause: this times the attempt, at most RECONNECT_MAX_MS. */
@@ -67,8 +70,13 @@ export function* handle(message: Record<string, unknown>): SagaIterator {
     return;
   }
   const code = Number(type);
-  if (!TIP_TYPES.includes(code)) return;
   const data = (message.data && typeof message.data === 'object' ? message.data : {}) as Record<string, unknown>;
+  if (code === REALITY_CHECK_TIP) {
+    // a modal the member answers (continue or log out; the modal reads the payload)
+    yield put(realtimeActions.realityCheckReceived(data));
+    return;
+  }
+  if (!TIP_TYPES.includes(code)) return;
   const betNews = code === TEXT_TIP && isBetSubject(data.subject) && data.id !== undefined && data.id !== null;
   // support's answer shows as an info or warning notice instead (spec 000 section 4)
   if (!(betNews && NOTICE_SUBJECTS.includes(String(data.subject)))) {

@@ -1,12 +1,13 @@
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { footerVisible, isNativeApp, scrollToTop, usePathname } from '../../app/router';
+import { Link, footerVisible, isNativeApp, scrollToTop, usePathname } from '../../app/router';
 import { UpIcon } from '../../components/icons';
 import { ODDS_FORMATS, type OddsFormat } from '../../shared/odds';
 import { useT } from '../i18n/useT';
+import { SAFER_PATH } from '../safer/paths';
 import { selectConnection } from '../live/selectors';
 import { sportActions } from '../sport/sportSlice';
 
-/** Footer (spec 001 section 2.4): odds format, back to top, and the data-source tag. */
+/** Footer (spec 001 section 2.4): odds format, back to top, the safer gambling page, and the data-source tag. */
 export function Footer() {
   const t = useT();
   const dispatch = useAppDispatch();
@@ -28,6 +29,7 @@ export function Footer() {
         </button>
       </div>
       <p className="footer__meta">
+        <Link href={SAFER_PATH} className="footer__link" data-testid="footer-safer">{t('rg.footer')}</Link>
         <span className="demo-tag" title={t('sport.demo_feed_hint')} data-testid="demo-feed">{t('sport.demo_feed')}</span>
         <span className={`conn conn--${connection}`} data-testid="connection">{t(`live.connection.${connection}`)}</span>
       </p>

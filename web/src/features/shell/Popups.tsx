@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { lazyRetry } from '../../app/lazyRetry';
+import { realtimeActions } from '../realtime/realtimeSlice';
 import { ChunkBoundary } from './ChunkBoundary';
 import { uiActions } from './uiSlice';
 
@@ -12,13 +13,16 @@ const RegisterPopup = lazyRetry(() => import('../account/RegisterPopup').then((m
 const RegistrationSuccess = lazyRetry(() => import('../account/RegisterPopup').then((m) => ({ default: m.RegistrationSuccess })));
 const ForgotPopup = lazyRetry(() => import('../account/ForgotPopup').then((m) => ({ default: m.ForgotPopup })));
 const EmailConfirmPopup = lazyRetry(() => import('../account/ForgotPopup').then((m) => ({ default: m.EmailConfirmPopup })));
+// The reality check (a 1020 on /ws): when no other popup is open, one modal at a time.
+const RealityCheckPopup = lazyRetry(() => import('../realtime/RealityCheckPopup').then((m) => ({ default: m.RealityCheckPopup })));
 
 export function Popups() {
   const dispatch = useAppDispatch();
   const { popup, registerStep, emailConfirmed } = useAppSelector((s) => s.ui);
-  if (!popup) return null;
+  const realityCheck = useAppSelector((s) => s.realtime.realityCheck !== null);
+  if (!popup && !realityCheck) return null;
   return (
-    <ChunkBoundary key={popup} overlay onClose={() => dispatch(uiActions.popupClosed())}>
+    <ChunkBoundary key={popup ?? 'reality'} overlay onClose={() => dispatch(popup ? uiActions.popupClosed() : realtimeActions.realityCheckClosed())}>
       <Suspense fallback={<div className="overlay overlay--sheet" aria-busy="true" />}>
         {popup === 'login' && <LoginPopup />}
         {popup === 'register' && <RegisterPopup key={registerStep} step={registerStep} />}
@@ -27,6 +31,7 @@ export function Popups() {
         {popup === 'safetyConfirm' && <SafetyConfirm />}
         {popup === 'safety' && <SafetyPopup />}
         {popup === 'emailConfirm' && <EmailConfirmPopup ok={emailConfirmed} />}
+        {!popup && <RealityCheckPopup />}
       </Suspense>
     </ChunkBoundary>
   );

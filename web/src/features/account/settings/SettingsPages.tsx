@@ -324,6 +324,7 @@ const SETTINGS_LINKS: Array<[string, string]> = [
   ['/setting/emailadress', 'security.email_address'],
   ['/setting/mybirth', 'security.birth_title'],
   ['/setting/chosewayset', 'security.chose_way'],
+  ['/setting/safergambling', 'rg.title'],
   ['/betdata', 'betdata.title'],
 ];
 

@@ -6,12 +6,13 @@ import {
   UserCenter, UserInfoPage,
 } from './SettingsPages';
 import { ChangeLoginSteps, ChoseWaySet, EmailAddress, MyBirth, SafeCertificate, UntiedContact } from './SecurityPages';
+import { SaferGamblingPage } from '../../safer/SaferPage';
 
 const SETTINGS: Record<SettingPage, ComponentType> = {
   changenickname: ChangeNickname, changelogin: ChangeLoginPassword, changetrade: ChangeTradePassword,
   setsecurity: SetSecurityQuestion, phonebind: PhoneBind, mailbind: MailBind, changerealname: ChangeRealName,
   untiedphone: () => <UntiedContact item="phone" />, untiedmail: () => <UntiedContact item="email" />,
-  chosewayset: ChoseWaySet, mybirth: MyBirth, emailadress: EmailAddress,
+  chosewayset: ChoseWaySet, mybirth: MyBirth, emailadress: EmailAddress, safergambling: SaferGamblingPage,
 };
 
 export function AccountScreen({ route }: { route: Route }) {
